@@ -1,0 +1,62 @@
+//! # leaselab
+//!
+//! Why a distributed lock alone does not protect data, as an exact, deterministic simulation.
+//!
+//! ```
+//! use leaselab::{scenario, simulate, Config, Policy};
+//!
+//! // The seed's run: TTL 300 ms, A pauses 600 ms after reading 500, B takes the lock and writes 450.
+//! let sc = scenario::find("seed-gc-pause").unwrap();
+//! let unfenced = simulate(sc, &Config::new(sc, Policy::None)).unwrap();
+//! assert_eq!((unfenced.run.final_balance, unfenced.expected), (440, 450));
+//! assert!(unfenced.lost_update); // and nobody got an error
+//!
+//! let fenced = simulate(sc, &Config::new(sc, Policy::Token)).unwrap();
+//! assert_eq!(fenced.run.final_balance, 450); // the storage rejected A's stale token
+//! assert!(!fenced.lost_update);
+//! ```
+//!
+//! ## Time and determinism
+//!
+//! Time is virtual: [`SimTime`] counts microseconds since the start of the run, and the clock jumps from
+//! one event to the next. Nothing in the core reads a wall clock or a random source it was not given:
+//! events run in `(time, sequence)` order, so two events at the same microsecond run in the order they
+//! were scheduled, and lock values come from one seeded generator. The same scenario, parameters, policy,
+//! retries and seed give a byte-identical trace, natively and in wasm.
+//!
+//! ## Design
+//!
+//! One concept per module: [`time`] (virtual time, durations), [`clock`] (each node's own clock),
+//! [`lock`] (the lock service: leases, fencing tokens, lock-delay), [`store`] (the guarded store and its
+//! policies), [`client`] (scripts and client state), [`scenario`] (scenarios as data files),
+//! [`sim`] (the event engine), [`outcome`] (the verdict), [`report`] (transcript and JSON),
+//! [`sweep`] (grids of runs). `wasm.rs` is the only module that touches `wasm_bindgen`.
+//!
+//! ## Limits
+//!
+//! Every run is bounded: at most [`sim::EVENTS_MAX`] events, [`sim::SIM_TIME_US_MAX`] of simulated time,
+//! durations of at most [`time::DURATION_US_MAX`]. Exceeding one is an [`Error`], never a hang or panic.
+
+pub mod client;
+pub mod clock;
+pub mod error;
+pub mod lock;
+pub mod outcome;
+pub mod report;
+pub mod rng;
+pub mod scenario;
+pub mod sim;
+pub mod store;
+pub mod sweep;
+pub mod time;
+pub mod trace;
+
+#[cfg(target_arch = "wasm32")]
+mod wasm;
+
+pub use error::Error;
+pub use outcome::{simulate, Outcome};
+pub use scenario::{Lost, Scenario};
+pub use sim::{Config, Engine};
+pub use store::Policy;
+pub use time::SimTime;

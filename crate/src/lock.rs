@@ -1,0 +1,172 @@
+//! The lock service: the truth about who holds the lock.
+//!
+//! `lease`: a grant is live on `[granted_at, granted_at + ttl)` of the service's clock; acquire is denied
+//! while a live lease exists; release and renew are checked against the grant's unique lock value;
+//! fencing tokens start at 1 and grow by one per grant. An optional lock-delay (Chubby, Consul) keeps the
+//! lock ungrantable for a while after a lease ends without a release.
+
+use crate::time::SimTime;
+
+/// One grant as the lock service saw it: the truth the timeline draws.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LeaseRecord {
+    pub client: u8,
+    pub token: u64,
+    pub lock_value: u64,
+    pub granted_at: SimTime,
+    /// When the lease stopped being live: its expiry, or the release that ended it early.
+    pub ends_at: SimTime,
+    pub released: bool,
+}
+
+/// The answer to an acquire request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Grant {
+    Granted { token: u64, lock_value: u64, expires_at: SimTime },
+    /// Denied; `holder` is the client holding a live lease (`None` while a lock-delay runs).
+    Denied { holder: Option<u8> },
+}
+
+#[derive(Clone, Debug)]
+pub struct LeaseService {
+    pub ttl_us: u64,
+    pub lock_delay_us: u64,
+    /// Whether grants carry fencing tokens (a counter). Off for services that hand out only random values.
+    pub tokens: bool,
+    next_token: u64,
+    next_value: u64,
+    /// Index into `leases` of the current (possibly expired) grant.
+    current: Option<usize>,
+    pub leases: Vec<LeaseRecord>,
+}
+
+impl LeaseService {
+    pub fn new(ttl_us: u64, lock_delay_us: u64, tokens: bool, value_seed: u64) -> LeaseService {
+        LeaseService {
+            ttl_us,
+            lock_delay_us,
+            tokens,
+            next_token: 1,
+            next_value: value_seed,
+            current: None,
+            leases: Vec::new(),
+        }
+    }
+
+    /// Resets for a new run, keeping the allocation.
+    pub fn reset(&mut self, ttl_us: u64, lock_delay_us: u64, tokens: bool, value_seed: u64) {
+        self.ttl_us = ttl_us;
+        self.lock_delay_us = lock_delay_us;
+        self.tokens = tokens;
+        self.next_token = 1;
+        self.next_value = value_seed;
+        self.current = None;
+        self.leases.clear();
+    }
+
+    fn live(&self, now: SimTime) -> Option<&LeaseRecord> {
+        let lease = &self.leases[self.current?];
+        (now < lease.ends_at).then_some(lease)
+    }
+
+    /// The client of the latest grant, live or not: the ideal guard's notion of the rightful writer.
+    pub fn latest_grantee(&self) -> Option<u8> {
+        self.current.map(|i| self.leases[i].client)
+    }
+
+    pub fn acquire(&mut self, client: u8, now: SimTime) -> Grant {
+        if let Some(lease) = self.live(now) {
+            return Grant::Denied { holder: Some(lease.client) };
+        }
+        if let Some(i) = self.current {
+            let last = &self.leases[i];
+            if !last.released && now < last.ends_at.plus(self.lock_delay_us) {
+                return Grant::Denied { holder: None };
+            }
+        }
+        let token = if self.tokens { self.next_token } else { 0 };
+        self.next_token += 1;
+        // A unique value per grant, as a client would generate with a random generator (splitmix64 step).
+        self.next_value = crate::rng::splitmix64(self.next_value);
+        let expires_at = now.plus(self.ttl_us);
+        self.leases.push(LeaseRecord {
+            client,
+            token,
+            lock_value: self.next_value,
+            granted_at: now,
+            ends_at: expires_at,
+            released: false,
+        });
+        self.current = Some(self.leases.len() - 1);
+        Grant::Granted { token, lock_value: self.next_value, expires_at }
+    }
+
+    /// Value-checked release: only the live lease with this value is ended. Returns whether it was.
+    pub fn release(&mut self, lock_value: u64, now: SimTime) -> bool {
+        match self.current {
+            Some(i) if self.leases[i].lock_value == lock_value && now < self.leases[i].ends_at => {
+                self.leases[i].ends_at = now;
+                self.leases[i].released = true;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Value-checked renewal: extends the live lease with this value to `now + ttl`.
+    pub fn renew(&mut self, lock_value: u64, now: SimTime) -> Option<SimTime> {
+        let i = self.current?;
+        let lease = &mut self.leases[i];
+        if lease.lock_value != lock_value || now >= lease.ends_at {
+            return None;
+        }
+        lease.ends_at = now.plus(self.ttl_us);
+        Some(lease.ends_at)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::time::MS;
+
+    fn t(ms: u64) -> SimTime {
+        SimTime(ms * MS)
+    }
+
+    fn token_of(g: Grant) -> u64 {
+        match g {
+            Grant::Granted { token, .. } => token,
+            Grant::Denied { .. } => panic!("denied"),
+        }
+    }
+
+    #[test]
+    fn lease_is_half_open_and_tokens_increase() {
+        let mut s = LeaseService::new(300 * MS, 0, true, 7);
+        assert_eq!(token_of(s.acquire(0, t(0))), 1);
+        assert_eq!(s.acquire(1, t(299)), Grant::Denied { holder: Some(0) });
+        assert_eq!(token_of(s.acquire(1, t(300))), 2, "live on [granted, granted + ttl)");
+        assert_eq!(s.latest_grantee(), Some(1));
+    }
+
+    #[test]
+    fn release_and_renew_check_the_value() {
+        let mut s = LeaseService::new(300 * MS, 0, true, 7);
+        let Grant::Granted { lock_value, .. } = s.acquire(0, t(0)) else { panic!() };
+        assert!(!s.release(lock_value ^ 1, t(10)), "someone else's value");
+        assert_eq!(s.renew(lock_value, t(100)), Some(t(400)));
+        assert!(s.release(lock_value, t(150)));
+        assert_eq!(s.leases[0].ends_at, t(150));
+        assert_eq!(token_of(s.acquire(1, t(150))), 2);
+        assert_eq!(s.renew(lock_value, t(160)), None, "an old holder cannot renew");
+    }
+
+    #[test]
+    fn lock_delay_holds_an_expired_lock() {
+        let mut s = LeaseService::new(300 * MS, 500 * MS, true, 7);
+        s.acquire(0, t(0));
+        assert_eq!(s.acquire(1, t(310)), Grant::Denied { holder: None });
+        assert_eq!(token_of(s.acquire(1, t(800))), 2);
+    }
+}

@@ -1,0 +1,116 @@
+//! The verdict of a run (contracts §2): `final`, `expected`, `lost_update`, `stale_write_accepted`,
+//! whose update was lost, and where two clients believed at once that they held the lock.
+
+use crate::error::Error;
+use crate::scenario::{Lost, Scenario};
+use crate::sim::{Config, Engine, Run};
+use crate::store::Policy;
+use crate::time::SimTime;
+
+/// A run and what it means.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub scenario: &'static str,
+    pub policy: Policy,
+    pub params: Vec<u64>,
+    pub retries: u32,
+    pub run: Run,
+    /// The final balance of the same schedule under the ideal guard (knows the lock service's truth).
+    pub expected: i64,
+    /// A write the storage acknowledged is missing from the final balance.
+    pub lost_update: bool,
+    /// The storage accepted a write from a client that was no longer the latest grantee.
+    pub stale_write_accepted: bool,
+    /// Whose acknowledged update is missing.
+    pub lost: Lost,
+    /// Windows of true time in which two clients each believed they held the lock.
+    pub overlaps: Vec<(SimTime, SimTime)>,
+}
+
+/// The figures a sweep needs, without a trace or allocation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Summary {
+    pub final_balance: i64,
+    pub lost_update: bool,
+    pub stale_write_accepted: bool,
+    pub lost: Lost,
+    /// Some write was refused by the storage.
+    pub rejected: bool,
+}
+
+/// `final != initial − Σ debits of accepted writes`.
+pub fn lost_update(run: &Run) -> bool {
+    let debits: i64 = run.writes.iter().filter(|w| w.accepted).map(|w| w.debit).sum();
+    run.final_balance != run.initial - debits
+}
+
+/// The first accepted write that a later accepted write overwrote without having read it.
+pub fn victim(run: &Run) -> Lost {
+    let mut accepted = run.writes.iter().filter(|w| w.accepted);
+    let Some(mut prev) = accepted.next() else { return Lost::Nobody };
+    for next in accepted {
+        if next.snapshot != prev.value {
+            return Lost::Client(prev.client);
+        }
+        prev = next;
+    }
+    Lost::Nobody
+}
+
+pub fn summarize(run: &Run) -> Summary {
+    let lost_update = lost_update(run);
+    Summary {
+        final_balance: run.final_balance,
+        lost_update,
+        stale_write_accepted: run.writes.iter().any(|w| w.accepted && w.stale),
+        lost: if lost_update { victim(run) } else { Lost::Nobody },
+        rejected: run.writes.iter().any(|w| !w.accepted),
+    }
+}
+
+/// Runs `sc` under `cfg` and under the ideal guard, and judges the result.
+pub fn simulate(sc: &'static Scenario, cfg: &Config) -> Result<Outcome, Error> {
+    let mut engine = Engine::new();
+    let expected = engine.run_with(sc, Policy::Ideal, &cfg.params, cfg.retries, false, cfg.seed)?.final_balance;
+    let run = engine.run(sc, cfg)?.clone();
+    let s = summarize(&run);
+    let overlaps = overlaps(&run);
+    Ok(Outcome {
+        scenario: &sc.id,
+        policy: cfg.policy,
+        params: cfg.params.clone(),
+        retries: cfg.retries,
+        expected,
+        lost_update: s.lost_update,
+        stale_write_accepted: s.stale_write_accepted,
+        lost: s.lost,
+        overlaps,
+        run,
+    })
+}
+
+/// Where the beliefs of two different clients intersect, merged into disjoint windows.
+pub fn overlaps(run: &Run) -> Vec<(SimTime, SimTime)> {
+    let mut windows = Vec::new();
+    for (i, a) in run.beliefs.iter().enumerate() {
+        for b in &run.beliefs[i + 1..] {
+            if a.client == b.client {
+                continue;
+            }
+            let from = a.from.max(b.from);
+            let to = a.to.min(b.to);
+            if from < to {
+                windows.push((from, to));
+            }
+        }
+    }
+    windows.sort();
+    let mut merged: Vec<(SimTime, SimTime)> = Vec::new();
+    for (from, to) in windows {
+        match merged.last_mut() {
+            Some(last) if from <= last.1 => last.1 = last.1.max(to),
+            _ => merged.push((from, to)),
+        }
+    }
+    merged
+}

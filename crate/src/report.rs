@@ -1,0 +1,462 @@
+//! Rendering an outcome: the transcript in the seed's format, and JSON (hand-written, so the wasm build
+//! carries no serde). Both are pure functions of the outcome, so native and wasm print the same bytes.
+
+use std::fmt::Write as _;
+
+use crate::outcome::Outcome;
+use crate::scenario::{self, Lost, Scenario};
+use crate::time::{Millis, PySeconds};
+use crate::trace::Kind;
+
+fn scenario_of(o: &Outcome) -> &'static Scenario {
+    scenario::find(o.scenario).expect("outcomes are made from catalogue scenarios")
+}
+
+fn tok(sc: &Scenario, token: u64) -> String {
+    if sc.service.tokens {
+        token.to_string()
+    } else {
+        "-".to_string()
+    }
+}
+
+/// The seed-style trail of accepted writes: `[('B', 450), ('A', 440)]`.
+pub fn trail(o: &Outcome) -> String {
+    let sc = scenario_of(o);
+    let items: Vec<String> = o
+        .run
+        .writes
+        .iter()
+        .filter(|w| w.accepted)
+        .map(|w| format!("('{}', {})", sc.client_name(w.client), w.value))
+        .collect();
+    format!("[{}]", items.join(", "))
+}
+
+/// The verdict line: `PASS [fenced] — [('B', 450)]` or `LOST UPDATE [unfenced] — …`.
+pub fn verdict_line(o: &Outcome) -> String {
+    let sc = scenario_of(o);
+    let label = o.policy.seed_label();
+    if o.lost_update {
+        let victim = match o.lost {
+            Lost::Client(c) => {
+                let w = o.run.writes.iter().find(|w| w.accepted && w.client == c);
+                let value = w.map_or(String::new(), |w| format!(" ({})", w.value));
+                format!("{}'s write{value} was acknowledged, then overwritten", sc.client_name(c))
+            }
+            Lost::Nobody => "an acknowledged write is missing".to_string(),
+        };
+        format!("LOST UPDATE [{label}] — {victim}: {}", trail(o))
+    } else {
+        format!("PASS [{label}] — {}", trail(o))
+    }
+}
+
+/// The transcript: the seed's lines for the seed's events, a few more for the catalogue's extra steps,
+/// then `final = …  (expected: …)` and the verdict line.
+pub fn transcript(o: &Outcome) -> Vec<String> {
+    let sc = scenario_of(o);
+    let mut lines = Vec::new();
+    let mut woke = [false; crate::scenario::CLIENTS_MAX];
+    let mut held = [false; crate::scenario::CLIENTS_MAX];
+    // A client that gives up right after a refusal needs no extra line: the REJECTED says it.
+    let mut refused = [false; crate::scenario::CLIENTS_MAX];
+    for e in &o.run.trace {
+        let who = sc.client_name(e.client);
+        let i = usize::from(e.client);
+        match e.kind {
+            Kind::PauseStart => {
+                let read = if e.value == i64::MIN { String::new() } else { format!(", read={}", e.value) };
+                lines.push(format!("{who}: tok={}{read}, pause {}s...", tok(sc, e.token), PySeconds(e.aux)));
+            }
+            Kind::PauseEnd => woke[i] = true,
+            Kind::WriteSent if e.aux > 0 => {
+                held[i] = true;
+                lines.push(format!(
+                    "{who}: write {} tok={} sent; the network holds it {}s...",
+                    e.value,
+                    tok(sc, e.token),
+                    PySeconds(e.aux)
+                ));
+            }
+            Kind::WriteAccepted | Kind::WriteRejected => {
+                let verdict = if e.kind == Kind::WriteAccepted { "ACCEPTED" } else { "REJECTED" };
+                let t = tok(sc, e.token);
+                if woke[i] {
+                    lines.push(format!("{who}: woke, write {} tok={t} → {verdict}", e.value));
+                } else if held[i] {
+                    lines.push(format!("{who}: write {} tok={t} arrives → {verdict}", e.value));
+                } else {
+                    lines.push(format!("{who}: tok={t} → {verdict}"));
+                }
+                woke[i] = false;
+                held[i] = false;
+                refused[i] = e.kind == Kind::WriteRejected;
+            }
+            Kind::ReadRejected => {
+                lines.push(format!("{who}: read tok={} → REJECTED", tok(sc, e.token)));
+                refused[i] = true;
+            }
+            Kind::CheckOk | Kind::CheckFailed => {
+                let left = if e.value < 0 { format!("-{}", Millis(e.value.unsigned_abs())) } else { Millis(e.value as u64).to_string() };
+                let (cmp, then) = if e.kind == Kind::CheckOk { ("≥", "go on") } else { ("<", "give up this attempt") };
+                lines.push(format!("{who}: check: {left} ms left {cmp} {} ms needed → {then}", Millis(e.aux)));
+            }
+            Kind::RenewDenied => lines.push(format!("{who}: renewal refused: the lease is gone")),
+            Kind::Retry => lines.push(format!("{who}: retry {}: acquire, read and work again", e.aux)),
+            Kind::GaveUp if !refused[i] => lines.push(format!("{who}: gives up")),
+            _ => {}
+        }
+    }
+    lines.push(format!("final = {}  (expected: {})", o.run.final_balance, o.expected));
+    lines.push(verdict_line(o));
+    lines
+}
+
+/// The exit status the CLI uses: 1 for a lost update, 0 otherwise.
+pub fn exit_code(o: &Outcome) -> i32 {
+    i32::from(o.lost_update)
+}
+
+/// A tiny JSON writer: enough for objects of numbers, strings, booleans and arrays.
+pub struct Json {
+    out: String,
+    first: Vec<bool>,
+}
+
+impl Default for Json {
+    fn default() -> Self {
+        Json::new()
+    }
+}
+
+impl Json {
+    pub fn new() -> Json {
+        Json { out: String::with_capacity(4096), first: Vec::new() }
+    }
+
+    fn sep(&mut self) {
+        if let Some(first) = self.first.last_mut() {
+            if !*first {
+                self.out.push(',');
+            }
+            *first = false;
+        }
+    }
+
+    pub fn key(&mut self, k: &str) -> &mut Json {
+        self.sep();
+        write_str(&mut self.out, k);
+        self.out.push(':');
+        // The value that follows must not add another separator.
+        if let Some(first) = self.first.last_mut() {
+            *first = true;
+        }
+        self
+    }
+
+    pub fn begin_obj(&mut self) -> &mut Json {
+        self.sep();
+        self.out.push('{');
+        self.first.push(true);
+        self
+    }
+
+    pub fn end_obj(&mut self) -> &mut Json {
+        self.first.pop();
+        self.out.push('}');
+        self.mark();
+        self
+    }
+
+    pub fn begin_arr(&mut self) -> &mut Json {
+        self.sep();
+        self.out.push('[');
+        self.first.push(true);
+        self
+    }
+
+    pub fn end_arr(&mut self) -> &mut Json {
+        self.first.pop();
+        self.out.push(']');
+        self.mark();
+        self
+    }
+
+    fn mark(&mut self) {
+        if let Some(first) = self.first.last_mut() {
+            *first = false;
+        }
+    }
+
+    pub fn str(&mut self, v: &str) -> &mut Json {
+        self.sep();
+        write_str(&mut self.out, v);
+        self
+    }
+
+    pub fn int(&mut self, v: i64) -> &mut Json {
+        self.sep();
+        let _ = write!(self.out, "{v}");
+        self
+    }
+
+    /// Microseconds as a JSON number of milliseconds (`300`, `0.5`).
+    pub fn ms(&mut self, us: u64) -> &mut Json {
+        self.sep();
+        let _ = write!(self.out, "{}", Millis(us));
+        self
+    }
+
+    pub fn bool(&mut self, v: bool) -> &mut Json {
+        self.sep();
+        self.out.push_str(if v { "true" } else { "false" });
+        self
+    }
+
+    pub fn null(&mut self) -> &mut Json {
+        self.sep();
+        self.out.push_str("null");
+        self
+    }
+
+    pub fn finish(self) -> String {
+        self.out
+    }
+}
+
+fn write_str(out: &mut String, s: &str) {
+    out.push('"');
+    for ch in s.chars() {
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// The run as one JSON object (contracts §4: `--json`).
+pub fn json(o: &Outcome) -> String {
+    let sc = scenario_of(o);
+    let name = |c: u8| sc.client_name(c).to_string();
+    let mut j = Json::new();
+    j.begin_obj();
+    j.key("scenario").str(&sc.id);
+    j.key("title").str(&sc.title_en);
+    j.key("fencing").str(o.policy.name());
+    j.key("retries").int(i64::from(o.retries));
+    for key in ["ttl", "pause"] {
+        j.key(&format!("{key}_ms"));
+        match sc.param_index(key) {
+            Some(i) => j.ms(o.params[i]),
+            None => j.null(),
+        };
+    }
+    j.key("params").begin_obj();
+    for (p, v) in sc.params.iter().zip(&o.params) {
+        j.key(&format!("{}_ms", p.name)).ms(*v);
+    }
+    j.end_obj();
+    j.key("initial").int(o.run.initial);
+    j.key("final").int(o.run.final_balance);
+    j.key("expected").int(o.expected);
+    j.key("lost_update").bool(o.lost_update);
+    j.key("stale_write_accepted").bool(o.stale_write_accepted);
+    j.key("lost");
+    match o.lost {
+        Lost::Client(c) => j.str(&name(c)),
+        Lost::Nobody => j.null(),
+    };
+    j.key("verdict").str(if o.lost_update { "lost-update" } else { "safe" });
+    j.key("tokens").bool(sc.service.tokens);
+    j.key("clients").begin_arr();
+    for c in &sc.clients {
+        j.str(&c.name.to_string());
+    }
+    j.end_arr();
+    j.key("writes").begin_arr();
+    for w in &o.run.writes {
+        j.begin_obj();
+        j.key("client").str(&name(w.client));
+        j.key("token");
+        if sc.service.tokens { j.int(w.token as i64) } else { j.null() };
+        j.key("value").int(w.value);
+        j.key("snapshot").int(w.snapshot);
+        j.key("debit").int(w.debit);
+        j.key("accepted").bool(w.accepted);
+        j.key("reason");
+        match w.reason {
+            Some(r) => j.str(r.name()),
+            None => j.null(),
+        };
+        j.key("stale").bool(w.stale);
+        j.key("t_ms").ms(w.t.0);
+        j.end_obj();
+    }
+    j.end_arr();
+    j.key("leases").begin_arr();
+    for l in &o.run.leases {
+        j.begin_obj();
+        j.key("client").str(&name(l.client));
+        j.key("token").int(l.token as i64);
+        j.key("granted_ms").ms(l.granted_at.0);
+        j.key("ends_ms").ms(l.ends_at.0);
+        j.key("released").bool(l.released);
+        j.end_obj();
+    }
+    j.end_arr();
+    for (key, spans) in [("beliefs", &o.run.beliefs), ("pauses", &o.run.pauses), ("held", &o.run.held)] {
+        j.key(key).begin_arr();
+        for s in spans {
+            j.begin_obj();
+            j.key("client").str(&name(s.client));
+            j.key("from_ms").ms(s.from.0);
+            j.key("to_ms").ms(s.to.0);
+            match key {
+                "beliefs" => {
+                    j.key("token").int(s.tag);
+                }
+                "held" => {
+                    j.key("value").int(s.tag);
+                }
+                _ => {}
+            }
+            j.end_obj();
+        }
+        j.end_arr();
+    }
+    j.key("overlaps").begin_arr();
+    for (from, to) in &o.overlaps {
+        j.begin_obj();
+        j.key("from_ms").ms(from.0);
+        j.key("to_ms").ms(to.0);
+        j.end_obj();
+    }
+    j.end_arr();
+    j.key("end_ms").ms(o.run.end.0);
+    j.key("events").begin_arr();
+    for e in &o.run.trace {
+        j.begin_obj();
+        j.key("t_ms").ms(e.t.0);
+        j.key("actor").str(&name(e.client));
+        j.key("kind").str(e.kind.name());
+        j.key("lane").str(e.kind.lane());
+        match e.kind {
+            Kind::Granted | Kind::Renewed => {
+                if e.kind == Kind::Granted && sc.service.tokens {
+                    j.key("token").int(e.token as i64);
+                }
+                j.key("lease_end_ms").ms(e.aux);
+            }
+            Kind::Denied => {
+                j.key("holder");
+                if e.aux == 0 { j.null() } else { j.str(&name((e.aux - 1) as u8)) };
+            }
+            Kind::LeaseExpired => {
+                j.key("token").int(e.token as i64);
+            }
+            Kind::Read => {
+                j.key("value").int(e.value);
+                j.key("version").int(e.aux as i64);
+            }
+            Kind::PauseStart => {
+                j.key("dur_ms").ms(e.aux);
+            }
+            Kind::CheckOk | Kind::CheckFailed => {
+                j.key("left_us").int(e.value);
+                j.key("need_ms").ms(e.aux);
+            }
+            Kind::WriteSent => {
+                j.key("value").int(e.value);
+                j.key("held_ms").ms(e.aux);
+            }
+            Kind::WriteAccepted | Kind::WriteRejected | Kind::ReadRejected => {
+                if sc.service.tokens {
+                    j.key("token").int(e.token as i64);
+                }
+                if e.kind != Kind::ReadRejected {
+                    j.key("value").int(e.value);
+                }
+                if let Some(r) = e.reason {
+                    j.key("reason").str(r.name());
+                }
+            }
+            Kind::Released => {
+                j.key("ended_lease").bool(e.aux == 1);
+            }
+            Kind::Retry => {
+                j.key("attempt").int(e.aux as i64);
+            }
+            _ => {}
+        }
+        j.end_obj();
+    }
+    j.end_arr();
+    j.key("transcript").begin_arr();
+    for line in transcript(o) {
+        j.str(&line);
+    }
+    j.end_arr();
+    j.key("exit_code").int(i64::from(exit_code(o)));
+    j.end_obj();
+    j.finish()
+}
+
+/// The catalogue as JSON: ids, groups, texts in both languages, parameters with ranges, sources.
+pub fn catalogue_json() -> String {
+    let mut j = Json::new();
+    j.begin_arr();
+    for sc in scenario::catalogue() {
+        j.begin_obj();
+        j.key("id").str(&sc.id);
+        j.key("group").str(&sc.group);
+        j.key("title").begin_obj().key("en").str(&sc.title_en).key("bn").str(&sc.title_bn).end_obj();
+        j.key("summary").begin_obj().key("en").str(&sc.summary_en).key("bn").str(&sc.summary_bn).end_obj();
+        j.key("source").str(&sc.source);
+        j.key("derived").str(&sc.derived);
+        j.key("tokens").bool(sc.service.tokens);
+        j.key("clients").begin_arr();
+        for c in &sc.clients {
+            j.str(&c.name.to_string());
+        }
+        j.end_arr();
+        j.key("params").begin_arr();
+        for p in &sc.params {
+            j.begin_obj();
+            j.key("name").str(&p.name);
+            j.key("default_ms").ms(p.default_us);
+            j.key("min_ms").ms(p.min_us);
+            j.key("max_ms").ms(p.max_us);
+            j.key("label").begin_obj().key("en").str(&p.label_en).key("bn").str(&p.label_bn).end_obj();
+            j.end_obj();
+        }
+        j.end_arr();
+        j.end_obj();
+    }
+    j.end_arr();
+    j.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_writer_escapes_and_separates() {
+        let mut j = Json::new();
+        j.begin_obj();
+        j.key("a").str("x\"y\n");
+        j.key("b").begin_arr().int(1).int(2).begin_obj().key("c").bool(true).end_obj().end_arr();
+        j.key("d").ms(1500);
+        j.end_obj();
+        assert_eq!(j.finish(), r#"{"a":"x\"y\n","b":[1,2,{"c":true}],"d":1.5}"#);
+    }
+}

@@ -1,0 +1,560 @@
+//! Scenarios are data: small text files in `crate/scenarios/`, embedded in the binary and the wasm,
+//! parsed once. A writer can add one that combines existing parts without touching the engine.
+//!
+//! ```text
+//! # comment
+//! id: gc-pause
+//! group: kleppmann
+//! title: A GC pause longer than the lease
+//! title.bn: …
+//! summary: …
+//! summary.bn: …
+//! source: M. Kleppmann, "How to do distributed locking" (2016), fig. 8-4
+//! derived: what is analysis built on the sources rather than claimed by them (optional)
+//! param ttl = 300ms in 10ms..2s: Lease TTL | লিজের TTL
+//! param pause = 600ms in 0..3s: A's pause | A-এর বিরতি
+//! service: lease ttl=$ttl
+//! balance: 500
+//! client A: acquire; work 10ms; read; work 10ms; pause $pause; work 10ms; write 60
+//! client B: start 10ms; acquire every 50ms; work 10ms; read; work 10ms; write 50; release
+//! expect none: final=440 lost=B
+//! expect token: final=450 rejected=A
+//! expect token +retry: final=390
+//! expect none pause=200ms: final=390 lost=none
+//! ```
+//!
+//! Client operations: `acquire [every D] [tries N]`, `read`, `work D`, `pause D`, `check D`,
+//! `write DEBIT [delay D]`, `release`, `renew`; `start D` first. `D` is a duration (`10ms`, `0.3s`) or a
+//! parameter (`$ttl`). `clock=-100000ppm` (rate deviation in parts per million) after the client's name sets its clock.
+//! Expectation keys: `final=N`, `lost=A|B|none` (whose acknowledged update is missing),
+//! `rejected=A,B|none` (whose writes the storage refused), `stale=yes|no` (a stale write was accepted).
+
+use crate::client::{ClientSpec, Dur, Op};
+use crate::clock::Clock;
+use crate::error::Error;
+use crate::store::Policy;
+use crate::time::{parse_duration, MS};
+
+/// Most clients a scenario may declare.
+pub const CLIENTS_MAX: usize = 8;
+/// Most operations in one client's script.
+pub const OPS_MAX: usize = 64;
+/// Most parameters a scenario may declare.
+pub const PARAMS_MAX: usize = 16;
+
+/// A tunable number of a scenario, with its range and labels.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParamSpec {
+    pub name: String,
+    pub default_us: u64,
+    pub min_us: u64,
+    pub max_us: u64,
+    pub label_en: String,
+    pub label_bn: String,
+}
+
+/// The lock service a scenario runs against.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServiceSpec {
+    pub ttl: Dur,
+    pub lock_delay: Dur,
+    pub tokens: bool,
+    /// One-way network latency between each client and the lock service.
+    pub lock_latency: Dur,
+    /// One-way network latency between each client and the storage.
+    pub store_latency: Dur,
+}
+
+/// Whose update went missing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lost {
+    Nobody,
+    Client(u8),
+}
+
+/// An expected outcome for one policy (and optionally different parameters), checked by the tests.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Expectation {
+    pub policy: Policy,
+    pub retry: bool,
+    /// Parameter overrides `(index, value)` for this expectation.
+    pub overrides: Vec<(u8, u64)>,
+    pub final_balance: Option<i64>,
+    pub lost: Option<Lost>,
+    pub rejected: Option<Vec<u8>>,
+    pub stale: Option<bool>,
+    pub line: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scenario {
+    pub id: String,
+    pub group: String,
+    pub title_en: String,
+    pub title_bn: String,
+    pub summary_en: String,
+    pub summary_bn: String,
+    pub source: String,
+    pub derived: String,
+    pub params: Vec<ParamSpec>,
+    pub service: ServiceSpec,
+    pub balance: i64,
+    pub clients: Vec<ClientSpec>,
+    pub expects: Vec<Expectation>,
+}
+
+impl Scenario {
+    pub fn param_index(&self, name: &str) -> Option<usize> {
+        self.params.iter().position(|p| p.name == name)
+    }
+
+    pub fn defaults(&self) -> Vec<u64> {
+        self.params.iter().map(|p| p.default_us).collect()
+    }
+
+    pub fn param_names(&self) -> String {
+        if self.params.is_empty() {
+            return "no parameters".to_string();
+        }
+        self.params.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ")
+    }
+
+    pub fn client_name(&self, i: u8) -> char {
+        self.clients.get(usize::from(i)).map_or('?', |c| c.name)
+    }
+
+    /// Checks a parameter value against its range.
+    pub fn check_param(&self, index: usize, value_us: u64) -> Result<(), Error> {
+        let p = &self.params[index];
+        if value_us < p.min_us || value_us > p.max_us {
+            return Err(Error::ParamOutOfRange {
+                name: p.name.clone(),
+                value_us,
+                min_us: p.min_us,
+                max_us: p.max_us,
+            });
+        }
+        Ok(())
+    }
+
+    /// Sets `name` in `values`, checking that the scenario has it and that it is in range.
+    pub fn set_param(&self, values: &mut [u64], name: &str, value_us: u64) -> Result<(), Error> {
+        let i = self.param_index(name).ok_or_else(|| Error::UnknownParam {
+            scenario: self.id.clone(),
+            name: name.to_string(),
+            known: self.param_names(),
+        })?;
+        self.check_param(i, value_us)?;
+        values[i] = value_us;
+        Ok(())
+    }
+
+    /// Parses one scenario file.
+    pub fn parse(text: &str) -> Result<Scenario, Error> {
+        Parser::default().parse(text)
+    }
+}
+
+#[derive(Default)]
+struct Parser {
+    sc: Option<Scenario>,
+    line: usize,
+}
+
+fn split_key(line: &str) -> Option<(&str, &str)> {
+    let (k, v) = line.split_once(':')?;
+    Some((k.trim(), v.trim()))
+}
+
+impl Parser {
+    fn err(&self, why: impl Into<String>) -> Error {
+        let id = self.sc.as_ref().map_or_else(String::new, |s| s.id.clone());
+        Error::Scenario { id, line: self.line, why: why.into() }
+    }
+
+    fn sc(&mut self) -> &mut Scenario {
+        self.sc.get_or_insert_with(|| Scenario {
+            id: String::new(),
+            group: String::new(),
+            title_en: String::new(),
+            title_bn: String::new(),
+            summary_en: String::new(),
+            summary_bn: String::new(),
+            source: String::new(),
+            derived: String::new(),
+            params: Vec::new(),
+            service: ServiceSpec {
+                ttl: Dur::Lit(300 * MS),
+                lock_delay: Dur::Lit(0),
+                tokens: true,
+                lock_latency: Dur::Lit(0),
+                store_latency: Dur::Lit(0),
+            },
+            balance: 500,
+            clients: Vec::new(),
+            expects: Vec::new(),
+        })
+    }
+
+    fn parse(mut self, text: &str) -> Result<Scenario, Error> {
+        for (n, raw) in text.lines().enumerate() {
+            self.line = n + 1;
+            let line = raw.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            self.line_(line)?;
+        }
+        self.line = 0;
+        let sc = self.sc.take().ok_or_else(|| Error::Scenario {
+            id: String::new(),
+            line: 0,
+            why: "empty scenario".into(),
+        })?;
+        for (what, value) in [("id", &sc.id), ("title", &sc.title_en), ("summary", &sc.summary_en)] {
+            if value.is_empty() {
+                return Err(Error::Scenario { id: sc.id.clone(), line: 0, why: format!("missing `{what}:`") });
+            }
+        }
+        if sc.clients.is_empty() {
+            return Err(Error::Scenario { id: sc.id.clone(), line: 0, why: "no clients".into() });
+        }
+        Ok(sc)
+    }
+
+    fn line_(&mut self, line: &str) -> Result<(), Error> {
+        if let Some(rest) = line.strip_prefix("param ") {
+            return self.param(rest);
+        }
+        if let Some(rest) = line.strip_prefix("client ") {
+            return self.client(rest);
+        }
+        if let Some(rest) = line.strip_prefix("expect ") {
+            return self.expect(rest);
+        }
+        let (key, value) = split_key(line).ok_or_else(|| self.err(format!("expected `key: value`, got {line:?}")))?;
+        let value = value.to_string();
+        match key {
+            "id" => {
+                if value.is_empty() || !value.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-') {
+                    return Err(self.err("id must be lowercase letters, digits and dashes"));
+                }
+                self.sc().id = value;
+            }
+            "group" => self.sc().group = value,
+            "title" => self.sc().title_en = value,
+            "title.bn" => self.sc().title_bn = value,
+            "summary" => self.sc().summary_en = value,
+            "summary.bn" => self.sc().summary_bn = value,
+            "source" => self.sc().source = value,
+            "derived" => self.sc().derived = value,
+            "balance" => {
+                let b: i64 = value.parse().map_err(|_| self.err("balance must be an integer"))?;
+                if !(0..=1_000_000_000).contains(&b) {
+                    return Err(self.err("balance must be between 0 and 1e9"));
+                }
+                self.sc().balance = b;
+            }
+            "service" => self.service(&value)?,
+            other => return Err(self.err(format!("unknown key {other:?}"))),
+        }
+        Ok(())
+    }
+
+    fn dur(&mut self, text: &str) -> Result<Dur, Error> {
+        if let Some(name) = text.strip_prefix('$') {
+            let i = self
+                .sc()
+                .param_index(name)
+                .ok_or_else(|| self.err(format!("unknown parameter ${name} (declare it with `param` first)")))?;
+            return Ok(Dur::Param(i as u8));
+        }
+        parse_duration(text).map(Dur::Lit).map_err(|e| self.err(e.to_string()))
+    }
+
+    fn param(&mut self, rest: &str) -> Result<(), Error> {
+        // name = default in min..max: English label | Bengali label
+        let (spec, labels) = rest.split_once(':').ok_or_else(|| self.err("param needs `: label`"))?;
+        let (name, range) = spec.split_once('=').ok_or_else(|| self.err("param needs `name = default in min..max`"))?;
+        let (default, bounds) = range.split_once(" in ").ok_or_else(|| self.err("param needs `in min..max`"))?;
+        let (min, max) = bounds.trim().split_once("..").ok_or_else(|| self.err("range must be `min..max`"))?;
+        let p = |s: &str| parse_duration(s.trim());
+        let (default_us, min_us, max_us) = match (p(default), p(min), p(max)) {
+            (Ok(d), Ok(lo), Ok(hi)) => (d, lo, hi),
+            (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => return Err(self.err(e.to_string())),
+        };
+        if !(min_us <= default_us && default_us <= max_us) {
+            return Err(self.err("default must lie within min..max"));
+        }
+        let (en, bn) = labels.split_once('|').unwrap_or((labels, labels));
+        let name = name.trim().to_string();
+        if self.sc().param_index(&name).is_some() {
+            return Err(self.err(format!("parameter {name} declared twice")));
+        }
+        if self.sc().params.len() >= PARAMS_MAX {
+            return Err(self.err("too many parameters"));
+        }
+        self.sc().params.push(ParamSpec {
+            name,
+            default_us,
+            min_us,
+            max_us,
+            label_en: en.trim().to_string(),
+            label_bn: bn.trim().to_string(),
+        });
+        Ok(())
+    }
+
+    fn service(&mut self, value: &str) -> Result<(), Error> {
+        let mut words = value.split_whitespace();
+        match words.next() {
+            Some("lease") => {}
+            other => return Err(self.err(format!("unknown lock service {other:?}; expected `lease`"))),
+        }
+        for w in words {
+            let (k, v) = w.split_once('=').ok_or_else(|| self.err(format!("expected key=value, got {w:?}")))?;
+            match k {
+                "ttl" => self.sc().service.ttl = self.dur(v)?,
+                "lock-delay" => self.sc().service.lock_delay = self.dur(v)?,
+                "lock-latency" => self.sc().service.lock_latency = self.dur(v)?,
+                "store-latency" => self.sc().service.store_latency = self.dur(v)?,
+                "tokens" => {
+                    self.sc().service.tokens = match v {
+                        "yes" => true,
+                        "no" => false,
+                        _ => return Err(self.err("tokens must be yes or no")),
+                    }
+                }
+                other => return Err(self.err(format!("unknown service setting {other:?}"))),
+            }
+        }
+        Ok(())
+    }
+
+    fn client(&mut self, rest: &str) -> Result<(), Error> {
+        let (head, script) = rest.split_once(':').ok_or_else(|| self.err("client needs `NAME: ops`"))?;
+        let mut head_words = head.split_whitespace();
+        let name = head_words.next().unwrap_or("");
+        let mut chars = name.chars();
+        let (Some(letter), None) = (chars.next(), chars.next()) else {
+            return Err(self.err("client name must be one letter"));
+        };
+        if !letter.is_ascii_uppercase() {
+            return Err(self.err("client name must be an uppercase letter"));
+        }
+        let mut clock = Clock::PERFECT;
+        for w in head_words {
+            let rate = w
+                .strip_prefix("clock=")
+                .and_then(|r| r.strip_suffix("ppm"))
+                .and_then(|r| r.parse::<i64>().ok())
+                .filter(|r| (-500_000..=500_000).contains(r))
+                .ok_or_else(|| self.err(format!("unknown client setting {w:?}; expected clock=Nppm (rate deviation)")))?;
+            clock.rate_ppm = rate;
+        }
+        if self.sc().clients.iter().any(|c| c.name == letter) {
+            return Err(self.err(format!("client {letter} declared twice")));
+        }
+        if self.sc().clients.len() >= CLIENTS_MAX {
+            return Err(self.err("too many clients"));
+        }
+        let mut start = Dur::Lit(0);
+        let mut ops = Vec::new();
+        for (i, step) in script.split(';').map(str::trim).enumerate() {
+            let words: Vec<&str> = step.split_whitespace().collect();
+            let op = match words.as_slice() {
+                ["start", d] if i == 0 => {
+                    start = self.dur(d)?;
+                    continue;
+                }
+                ["acquire", rest @ ..] => {
+                    let mut every = Dur::Lit(50 * MS);
+                    let mut tries = 0;
+                    let mut it = rest.iter();
+                    while let Some(k) = it.next() {
+                        let v = it.next().ok_or_else(|| self.err(format!("`{k}` needs a value")))?;
+                        match *k {
+                            "every" => every = self.dur(v)?,
+                            "tries" => {
+                                tries = v.parse().ok().filter(|n| *n >= 1).ok_or_else(|| self.err("tries must be a positive integer"))?
+                            }
+                            _ => return Err(self.err(format!("unknown acquire option {k:?}"))),
+                        }
+                    }
+                    Op::Acquire { every, tries }
+                }
+                ["read"] => Op::Read,
+                ["work", d] => Op::Work(self.dur(d)?),
+                ["pause", d] => Op::Pause(self.dur(d)?),
+                ["check", d] => Op::Check(self.dur(d)?),
+                ["write", debit, rest @ ..] => {
+                    let debit: i64 = debit
+                        .parse()
+                        .ok()
+                        .filter(|d: &i64| (0..=1_000_000_000).contains(d))
+                        .ok_or_else(|| self.err("write needs a debit between 0 and 1e9"))?;
+                    let delay = match rest {
+                        [] => Dur::Lit(0),
+                        ["delay", d] => self.dur(d)?,
+                        _ => return Err(self.err("write takes `write DEBIT [delay D]`")),
+                    };
+                    Op::Write { debit, delay }
+                }
+                ["release"] => Op::Release,
+                ["renew"] => Op::Renew,
+                _ => return Err(self.err(format!("unknown operation {step:?}"))),
+            };
+            ops.push(op);
+        }
+        if ops.len() > OPS_MAX {
+            return Err(self.err("script too long"));
+        }
+        let mut has_read = false;
+        for op in &ops {
+            match op {
+                Op::Read => has_read = true,
+                Op::Write { .. } if !has_read => return Err(self.err("a write needs a read before it")),
+                _ => {}
+            }
+        }
+        self.sc().clients.push(ClientSpec { name: letter, start, ops, clock });
+        Ok(())
+    }
+
+    fn client_index(&mut self, name: &str) -> Result<u8, Error> {
+        let letter = name.chars().next().unwrap_or('?');
+        self.sc()
+            .clients
+            .iter()
+            .position(|c| c.name == letter && name.len() == 1)
+            .map(|i| i as u8)
+            .ok_or_else(|| self.err(format!("unknown client {name:?} (declare clients before expectations)")))
+    }
+
+    fn expect(&mut self, rest: &str) -> Result<(), Error> {
+        let (head, body) = rest.split_once(':').ok_or_else(|| self.err("expect needs `POLICY: key=value …`"))?;
+        let mut head_words = head.split_whitespace();
+        let policy = Policy::parse(head_words.next().unwrap_or("")).map_err(|e| self.err(e.to_string()))?;
+        let mut retry = false;
+        let mut overrides = Vec::new();
+        for w in head_words {
+            if w == "+retry" {
+                retry = true;
+            } else if let Some((k, v)) = w.split_once('=') {
+                let i = self.sc().param_index(k).ok_or_else(|| self.err(format!("unknown parameter {k:?}")))?;
+                let us = parse_duration(v).map_err(|e| self.err(e.to_string()))?;
+                overrides.push((i as u8, us));
+            } else {
+                return Err(self.err(format!("unexpected {w:?} in expect")));
+            }
+        }
+        let mut e = Expectation {
+            policy,
+            retry,
+            overrides,
+            final_balance: None,
+            lost: None,
+            rejected: None,
+            stale: None,
+            line: self.line,
+        };
+        for kv in body.split_whitespace() {
+            let (k, v) = kv.split_once('=').ok_or_else(|| self.err(format!("expected key=value, got {kv:?}")))?;
+            match k {
+                "final" => e.final_balance = Some(v.parse().map_err(|_| self.err("final must be an integer"))?),
+                "lost" => {
+                    e.lost = Some(if v == "none" { Lost::Nobody } else { Lost::Client(self.client_index(v)?) });
+                }
+                "rejected" => {
+                    let mut who = Vec::new();
+                    if v != "none" {
+                        for n in v.split(',') {
+                            who.push(self.client_index(n)?);
+                        }
+                    }
+                    e.rejected = Some(who);
+                }
+                "stale" => {
+                    e.stale = Some(match v {
+                        "yes" => true,
+                        "no" => false,
+                        _ => return Err(self.err("stale must be yes or no")),
+                    })
+                }
+                other => return Err(self.err(format!("unknown expectation {other:?}"))),
+            }
+        }
+        self.sc().expects.push(e);
+        Ok(())
+    }
+}
+
+/// The scenario files compiled into the crate, in catalogue order.
+const FILES: &[&str] = &[
+    include_str!("../scenarios/seed-gc-pause.txt"),
+    include_str!("../scenarios/happy-path.txt"),
+    include_str!("../scenarios/gc-pause.txt"),
+    include_str!("../scenarios/check-then-write.txt"),
+    include_str!("../scenarios/delayed-write.txt"),
+    include_str!("../scenarios/write-only-gap.txt"),
+    include_str!("../scenarios/lock-delay.txt"),
+    include_str!("../scenarios/renewal-frozen.txt"),
+    include_str!("../scenarios/slow-clock.txt"),
+];
+
+/// The id of the default scenario: the seed's.
+pub const DEFAULT_ID: &str = "seed-gc-pause";
+
+/// The whole catalogue, parsed once. The files are tested, so a parse error here is a build bug.
+pub fn catalogue() -> &'static [Scenario] {
+    use std::sync::OnceLock;
+    static CATALOGUE: OnceLock<Vec<Scenario>> = OnceLock::new();
+    CATALOGUE.get_or_init(|| {
+        FILES
+            .iter()
+            .map(|text| Scenario::parse(text).unwrap_or_else(|e| panic!("built-in scenario does not parse: {e}")))
+            .collect()
+    })
+}
+
+/// Looks a scenario up by id.
+pub fn find(id: &str) -> Result<&'static Scenario, Error> {
+    catalogue().iter().find(|s| s.id == id).ok_or_else(|| Error::UnknownScenario {
+        id: id.to_string(),
+        known: catalogue().iter().map(|s| s.id.as_str()).collect::<Vec<_>>().join(", "),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_built_in_scenario_parses_with_unique_ids() {
+        let all = catalogue();
+        assert!(all.len() >= 6);
+        for (i, s) in all.iter().enumerate() {
+            assert!(!s.title_bn.is_empty() && !s.summary_bn.is_empty(), "{}: Bengali text missing", s.id);
+            assert!(!s.source.is_empty(), "{}: source missing", s.id);
+            assert!(!s.expects.is_empty(), "{}: no expectations", s.id);
+            assert!(all[..i].iter().all(|o| o.id != s.id), "duplicate id {}", s.id);
+        }
+        assert_eq!(all[0].id, DEFAULT_ID);
+    }
+
+    #[test]
+    fn parse_errors_name_the_line() {
+        let err = Scenario::parse("id: x\ntitle: t\nsummary: s\nclient A: acquire; fly\n").unwrap_err();
+        assert_eq!(err.to_string(), "scenario \"x\", line 4: unknown operation \"fly\"");
+        let err = Scenario::parse("id: x\nclient A: work $nope\n").unwrap_err();
+        assert!(err.to_string().contains("unknown parameter $nope"), "{err}");
+        let err = Scenario::parse("id: x\nparam p = 5s in 0..1s: P\n").unwrap_err();
+        assert!(err.to_string().contains("within"), "{err}");
+    }
+
+    #[test]
+    fn unknown_ids_list_the_known_ones() {
+        let err = find("nope").unwrap_err().to_string();
+        assert!(err.contains("seed-gc-pause") && err.contains("gc-pause"), "{err}");
+    }
+}

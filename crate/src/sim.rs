@@ -1,0 +1,564 @@
+//! The discrete-event engine: a queue of events ordered by `(time, sequence)`, a clock that jumps to the
+//! next event, the lock service, the guarded store and the clients.
+//!
+//! Ties: two events at the same microsecond run in the order they were scheduled (the sequence number),
+//! so every run is exactly repeatable. A message with zero latency is still an event: it arrives after
+//! everything already scheduled for that instant.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use crate::client::{ClientSpec, ClientState, HeldLease, Op, Phase};
+use crate::error::Error;
+use crate::lock::{Grant, LeaseService};
+use crate::scenario::Scenario;
+use crate::store::{Credentials, GuardedStore, Policy, Refusal};
+use crate::time::{SimTime, SEC};
+use crate::trace::{Kind, Span, TraceEvent, WriteRecord};
+
+/// Most events one run may process before it is stopped with an error.
+pub const EVENTS_MAX: u32 = 1_000_000;
+/// Latest simulated time a run may reach: two hours.
+pub const SIM_TIME_US_MAX: u64 = 7_200 * SEC;
+/// Most retries a client may be given.
+pub const RETRIES_MAX: u32 = 10;
+
+/// How to run a scenario.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    pub policy: Policy,
+    /// One value per scenario parameter, in µs (see [`Scenario::defaults`]).
+    pub params: Vec<u64>,
+    /// How often a client whose access was refused (or whose check failed) starts over.
+    pub retries: u32,
+    /// Record the trace (off for sweeps).
+    pub trace: bool,
+    /// Seeds the lock values (and any other randomness).
+    pub seed: u64,
+}
+
+impl Config {
+    pub fn new(scenario: &Scenario, policy: Policy) -> Config {
+        Config { policy, params: scenario.defaults(), retries: 0, trace: true, seed: 0x1ea5e }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Ev {
+    /// The client runs its next operations (start, after work, after a retry timer).
+    Step(u8),
+    /// A pause ends.
+    Wake(u8),
+    AcquireAt(u8),
+    AcquireReply(u8, Grant),
+    ReadAt(u8, Credentials),
+    ReadReply(u8, Result<(i64, u64), Refusal>),
+    WriteAt { client: u8, cred: Credentials, version_read: u64, value: i64, debit: i64, snapshot: i64 },
+    WriteReply(u8, bool),
+    ReleaseAt(u8, u64),
+    RenewAt(u8, u64),
+    RenewReply(u8, Option<SimTime>),
+}
+
+impl Ev {
+    fn client(&self) -> u8 {
+        match *self {
+            Ev::Step(c)
+            | Ev::Wake(c)
+            | Ev::AcquireAt(c)
+            | Ev::AcquireReply(c, _)
+            | Ev::ReadAt(c, _)
+            | Ev::ReadReply(c, _)
+            | Ev::WriteReply(c, _)
+            | Ev::ReleaseAt(c, _)
+            | Ev::RenewAt(c, _)
+            | Ev::RenewReply(c, _) => c,
+            Ev::WriteAt { client, .. } => client,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Queued {
+    at: SimTime,
+    seq: u32,
+    ev: Ev,
+}
+
+impl PartialEq for Queued {
+    fn eq(&self, other: &Self) -> bool {
+        (self.at, self.seq) == (other.at, other.seq)
+    }
+}
+impl Eq for Queued {}
+impl PartialOrd for Queued {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Queued {
+    // Reversed: BinaryHeap is a max-heap and we want the earliest (time, sequence) first.
+    fn cmp(&self, other: &Self) -> Ordering {
+        (other.at, other.seq).cmp(&(self.at, self.seq))
+    }
+}
+
+/// Everything one run produced. Buffers are reused by [`Engine`] across runs.
+#[derive(Clone, Debug, Default)]
+pub struct Run {
+    pub initial: i64,
+    pub final_balance: i64,
+    pub writes: Vec<WriteRecord>,
+    pub trace: Vec<TraceEvent>,
+    /// The lock service's truth: one record per grant.
+    pub leases: Vec<crate::lock::LeaseRecord>,
+    /// Each client's belief that it holds the lock, per grant (`tag` = token).
+    pub beliefs: Vec<Span>,
+    /// Pauses (`tag` unused).
+    pub pauses: Vec<Span>,
+    /// Writes held by the network (`tag` = value).
+    pub held: Vec<Span>,
+    /// Time of the last event.
+    pub end: SimTime,
+    pub events: u32,
+}
+
+/// A reusable engine: run as many configurations as you like without allocating after the first.
+#[derive(Default)]
+pub struct Engine {
+    queue: BinaryHeap<Queued>,
+    clients: Vec<ClientState>,
+    lock: Option<LeaseService>,
+    store: GuardedStore,
+    seq: u32,
+    now: SimTime,
+    trace_on: bool,
+    pub run: Run,
+}
+
+struct Ctx<'a> {
+    sc: &'a Scenario,
+    policy: Policy,
+    params: &'a [u64],
+    retries: u32,
+}
+
+impl Engine {
+    pub fn new() -> Engine {
+        Engine::default()
+    }
+
+    /// Runs `sc` under `cfg`; the result is in `self.run`.
+    pub fn run(&mut self, sc: &Scenario, cfg: &Config) -> Result<&Run, Error> {
+        self.run_with(sc, cfg.policy, &cfg.params, cfg.retries, cfg.trace, cfg.seed)
+    }
+
+    /// As [`Engine::run`], with the configuration spelled out (no `Config` to build in hot loops).
+    pub fn run_with(
+        &mut self,
+        sc: &Scenario,
+        policy: Policy,
+        params: &[u64],
+        retries: u32,
+        trace: bool,
+        seed: u64,
+    ) -> Result<&Run, Error> {
+        if params.len() != sc.params.len() {
+            return Err(Error::BadValue {
+                what: "parameters".into(),
+                why: format!("scenario {} takes {} values, got {}", sc.id, sc.params.len(), params.len()),
+            });
+        }
+        if retries > RETRIES_MAX {
+            return Err(Error::BadValue { what: "retries".into(), why: format!("expected 0 to {RETRIES_MAX}") });
+        }
+        let ctx = Ctx { sc, policy, params, retries };
+        self.reset(&ctx, trace, seed);
+        for (i, spec) in sc.clients.iter().enumerate() {
+            let start = spec.start.resolve(params);
+            self.schedule(SimTime(start), Ev::Step(i as u8));
+        }
+        while let Some(q) = self.queue.pop() {
+            if q.at.0 > SIM_TIME_US_MAX {
+                return Err(Error::Limit { what: format!("simulated time passed {} s", SIM_TIME_US_MAX / SEC) });
+            }
+            self.run.events += 1;
+            if self.run.events > EVENTS_MAX {
+                return Err(Error::Limit { what: format!("more than {EVENTS_MAX} events") });
+            }
+            debug_assert!(q.at >= self.now, "time never goes back");
+            self.now = q.at;
+            self.handle(&ctx, q.ev);
+        }
+        self.finish(&ctx);
+        Ok(&self.run)
+    }
+
+    fn reset(&mut self, ctx: &Ctx, trace: bool, seed: u64) {
+        let svc = &ctx.sc.service;
+        let ttl = svc.ttl.resolve(ctx.params);
+        let delay = svc.lock_delay.resolve(ctx.params);
+        match &mut self.lock {
+            Some(l) => l.reset(ttl, delay, svc.tokens, seed),
+            None => self.lock = Some(LeaseService::new(ttl, delay, svc.tokens, seed)),
+        }
+        self.queue.clear();
+        self.clients.clear();
+        self.clients.resize(ctx.sc.clients.len(), ClientState::default());
+        self.store = GuardedStore::new(ctx.sc.balance);
+        self.seq = 0;
+        self.now = SimTime::ZERO;
+        self.trace_on = trace;
+        let r = &mut self.run;
+        r.initial = ctx.sc.balance;
+        r.final_balance = ctx.sc.balance;
+        r.writes.clear();
+        r.trace.clear();
+        r.leases.clear();
+        r.beliefs.clear();
+        r.pauses.clear();
+        r.held.clear();
+        r.end = SimTime::ZERO;
+        r.events = 0;
+    }
+
+    fn lock(&mut self) -> &mut LeaseService {
+        self.lock.as_mut().expect("reset creates the lock service")
+    }
+
+    fn schedule(&mut self, at: SimTime, ev: Ev) {
+        self.queue.push(Queued { at, seq: self.seq, ev });
+        self.seq += 1;
+    }
+
+    fn record(&mut self, client: u8, kind: Kind, token: u64, value: i64, aux: u64, reason: Option<Refusal>) {
+        if self.trace_on {
+            self.run.trace.push(TraceEvent { t: self.now, client, kind, token, value, aux, reason });
+        }
+    }
+
+    fn handle(&mut self, ctx: &Ctx, ev: Ev) {
+        let c = ev.client();
+        let lock_latency = ctx.sc.service.lock_latency.resolve(ctx.params);
+        let store_latency = ctx.sc.service.store_latency.resolve(ctx.params);
+        match ev {
+            Ev::Step(_) => {
+                if self.clients[usize::from(c)].phase == Phase::NotStarted {
+                    self.record(c, Kind::Start, 0, 0, 0, None);
+                }
+                self.advance(ctx, c);
+            }
+            Ev::Wake(_) => {
+                let st = &mut self.clients[usize::from(c)];
+                st.phase = Phase::Waiting;
+                st.woke = true;
+                st.pc += 1;
+                self.record(c, Kind::PauseEnd, 0, 0, 0, None);
+                self.advance(ctx, c);
+            }
+            Ev::AcquireAt(_) => {
+                let now = self.now;
+                let grant = self.lock().acquire(c, now);
+                match grant {
+                    Grant::Granted { token, expires_at, .. } => {
+                        self.record(c, Kind::Granted, token, 0, expires_at.0, None)
+                    }
+                    Grant::Denied { holder } => {
+                        self.record(c, Kind::Denied, 0, 0, holder.map_or(0, |h| u64::from(h) + 1), None)
+                    }
+                }
+                self.schedule(now.plus(lock_latency), Ev::AcquireReply(c, grant));
+            }
+            Ev::AcquireReply(_, grant) => self.on_acquire_reply(ctx, c, grant),
+            Ev::ReadAt(_, cred) => {
+                let result = self.store.read(ctx.policy, cred);
+                match result {
+                    Ok((value, version)) => self.record(c, Kind::Read, cred.token.unwrap_or(0), value, version, None),
+                    Err(why) => self.record(c, Kind::ReadRejected, cred.token.unwrap_or(0), 0, 0, Some(why)),
+                }
+                let at = self.now.plus(store_latency);
+                self.schedule(at, Ev::ReadReply(c, result));
+            }
+            Ev::ReadReply(_, result) => match result {
+                Ok(snapshot) => {
+                    let st = &mut self.clients[usize::from(c)];
+                    st.snapshot = Some(snapshot);
+                    st.pc += 1;
+                    self.advance(ctx, c);
+                }
+                Err(_) => self.abort(ctx, c),
+            },
+            Ev::WriteAt { client, cred, version_read, value, debit, snapshot } => {
+                let latest = self.lock().latest_grantee() == Some(client);
+                let result = self.store.write(ctx.policy, cred, version_read, value, latest);
+                let token = cred.token.unwrap_or(0);
+                let (accepted, reason) = match result {
+                    Ok(()) => {
+                        self.record(c, Kind::WriteAccepted, token, value, 0, None);
+                        (true, None)
+                    }
+                    Err(why) => {
+                        self.record(c, Kind::WriteRejected, token, value, 0, Some(why));
+                        (false, Some(why))
+                    }
+                };
+                self.run.writes.push(WriteRecord {
+                    client,
+                    token,
+                    snapshot,
+                    value,
+                    debit,
+                    t: self.now,
+                    accepted,
+                    reason,
+                    stale: !latest,
+                });
+                let at = self.now.plus(store_latency);
+                self.schedule(at, Ev::WriteReply(c, accepted));
+            }
+            Ev::WriteReply(_, accepted) => {
+                if accepted {
+                    let st = &mut self.clients[usize::from(c)];
+                    st.pc += 1;
+                    st.woke = false;
+                    self.advance(ctx, c);
+                } else {
+                    self.abort(ctx, c);
+                }
+            }
+            Ev::ReleaseAt(_, value) => {
+                let now = self.now;
+                let ended = self.lock().release(value, now);
+                self.record(c, Kind::Released, 0, 0, u64::from(ended), None);
+            }
+            Ev::RenewAt(_, value) => {
+                let now = self.now;
+                let renewed = self.lock().renew(value, now);
+                match renewed {
+                    Some(end) => self.record(c, Kind::Renewed, 0, 0, end.0, None),
+                    None => self.record(c, Kind::RenewDenied, 0, 0, 0, None),
+                }
+                self.schedule(now.plus(lock_latency), Ev::RenewReply(c, renewed));
+            }
+            Ev::RenewReply(_, renewed) => {
+                let ttl = ctx.sc.service.ttl.resolve(ctx.params);
+                let st = &mut self.clients[usize::from(c)];
+                match (renewed, st.lease.as_mut()) {
+                    (Some(_), Some(lease)) => {
+                        // Conservative, like a real client: the new lease counts from when the renewal was
+                        // sent, which the client remembered in `believed_end_local`'s place.
+                        lease.believed_end_local = lease.believed_end_local.saturating_add(ttl as i64);
+                        st.pc += 1;
+                        self.advance(ctx, c);
+                    }
+                    _ => self.abort(ctx, c),
+                }
+            }
+        }
+    }
+
+    fn on_acquire_reply(&mut self, ctx: &Ctx, c: u8, grant: Grant) {
+        let spec = &ctx.sc.clients[usize::from(c)];
+        let ttl = ctx.sc.service.ttl.resolve(ctx.params);
+        let now = self.now;
+        let st = &mut self.clients[usize::from(c)];
+        match grant {
+            Grant::Granted { token, lock_value, .. } => {
+                let cred = Credentials { token: ctx.sc.service.tokens.then_some(token), lock_value };
+                // The lease counts from when the request was sent, by the client's own clock: the
+                // careful reading (Redlock measures validity from the start of acquisition).
+                let believed_end_local = st.acquire_sent_local.saturating_add(ttl as i64);
+                st.lease = Some(HeldLease { cred, since: now, believed_end_local });
+                st.belief_from = Some(now);
+                st.pc += 1;
+                self.advance(ctx, c);
+            }
+            Grant::Denied { .. } => {
+                let Op::Acquire { every, tries } = spec.ops[st.pc] else {
+                    unreachable!("an acquire reply arrives only while the client is at an acquire step")
+                };
+                if tries != 0 && st.tries >= tries {
+                    st.phase = Phase::Done;
+                    self.record(c, Kind::GaveUp, 0, 0, 0, None);
+                } else {
+                    let at = now.plus(every.resolve(ctx.params));
+                    self.schedule(at, Ev::Step(c));
+                }
+            }
+        }
+    }
+
+    /// Runs the client's operations from its `pc` until one has to wait.
+    fn advance(&mut self, ctx: &Ctx, c: u8) {
+        let spec: &ClientSpec = &ctx.sc.clients[usize::from(c)];
+        let lock_latency = ctx.sc.service.lock_latency.resolve(ctx.params);
+        let store_latency = ctx.sc.service.store_latency.resolve(ctx.params);
+        loop {
+            let now = self.now;
+            let st = &mut self.clients[usize::from(c)];
+            st.phase = Phase::Waiting;
+            let Some(&op) = spec.ops.get(st.pc) else {
+                self.finish_client(ctx, c, Kind::Done);
+                return;
+            };
+            match op {
+                Op::Acquire { .. } => {
+                    st.tries += 1;
+                    st.acquire_sent_local = spec.clock.local(now);
+                    self.record(c, Kind::AcquireSent, 0, 0, 0, None);
+                    self.schedule(now.plus(lock_latency), Ev::AcquireAt(c));
+                    return;
+                }
+                Op::Read => {
+                    let cred = st.lease.map(|l| l.cred).unwrap_or_default();
+                    self.schedule(now.plus(store_latency), Ev::ReadAt(c, cred));
+                    return;
+                }
+                Op::Work(d) => {
+                    let d = d.resolve(ctx.params);
+                    st.pc += 1;
+                    if d > 0 {
+                        self.schedule(now.plus(d), Ev::Step(c));
+                        return;
+                    }
+                }
+                Op::Pause(d) => {
+                    let d = d.resolve(ctx.params);
+                    if st.attempt > 0 {
+                        st.pc += 1;
+                        continue;
+                    }
+                    st.phase = Phase::Paused;
+                    let (token, read) = (st.lease.and_then(|l| l.cred.token).unwrap_or(0), st.snapshot);
+                    self.record(c, Kind::PauseStart, token, read.map_or(i64::MIN, |s| s.0), d, None);
+                    self.run.pauses.push(Span { client: c, from: now, to: now.plus(d), tag: 0 });
+                    self.schedule(now.plus(d), Ev::Wake(c));
+                    return;
+                }
+                Op::Check(need) => {
+                    let need = need.resolve(ctx.params);
+                    let left = st.lease.map_or(i64::MIN, |l| l.believed_end_local - spec.clock.local(now));
+                    let ok = left >= need as i64;
+                    self.record(c, if ok { Kind::CheckOk } else { Kind::CheckFailed }, 0, left, need, None);
+                    if !ok {
+                        self.abort(ctx, c);
+                        return;
+                    }
+                    self.clients[usize::from(c)].pc += 1;
+                }
+                Op::Write { debit, delay } => {
+                    let (snapshot, version_read) = st.snapshot.unwrap_or((0, 0));
+                    let value = snapshot - debit;
+                    let cred = st.lease.map(|l| l.cred).unwrap_or_default();
+                    let hold = if st.attempt == 0 { delay.resolve(ctx.params) } else { 0 };
+                    self.record(c, Kind::WriteSent, cred.token.unwrap_or(0), value, hold, None);
+                    if hold > 0 {
+                        self.run.held.push(Span { client: c, from: now, to: now.plus(hold), tag: value });
+                    }
+                    let at = now.plus(store_latency).plus(hold);
+                    self.schedule(at, Ev::WriteAt { client: c, cred, version_read, value, debit, snapshot });
+                    return;
+                }
+                Op::Release => {
+                    if let Some(lease) = st.lease.take() {
+                        self.schedule(now.plus(lock_latency), Ev::ReleaseAt(c, lease.cred.lock_value));
+                        self.end_belief(c, now);
+                    }
+                    self.clients[usize::from(c)].pc += 1;
+                }
+                Op::Renew => {
+                    let Some(lease) = st.lease.as_mut() else {
+                        self.abort(ctx, c);
+                        return;
+                    };
+                    // Remember the send time: the renewed lease is believed to end a TTL after it.
+                    lease.believed_end_local = spec.clock.local(now);
+                    let value = lease.cred.lock_value;
+                    self.schedule(now.plus(lock_latency), Ev::RenewAt(c, value));
+                    return;
+                }
+            }
+        }
+    }
+
+    fn end_belief(&mut self, c: u8, to: SimTime) {
+        let st = &mut self.clients[usize::from(c)];
+        if let Some(from) = st.belief_from.take() {
+            let token = st.lease.and_then(|l| l.cred.token).unwrap_or(0);
+            self.run.beliefs.push(Span { client: c, from, to, tag: token as i64 });
+        }
+    }
+
+    /// The attempt failed (refused access, failed check, lost renewal): start over or give up.
+    fn abort(&mut self, ctx: &Ctx, c: u8) {
+        let now = self.now;
+        let lock_latency = ctx.sc.service.lock_latency.resolve(ctx.params);
+        if self.clients[usize::from(c)].belief_from.is_some() {
+            // It has learned it lost the lock: its belief ends here (keep the token for the drawing).
+            let st = &self.clients[usize::from(c)];
+            let token = st.lease.and_then(|l| l.cred.token).unwrap_or(0);
+            let from = st.belief_from.unwrap_or(now);
+            self.run.beliefs.push(Span { client: c, from, to: now, tag: token as i64 });
+            self.clients[usize::from(c)].belief_from = None;
+        }
+        let st = &mut self.clients[usize::from(c)];
+        if st.attempt >= ctx.retries {
+            st.phase = Phase::Done;
+            st.lease = None;
+            self.record(c, Kind::GaveUp, 0, 0, 0, None);
+            return;
+        }
+        st.attempt += 1;
+        st.tries = 0;
+        st.snapshot = None;
+        st.woke = false;
+        st.pc = ctx.sc.clients[usize::from(c)].restart_pc();
+        let attempt = st.attempt;
+        if let Some(lease) = st.lease.take() {
+            // Hand back whatever it may still hold before asking again (value-checked: harmless if gone).
+            self.schedule(now.plus(lock_latency), Ev::ReleaseAt(c, lease.cred.lock_value));
+        }
+        self.record(c, Kind::Retry, 0, 0, u64::from(attempt), None);
+        self.advance(ctx, c);
+    }
+
+    fn finish_client(&mut self, ctx: &Ctx, c: u8, kind: Kind) {
+        let now = self.now;
+        let spec = &ctx.sc.clients[usize::from(c)];
+        let st = &mut self.clients[usize::from(c)];
+        st.phase = Phase::Done;
+        if let (Some(from), Some(lease)) = (st.belief_from.take(), st.lease) {
+            // Finished without releasing: it believes the lease is its own until it runs out by its clock.
+            let believed_end = spec.clock.true_time_of(lease.believed_end_local);
+            let to = believed_end.max(now);
+            self.run.beliefs.push(Span { client: c, from, to, tag: lease.cred.token.unwrap_or(0) as i64 });
+        }
+        self.record(c, kind, 0, 0, 0, None);
+    }
+
+    fn finish(&mut self, _ctx: &Ctx) {
+        self.run.final_balance = self.store.balance;
+        self.run.end = self.now;
+        let lock = self.lock.as_ref().expect("reset creates the lock service");
+        self.run.leases.extend_from_slice(&lock.leases);
+        if self.trace_on {
+            // Lease expiries are facts of the lock service's clock, not events that change anything:
+            // merge them into the trace (before other events at the same instant).
+            for l in &lock.leases {
+                if !l.released && l.ends_at <= self.now {
+                    let at = self.run.trace.partition_point(|e| e.t < l.ends_at);
+                    let ev = TraceEvent {
+                        t: l.ends_at,
+                        client: l.client,
+                        kind: Kind::LeaseExpired,
+                        token: l.token,
+                        value: 0,
+                        aux: 0,
+                        reason: None,
+                    };
+                    self.run.trace.insert(at, ev);
+                }
+            }
+        }
+    }
+}
