@@ -20,7 +20,7 @@ impl Clock {
     /// The local reading at true time `t`.
     pub fn local(&self, t: SimTime) -> i64 {
         let tau = t.0 as i128;
-        let drift = tau * i128::from(self.rate_ppm) / 1_000_000;
+        let drift = (tau * i128::from(self.rate_ppm)).div_euclid(1_000_000); // floor, also when slow
         (i128::from(self.offset_us) + tau + drift) as i64
     }
 

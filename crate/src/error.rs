@@ -26,16 +26,16 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use crate::time::Human;
         match self {
-            Error::BadDuration { text, why } => write!(f, "bad duration {text:?}: {why}"),
+            Error::BadDuration { text, why } => write!(f, "bad duration \"{text}\": {why}"),
             Error::UnknownScenario { id, known } => {
-                write!(f, "unknown scenario {id:?}; expected one of: {known}")
+                write!(f, "unknown scenario \"{id}\"; expected one of: {known}")
             }
             Error::UnknownPolicy { name } => write!(
                 f,
-                "unknown fencing policy {name:?}; expected one of: none, token, first-touch, version, owner"
+                "unknown fencing policy \"{name}\"; expected one of: none, token, first-touch, version, owner"
             ),
             Error::UnknownParam { scenario, name, known } => {
-                write!(f, "scenario {scenario:?} has no parameter {name:?}; it has: {known}")
+                write!(f, "scenario \"{scenario}\" has no parameter \"{name}\"; it has: {known}")
             }
             Error::ParamOutOfRange { name, value_us, min_us, max_us } => write!(
                 f,
@@ -45,7 +45,7 @@ impl fmt::Display for Error {
                 Human(*max_us)
             ),
             Error::BadValue { what, why } => write!(f, "bad {what}: {why}"),
-            Error::Scenario { id, line, why } => write!(f, "scenario {id:?}, line {line}: {why}"),
+            Error::Scenario { id, line, why } => write!(f, "scenario \"{id}\", line {line}: {why}"),
             Error::Limit { what } => write!(f, "run stopped at a limit: {what}"),
         }
     }

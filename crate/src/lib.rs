@@ -3,10 +3,10 @@
 //! Why a distributed lock alone does not protect data, as an exact, deterministic simulation.
 //!
 //! ```
-//! use leaselab::{scenario, simulate, Config, Policy};
+//! use leaselab::{catalogue, simulate, Config, Policy};
 //!
 //! // The seed's run: TTL 300 ms, A pauses 600 ms after reading 500, B takes the lock and writes 450.
-//! let sc = scenario::find("seed-gc-pause").unwrap();
+//! let sc = catalogue::find("seed-gc-pause").unwrap();
 //! let unfenced = simulate(sc, &Config::new(sc, Policy::None)).unwrap();
 //! assert_eq!((unfenced.run.final_balance, unfenced.expected), (440, 450));
 //! assert!(unfenced.lost_update); // and nobody got an error
@@ -29,7 +29,7 @@
 //! One concept per module: [`time`] (virtual time, durations), [`clock`] (each node's own clock),
 //! [`lock`] (the lock service: leases, fencing tokens, lock-delay), [`store`] (the guarded store and its
 //! policies), [`client`] (scripts and client state), [`scenario`] (scenarios as data files),
-//! [`sim`] (the event engine), [`outcome`] (the verdict), [`report`] (transcript and JSON),
+//! [`catalogue`] (the built-in scenarios, compiled in), [`sim`] (the event engine), [`outcome`] (the verdict), [`report`] (transcript and JSON),
 //! [`sweep`] (grids of runs). `wasm.rs` is the only module that touches `wasm_bindgen`.
 //!
 //! ## Limits
@@ -37,6 +37,7 @@
 //! Every run is bounded: at most [`sim::EVENTS_MAX`] events, [`sim::SIM_TIME_US_MAX`] of simulated time,
 //! durations of at most [`time::DURATION_US_MAX`]. Exceeding one is an [`Error`], never a hang or panic.
 
+pub mod catalogue;
 pub mod client;
 pub mod clock;
 pub mod error;

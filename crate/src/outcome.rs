@@ -104,7 +104,7 @@ pub fn overlaps(run: &Run) -> Vec<(SimTime, SimTime)> {
             }
         }
     }
-    windows.sort();
+    windows.sort_unstable();
     let mut merged: Vec<(SimTime, SimTime)> = Vec::new();
     for (from, to) in windows {
         match merged.last_mut() {
@@ -113,4 +113,52 @@ pub fn overlaps(run: &Run) -> Vec<(SimTime, SimTime)> {
         }
     }
     merged
+}
+
+/// How many retries `+retry` in an expectation stands for: enough for every catalogue scenario to settle.
+pub const EXPECT_RETRIES: u32 = 3;
+
+/// Runs one of a scenario's expectations and compares. `Err` says what differed, in words.
+pub fn verify(sc: &'static Scenario, e: &crate::scenario::Expectation) -> Result<Outcome, String> {
+    let mut cfg = Config::new(sc, e.policy);
+    for &(i, v) in &e.overrides {
+        cfg.params[usize::from(i)] = v;
+    }
+    if e.retry {
+        cfg.retries = EXPECT_RETRIES;
+    }
+    let o = simulate(sc, &cfg).map_err(|err| format!("{}: line {}: {err}", sc.id, e.line))?;
+    let mut diffs = Vec::new();
+    if let Some(f) = e.final_balance {
+        if f != o.run.final_balance {
+            diffs.push(format!("final {} (expected {f})", o.run.final_balance));
+        }
+    }
+    if let Some(x) = e.expected {
+        if x != o.expected {
+            diffs.push(format!("ideal-guard expected {} (file says {x})", o.expected));
+        }
+    }
+    if let Some(lost) = e.lost {
+        if lost != o.lost {
+            diffs.push(format!("lost {:?} (expected {lost:?})", o.lost));
+        }
+    }
+    if let Some(rej) = &e.rejected {
+        let mut got: Vec<u8> = o.run.writes.iter().filter(|w| !w.accepted).map(|w| w.client).collect();
+        got.dedup();
+        if &got != rej {
+            diffs.push(format!("rejected writes from {got:?} (expected {rej:?})"));
+        }
+    }
+    if let Some(stale) = e.stale {
+        if stale != o.stale_write_accepted {
+            diffs.push(format!("stale_write_accepted {} (expected {stale})", o.stale_write_accepted));
+        }
+    }
+    if diffs.is_empty() {
+        Ok(o)
+    } else {
+        Err(format!("{} line {} ({}{}): {}", sc.id, e.line, e.policy.name(), if e.retry { " +retry" } else { "" }, diffs.join("; ")))
+    }
 }

@@ -4,12 +4,16 @@
 use std::fmt::Write as _;
 
 use crate::outcome::Outcome;
-use crate::scenario::{self, Lost, Scenario};
+use crate::catalogue;
+use crate::scenario::{Lost, Scenario};
 use crate::time::{Millis, PySeconds};
 use crate::trace::Kind;
 
 fn scenario_of(o: &Outcome) -> &'static Scenario {
-    scenario::find(o.scenario).expect("outcomes are made from catalogue scenarios")
+    match catalogue::find(o.scenario) {
+        Ok(sc) => sc,
+        Err(_) => unreachable!("outcomes are made from catalogue scenarios"),
+    }
 }
 
 fn tok(sc: &Scenario, token: u64) -> String {
@@ -414,7 +418,7 @@ pub fn json(o: &Outcome) -> String {
 pub fn catalogue_json() -> String {
     let mut j = Json::new();
     j.begin_arr();
-    for sc in scenario::catalogue() {
+    for sc in catalogue::catalogue() {
         j.begin_obj();
         j.key("id").str(&sc.id);
         j.key("group").str(&sc.group);

@@ -5,7 +5,8 @@ use std::io::Write as _;
 use std::process::ExitCode;
 
 use leaselab::report;
-use leaselab::scenario::{self, Scenario};
+use leaselab::catalogue;
+use leaselab::scenario::Scenario;
 use leaselab::sim::RETRIES_MAX;
 use leaselab::time::{parse_duration, Millis};
 use leaselab::{simulate, Config, Policy};
@@ -130,7 +131,7 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
         (Some((_, p)), None) => p,
         (None, None) => Policy::None,
     };
-    let sc = scenario::find(scenario_id.unwrap_or(scenario::DEFAULT_ID)).map_err(|e| Usage(format!("--scenario: {e}")))?;
+    let sc = catalogue::find(scenario_id.unwrap_or(catalogue::DEFAULT_ID)).map_err(|e| Usage(format!("--scenario: {e}")))?;
     let mut cfg = Config::new(sc, policy);
     cfg.retries = retries;
     for (name, value, flag) in &sets {
@@ -188,8 +189,8 @@ fn scenarios(args: &[String]) -> Result<ExitCode, Usage> {
         println!("{}", report::catalogue_json());
         return Ok(ExitCode::SUCCESS);
     }
-    let width = scenario::catalogue().iter().map(|s| s.id.len()).max().unwrap_or(0);
-    for sc in scenario::catalogue() {
+    let width = catalogue::catalogue().iter().map(|s| s.id.len()).max().unwrap_or(0);
+    for sc in catalogue::catalogue() {
         println!("{:<width$}  {}", sc.id, sc.title_en);
     }
     Ok(ExitCode::SUCCESS)

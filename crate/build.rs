@@ -1,0 +1,110 @@
+//! Parses `scenarios/*.txt` with the crate's own parser and writes them as Rust data into
+//! `$OUT_DIR/catalogue.rs`, so the wasm needs no parser (and a broken file fails the build).
+
+#[path = "src/client.rs"]
+#[allow(dead_code)]
+mod client;
+#[path = "src/clock.rs"]
+#[allow(dead_code)]
+mod clock;
+#[path = "src/error.rs"]
+#[allow(dead_code)]
+mod error;
+#[path = "src/scenario.rs"]
+#[allow(dead_code)]
+mod scenario;
+#[path = "src/store.rs"]
+#[allow(dead_code)]
+mod store;
+#[path = "src/time.rs"]
+#[allow(dead_code)]
+mod time;
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+fn main() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    println!("cargo:rerun-if-changed=scenarios");
+    for src in ["client", "clock", "error", "scenario", "store", "time"] {
+        println!("cargo:rerun-if-changed=src/{src}.rs");
+    }
+    let index = std::fs::read_to_string(dir.join("index.txt")).expect("scenarios/index.txt");
+    let mut out = String::new();
+    let mut names = Vec::new();
+    let mut sources = Vec::new();
+    for (n, file) in index.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).enumerate() {
+        println!("cargo:rerun-if-changed=scenarios/{file}");
+        let text = std::fs::read_to_string(dir.join(file)).unwrap_or_else(|e| panic!("scenarios/{file}: {e}"));
+        let sc = scenario::Scenario::parse(&text).unwrap_or_else(|e| panic!("scenarios/{file}: {e}"));
+        emit(&mut out, n, &sc);
+        names.push(format!("sc{n}()"));
+        sources.push(format!("include_str!({:?})", dir.join(file).display().to_string()));
+    }
+    let _ = writeln!(out, "pub(crate) fn build() -> Vec<Scenario> {{ vec![{}] }}", names.join(", "));
+    let _ = writeln!(out, "#[cfg(test)] pub(crate) const SOURCES: &[&str] = &[{}];", sources.join(", "));
+    let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("catalogue.rs");
+    std::fs::write(dest, out).unwrap();
+}
+
+fn s(v: &str) -> String {
+    format!("String::from({v:?})")
+}
+
+fn emit(out: &mut String, n: usize, sc: &scenario::Scenario) {
+    let _ = writeln!(out, "fn sc{n}() -> Scenario {{ Scenario {{");
+    for (k, v) in [
+        ("id", &sc.id),
+        ("group", &sc.group),
+        ("title_en", &sc.title_en),
+        ("title_bn", &sc.title_bn),
+        ("summary_en", &sc.summary_en),
+        ("summary_bn", &sc.summary_bn),
+        ("source", &sc.source),
+        ("derived", &sc.derived),
+    ] {
+        let _ = writeln!(out, "  {k}: {},", s(v));
+    }
+    let _ = writeln!(out, "  params: vec![");
+    for p in &sc.params {
+        let _ = writeln!(
+            out,
+            "    ParamSpec {{ name: {}, default_us: {}, min_us: {}, max_us: {}, label_en: {}, label_bn: {} }},",
+            s(&p.name), p.default_us, p.min_us, p.max_us, s(&p.label_en), s(&p.label_bn)
+        );
+    }
+    let _ = writeln!(out, "  ],");
+    let v = &sc.service;
+    let _ = writeln!(
+        out,
+        "  service: ServiceSpec {{ ttl: {:?}, lock_delay: {:?}, tokens: {}, lock_latency: {:?}, store_latency: {:?} }},",
+        v.ttl, v.lock_delay, v.tokens, v.lock_latency, v.store_latency
+    );
+    let _ = writeln!(out, "  balance: {},", sc.balance);
+    let _ = writeln!(out, "  clients: vec![");
+    for c in &sc.clients {
+        let _ = writeln!(out, "    ClientSpec {{ name: {:?}, start: {:?}, ops: vec!{:?}, clock: {:?} }},", c.name, c.start, c.ops, c.clock);
+    }
+    let _ = writeln!(out, "  ],");
+    let _ = writeln!(out, "  expects: expects{n}(),");
+    let _ = writeln!(out, "}} }}");
+    // Expectations are test data: the wasm build leaves them out.
+    let _ = writeln!(out, "#[cfg(target_arch = \"wasm32\")] fn expects{n}() -> Vec<Expectation> {{ Vec::new() }}");
+    let _ = writeln!(out, "#[cfg(not(target_arch = \"wasm32\"))] fn expects{n}() -> Vec<Expectation> {{ vec![");
+    for e in &sc.expects {
+        let _ = writeln!(
+            out,
+            "    Expectation {{ policy: Policy::{:?}, retry: {}, overrides: vec!{:?}, final_balance: {:?}, expected: {:?}, lost: {:?}, rejected: {}, stale: {:?}, line: {} }},",
+            e.policy,
+            e.retry,
+            e.overrides,
+            e.final_balance,
+            e.expected,
+            e.lost,
+            match &e.rejected { Some(r) => format!("Some(vec!{r:?})"), None => "None".into() },
+            e.stale,
+            e.line
+        );
+    }
+    let _ = writeln!(out, "] }}");
+}

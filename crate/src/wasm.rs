@@ -1,0 +1,155 @@
+//! The wasm-bindgen facade: the only module that imports `wasm_bindgen`.
+//!
+//! One opaque [`Simulation`] handle holds the settings; runs come back as the same JSON the CLI prints
+//! (`leaselab run --json`), so native and wasm can be compared byte for byte. Numbers crossing the
+//! boundary are `f64` milliseconds or `u32`, never `u64` (which would become a BigInt).
+
+use wasm_bindgen::prelude::*;
+
+use crate::outcome::summarize;
+use crate::report;
+use crate::catalogue;
+use crate::scenario::{Lost, Scenario};
+use crate::sim::Engine;
+use crate::store::Policy;
+use crate::sweep::{sweep, Axis};
+use crate::{simulate, Config};
+
+#[wasm_bindgen(start)]
+fn start() {
+    console_error_panic_hook::set_once();
+}
+
+fn js(e: crate::Error) -> JsError {
+    JsError::new(&e.to_string())
+}
+
+/// Milliseconds from JS to whole microseconds, refusing what is not a finite, non-negative number.
+fn ms_to_us(name: &str, ms: f64) -> Result<u64, JsError> {
+    // No float formatting here: it would add kilobytes of wasm for one error message.
+    if !ms.is_finite() || ms < 0.0 || ms > crate::time::DURATION_US_MAX as f64 / 1000.0 {
+        return Err(JsError::new(&format!("{name}: expected a duration between 0 and 1 hour in milliseconds")));
+    }
+    Ok((ms * 1000.0).round() as u64)
+}
+
+/// The scenario catalogue as JSON (ids, groups, English and Bengali texts, parameters with ranges).
+#[wasm_bindgen]
+pub fn catalogue() -> String {
+    report::catalogue_json()
+}
+
+/// The id of the default scenario (the seed's).
+#[wasm_bindgen(js_name = defaultScenario)]
+pub fn default_scenario() -> String {
+    catalogue::DEFAULT_ID.to_string()
+}
+
+/// The names of the storage policies, comma-separated, in UI order.
+#[wasm_bindgen]
+pub fn policies() -> String {
+    Policy::ALL.iter().map(|p| p.name()).collect::<Vec<_>>().join(",")
+}
+
+/// Settings for runs of one scenario.
+#[wasm_bindgen]
+pub struct Simulation {
+    scenario: &'static Scenario,
+    config: Config,
+    engine: Engine,
+}
+
+#[wasm_bindgen]
+impl Simulation {
+    /// A simulation of scenario `id` with its default parameters, unfenced.
+    #[wasm_bindgen(constructor)]
+    pub fn new(id: &str) -> Result<Simulation, JsError> {
+        let scenario = catalogue::find(id).map_err(js)?;
+        Ok(Simulation { scenario, config: Config::new(scenario, Policy::None), engine: Engine::new() })
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn scenario(&self) -> String {
+        self.scenario.id.clone()
+    }
+
+    /// Sets the storage policy by name (`none`, `token`, `first-touch`, `version`, `owner`).
+    #[wasm_bindgen(js_name = setPolicy)]
+    pub fn set_policy(&mut self, name: &str) -> Result<(), JsError> {
+        self.config.policy = Policy::parse(name).map_err(js)?;
+        Ok(())
+    }
+
+    /// Sets a parameter in milliseconds; refuses unknown names and values out of the scenario's range.
+    #[wasm_bindgen(js_name = setParam)]
+    pub fn set_param(&mut self, name: &str, ms: f64) -> Result<(), JsError> {
+        let us = ms_to_us(name, ms)?;
+        self.scenario.set_param(&mut self.config.params, name, us).map_err(js)
+    }
+
+    /// Whether the scenario has a parameter of this name.
+    #[wasm_bindgen(js_name = hasParam)]
+    pub fn has_param(&self, name: &str) -> bool {
+        self.scenario.param_index(name).is_some()
+    }
+
+    #[wasm_bindgen(js_name = setRetries)]
+    pub fn set_retries(&mut self, n: u32) -> Result<(), JsError> {
+        if n > crate::sim::RETRIES_MAX {
+            return Err(JsError::new(&format!("retries = {n}: expected 0 to {}", crate::sim::RETRIES_MAX)));
+        }
+        self.config.retries = n;
+        Ok(())
+    }
+
+    /// Runs and returns the whole outcome as JSON (the same bytes as `leaselab run --json`).
+    #[wasm_bindgen(js_name = runJson)]
+    pub fn run_json(&self) -> Result<String, JsError> {
+        let outcome = simulate(self.scenario, &self.config).map_err(js)?;
+        Ok(report::json(&outcome))
+    }
+
+    /// Runs without a trace and returns `[final, lost (0 nobody, 1 + client), rejected (0/1), stale (0/1)]`.
+    pub fn quick(&mut self) -> Result<Vec<i32>, JsError> {
+        let c = &self.config;
+        let run = self.engine.run_with(self.scenario, c.policy, &c.params, c.retries, false, c.seed).map_err(js)?;
+        let s = summarize(run);
+        Ok(vec![
+            s.final_balance as i32,
+            match s.lost {
+                Lost::Nobody => 0,
+                Lost::Client(i) => 1 + i32::from(i),
+            },
+            i32::from(s.rejected),
+            i32::from(s.stale_write_accepted),
+        ])
+    }
+
+    /// A grid of runs over two parameters, row-major (y outer). One byte per cell: 0 safe, 1 safe with a
+    /// write rejected, 2 + i the update of client i lost.
+    pub fn sweep(
+        &self,
+        x_name: &str,
+        x_from_ms: f64,
+        x_to_ms: f64,
+        x_steps: u32,
+        y_name: &str,
+        y_from_ms: f64,
+        y_to_ms: f64,
+        y_steps: u32,
+    ) -> Result<Vec<u8>, JsError> {
+        let sc = self.scenario;
+        let x = Axis::new(sc, x_name, ms_to_us(x_name, x_from_ms)?, ms_to_us(x_name, x_to_ms)?, x_steps as usize).map_err(js)?;
+        let y = Axis::new(sc, y_name, ms_to_us(y_name, y_from_ms)?, ms_to_us(y_name, y_to_ms)?, y_steps as usize).map_err(js)?;
+        let mut cells = Vec::new();
+        sweep(sc, self.config.policy, &self.config.params, self.config.retries, &x, &y, &mut cells).map_err(js)?;
+        Ok(cells
+            .iter()
+            .map(|s| match (s.lost, s.rejected) {
+                (Lost::Client(i), _) => 2 + i,
+                (Lost::Nobody, true) => 1,
+                (Lost::Nobody, false) => 0,
+            })
+            .collect())
+    }
+}

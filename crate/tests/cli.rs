@@ -1,0 +1,82 @@
+//! Bad input: exit status 2, one clear line on stderr naming the argument, nothing on stdout, no panic.
+
+use std::process::Command;
+
+fn bad(args: &[&str], must_mention: &[&str]) {
+    let out = Command::new(env!("CARGO_BIN_EXE_leaselab")).args(args).output().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(out.stdout.is_empty(), "{args:?}: printed to stdout");
+    assert_eq!(err.lines().count(), 1, "{args:?}: want one line, got:\n{err}");
+    assert!(err.starts_with("leaselab: "), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    for m in must_mention {
+        assert!(err.contains(m), "{args:?}: {err:?} should mention {m:?}");
+    }
+}
+
+#[test]
+fn malformed_durations() {
+    bad(&["run", "--ttl", "abc"], &["--ttl", "\"abc\"", "ms or s"]);
+    bad(&["run", "--pause", "5 minutes"], &["--pause"]);
+    bad(&["run", "--ttl", "1e3"], &["--ttl"]);
+    bad(&["run", "--ttl", ""], &["--ttl", "empty"]);
+    bad(&["run", "--ttl", "0.0001ms"], &["--ttl", "microsecond"]);
+}
+
+#[test]
+fn negative_and_overflowing_durations() {
+    bad(&["run", "--pause", "-5ms"], &["--pause", "negative"]);
+    bad(&["run", "--ttl=-1s"], &["--ttl", "negative"]);
+    bad(&["run", "--ttl", "99999999999999999999999999s"], &["--ttl", "limit"]);
+    bad(&["run", "--pause", "18446744073709551616"], &["--pause", "limit"]);
+}
+
+#[test]
+fn out_of_range_parameters() {
+    bad(&["run", "--ttl", "0"], &["--ttl", "ttl", "out of range", "10 ms"]);
+    bad(&["run", "--pause", "2h"], &["--pause"]);
+    bad(&["run", "--pause", "61s"], &["--pause", "out of range"]);
+    bad(&["run", "--scenario", "happy-path", "--pause", "100ms"], &["--pause", "no parameter", "ttl"]);
+    bad(&["run", "--set", "nope=1ms"], &["--set", "nope"]);
+    bad(&["run", "--set", "ttl"], &["--set", "NAME=DUR"]);
+}
+
+#[test]
+fn unknown_flags_scenarios_and_policies() {
+    bad(&["run", "--frobnicate"], &["--frobnicate"]);
+    bad(&["run", "--scenario", "nope"], &["--scenario", "nope", "seed-gc-pause"]);
+    bad(&["run", "--fencing", "magic"], &["--fencing", "magic", "first-touch"]);
+    bad(&["run", "--fencing", "ideal"], &["--fencing", "ideal"]);
+    bad(&["run", "sideways"], &["sideways"]);
+    bad(&["frobnicate"], &["frobnicate"]);
+    bad(&["scenarios", "--fast"], &["--fast"]);
+    bad(&["run", "--retries", "99"], &["--retries"]);
+    bad(&["run", "--retries", "-1"], &["--retries"]);
+}
+
+#[test]
+fn missing_values_and_conflicts() {
+    bad(&["run", "--ttl"], &["--ttl", "needs a value"]);
+    bad(&["run", "--scenario"], &["--scenario"]);
+    bad(&["run", "fenced", "unfenced"], &["fenced", "unfenced", "conflict"]);
+    bad(&["run", "unfenced", "fenced"], &["conflict"]);
+    bad(&["run", "fenced", "--fencing", "none"], &["fenced", "--fencing", "conflicts"]);
+    bad(&["run", "--json", "--trace"], &["--json", "--trace"]);
+}
+
+#[test]
+fn consistent_mode_and_policy_are_fine() {
+    let out = Command::new(env!("CARGO_BIN_EXE_leaselab")).args(["run", "fenced", "--fencing", "token"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn runs_hitting_a_limit_are_errors_not_hangs() {
+    // 1 ms retries against a 60 s lease with a 60 s pause: well within limits (about 240 000 events).
+    let ok = Command::new(env!("CARGO_BIN_EXE_leaselab"))
+        .args(["run", "--ttl", "60s", "--pause", "60s", "--set", "retry=1ms"])
+        .output()
+        .unwrap();
+    assert!(matches!(ok.status.code(), Some(0 | 1)), "{}", String::from_utf8_lossy(&ok.stderr));
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Builds the wasm with wasm-pack and wasm-opt, then assembles dist/ (a static folder, index.html at its
+# root). Every setting comes from wasm-pack.toml.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+cfg() { bash tools/webcfg.sh "$1"; }
+
+target=$(cfg target)
+out_dir=$(cfg out_dir)
+out_name=$(cfg out_name)
+opt_level=$(cfg opt_level)
+read -r -a opt_flags <<<"$(cfg wasm_opt_flags)"
+
+echo "build-web: wasm-pack (target $target, opt-level $opt_level)"
+CARGO_PROFILE_RELEASE_OPT_LEVEL=$opt_level \
+  wasm-pack --quiet build crate --release --target "$target" --out-dir "$root/$out_dir" \
+  --out-name "$out_name" --no-typescript --no-pack
+wasm="$out_dir/${out_name}_bg.wasm"
+before=$(wc -c <"$wasm")
+wasm-opt "${opt_flags[@]}" "$wasm" -o "$wasm.opt"
+mv "$wasm.opt" "$wasm"
+echo "build-web: wasm-opt $before → $(wc -c <"$wasm") bytes"
+
+rm -rf dist
+mkdir -p dist/pkg
+# The page: everything under www/ except its tests, tooling and the raw pkg folder.
+(cd www && find . -type f \( -name '*.html' -o -name '*.js' -o -name '*.css' -o -name '*.svg' -o -name '*.png' -o -name '*.txt' \) \
+  -not -path './tests/*' -not -path './pkg/*' -not -path './node_modules/*' -print0 |
+  xargs -0 -I{} cp --parents {} ../dist/)
+cp "$out_dir/$out_name.js" "$wasm" dist/pkg/
+echo "build-web: dist/ ready ($(find dist -type f | wc -l) files)"
