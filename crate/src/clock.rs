@@ -19,6 +19,10 @@ impl Clock {
 
     /// The local reading at true time `t`.
     pub fn local(&self, t: SimTime) -> i64 {
+        if self.rate_ppm == 0 {
+            // The common case, without 128-bit division (it showed up at 10 % of a sweep's profile).
+            return self.offset_us.saturating_add(t.0 as i64);
+        }
         let tau = t.0 as i128;
         let drift = (tau * i128::from(self.rate_ppm)).div_euclid(1_000_000); // floor, also when slow
         (i128::from(self.offset_us) + tau + drift) as i64

@@ -53,7 +53,7 @@ pub mod time;
 pub mod trace;
 
 #[cfg(target_arch = "wasm32")]
-mod wasm;
+pub mod wasm;
 
 pub use error::Error;
 pub use outcome::{simulate, Outcome};

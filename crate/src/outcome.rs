@@ -38,6 +38,18 @@ pub struct Summary {
     pub rejected: bool,
 }
 
+impl Summary {
+    /// One byte per outcome class, as sweeps report it: 0 safe, 1 safe with a write refused,
+    /// 2 + i the update of client i lost.
+    pub fn code(&self) -> u8 {
+        match (self.lost, self.rejected) {
+            (Lost::Client(i), _) => 2 + i,
+            (Lost::Nobody, true) => 1,
+            (Lost::Nobody, false) => 0,
+        }
+    }
+}
+
 /// `final != initial − Σ debits of accepted writes`.
 pub fn lost_update(run: &Run) -> bool {
     let debits: i64 = run.writes.iter().filter(|w| w.accepted).map(|w| w.debit).sum();

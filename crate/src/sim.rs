@@ -5,8 +5,7 @@
 //! so every run is exactly repeatable. A message with zero latency is still an event: it arrives after
 //! everything already scheduled for that instant.
 
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
+use std::collections::VecDeque;
 
 use crate::client::{ClientSpec, ClientState, HeldLease, Op, Phase};
 use crate::error::Error;
@@ -78,28 +77,39 @@ impl Ev {
     }
 }
 
-#[derive(Clone, Copy, Debug)]
-struct Queued {
-    at: SimTime,
-    seq: u32,
-    ev: Ev,
+/// Message contents waiting in the queue, one slot per kind per client. A client has at most one
+/// message of each kind in flight (it waits for every reply), so a slot is never overwritten before
+/// its event is handled. Keeping payloads here keeps queue entries at 16 bytes, which is what makes
+/// the heap fast.
+#[derive(Clone, Copy, Debug, Default)]
+struct Mailbox {
+    grant: Option<Grant>,
+    read_cred: Credentials,
+    read_result: Option<Result<(i64, u64), Refusal>>,
+    write: (Credentials, u64, i64, i64, i64),
+    write_ok: bool,
+    release: u64,
+    renew: u64,
+    renewed: Option<SimTime>,
 }
 
-impl PartialEq for Queued {
-    fn eq(&self, other: &Self) -> bool {
-        (self.at, self.seq) == (other.at, other.seq)
+/// A queue entry packed into one `u128`: time (64 bits), sequence (32), event tag (8), client (8).
+/// Ordering the integers orders by `(time, sequence)`, as sequences are unique.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Queued(u128);
+
+impl Queued {
+    fn new(at: SimTime, seq: u32, tag: u8, client: u8) -> Queued {
+        Queued((u128::from(at.0) << 48) | (u128::from(seq) << 16) | (u128::from(tag) << 8) | u128::from(client))
     }
-}
-impl Eq for Queued {}
-impl PartialOrd for Queued {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
+    fn at(self) -> SimTime {
+        SimTime((self.0 >> 48) as u64)
     }
-}
-impl Ord for Queued {
-    // Reversed: BinaryHeap is a max-heap and we want the earliest (time, sequence) first.
-    fn cmp(&self, other: &Self) -> Ordering {
-        (other.at, other.seq).cmp(&(self.at, self.seq))
+    fn tag(self) -> u8 {
+        (self.0 >> 8) as u8
+    }
+    fn client(self) -> u8 {
+        self.0 as u8
     }
 }
 
@@ -126,7 +136,14 @@ pub struct Run {
 /// A reusable engine: run as many configurations as you like without allocating after the first.
 #[derive(Default)]
 pub struct Engine {
-    queue: BinaryHeap<Queued>,
+    /// Pending events in ascending `(time, sequence)` order. Runs keep a handful pending at a time and
+    /// new events mostly land at the back, so a sorted deque beats a heap here.
+    queue: VecDeque<Queued>,
+    /// Events scheduled for the current instant while handling it (zero-latency messages, zero waits).
+    /// They come after every queue entry at this instant (those were scheduled earlier, so have lower
+    /// sequence numbers) and among themselves in scheduling order: a FIFO, with no search.
+    now_fifo: VecDeque<Queued>,
+    mail: Vec<Mailbox>,
     clients: Vec<ClientState>,
     lock: Option<LeaseService>,
     store: GuardedStore,
@@ -141,6 +158,10 @@ struct Ctx<'a> {
     policy: Policy,
     params: &'a [u64],
     retries: u32,
+    // Resolved once per run: the hot loop reads them on every event.
+    ttl: u64,
+    lock_latency: u64,
+    store_latency: u64,
 }
 
 impl Engine {
@@ -172,23 +193,34 @@ impl Engine {
         if retries > RETRIES_MAX {
             return Err(Error::BadValue { what: "retries".into(), why: format!("expected 0 to {RETRIES_MAX}") });
         }
-        let ctx = Ctx { sc, policy, params, retries };
+        let svc = &sc.service;
+        let ctx = Ctx {
+            sc,
+            policy,
+            params,
+            retries,
+            ttl: svc.ttl.resolve(params),
+            lock_latency: svc.lock_latency.resolve(params),
+            store_latency: svc.store_latency.resolve(params),
+        };
         self.reset(&ctx, trace, seed);
         for (i, spec) in sc.clients.iter().enumerate() {
             let start = spec.start.resolve(params);
             self.schedule(SimTime(start), Ev::Step(i as u8));
         }
-        while let Some(q) = self.queue.pop() {
-            if q.at.0 > SIM_TIME_US_MAX {
+        while let Some(q) = self.pop() {
+            let at = q.at();
+            if at.0 > SIM_TIME_US_MAX {
                 return Err(Error::Limit { what: format!("simulated time passed {} s", SIM_TIME_US_MAX / SEC) });
             }
             self.run.events += 1;
             if self.run.events > EVENTS_MAX {
                 return Err(Error::Limit { what: format!("more than {EVENTS_MAX} events") });
             }
-            debug_assert!(q.at >= self.now, "time never goes back");
-            self.now = q.at;
-            self.handle(&ctx, q.ev);
+            debug_assert!(at >= self.now, "time never goes back");
+            self.now = at;
+            let ev = self.unpack(q);
+            self.handle(&ctx, ev);
         }
         self.finish(&ctx);
         Ok(&self.run)
@@ -203,8 +235,11 @@ impl Engine {
             None => self.lock = Some(LeaseService::new(ttl, delay, svc.tokens, seed)),
         }
         self.queue.clear();
+        self.now_fifo.clear();
         self.clients.clear();
         self.clients.resize(ctx.sc.clients.len(), ClientState::default());
+        self.mail.clear();
+        self.mail.resize(ctx.sc.clients.len(), Mailbox::default());
         self.store = GuardedStore::new(ctx.sc.balance);
         self.seq = 0;
         self.now = SimTime::ZERO;
@@ -227,8 +262,91 @@ impl Engine {
     }
 
     fn schedule(&mut self, at: SimTime, ev: Ev) {
-        self.queue.push(Queued { at, seq: self.seq, ev });
+        let c = ev.client();
+        let m = &mut self.mail[usize::from(c)];
+        let tag = match ev {
+            Ev::Step(_) => 0,
+            Ev::Wake(_) => 1,
+            Ev::AcquireAt(_) => 2,
+            Ev::AcquireReply(_, g) => {
+                m.grant = Some(g);
+                3
+            }
+            Ev::ReadAt(_, cred) => {
+                m.read_cred = cred;
+                4
+            }
+            Ev::ReadReply(_, r) => {
+                m.read_result = Some(r);
+                5
+            }
+            Ev::WriteAt { cred, version_read, value, debit, snapshot, .. } => {
+                m.write = (cred, version_read, value, debit, snapshot);
+                6
+            }
+            Ev::WriteReply(_, ok) => {
+                m.write_ok = ok;
+                7
+            }
+            Ev::ReleaseAt(_, v) => {
+                m.release = v;
+                8
+            }
+            Ev::RenewAt(_, v) => {
+                m.renew = v;
+                9
+            }
+            Ev::RenewReply(_, r) => {
+                m.renewed = r;
+                10
+            }
+        };
+        let q = Queued::new(at, self.seq, tag, c);
         self.seq += 1;
+        if at == self.now && self.run.events > 0 {
+            self.now_fifo.push_back(q);
+            return;
+        }
+        // Insert keeping the order: scan from the back, where new events usually belong.
+        let mut i = self.queue.len();
+        while i > 0 && self.queue[i - 1] > q {
+            i -= 1;
+        }
+        if i == self.queue.len() {
+            self.queue.push_back(q);
+        } else {
+            self.queue.insert(i, q);
+        }
+    }
+
+    /// The next event in `(time, sequence)` order.
+    fn pop(&mut self) -> Option<Queued> {
+        match self.queue.front() {
+            Some(front) if front.at() == self.now => self.queue.pop_front(),
+            _ => self.now_fifo.pop_front().or_else(|| self.queue.pop_front()),
+        }
+    }
+
+    /// The event a queue entry stands for, with its payload taken from the mailbox.
+    fn unpack(&mut self, q: Queued) -> Ev {
+        let c = q.client();
+        let m = &mut self.mail[usize::from(c)];
+        match q.tag() {
+            0 => Ev::Step(c),
+            1 => Ev::Wake(c),
+            2 => Ev::AcquireAt(c),
+            3 => Ev::AcquireReply(c, m.grant.take().expect("a grant waits in the mailbox")),
+            4 => Ev::ReadAt(c, m.read_cred),
+            5 => Ev::ReadReply(c, m.read_result.take().expect("a read result waits in the mailbox")),
+            6 => {
+                let (cred, version_read, value, debit, snapshot) = m.write;
+                Ev::WriteAt { client: c, cred, version_read, value, debit, snapshot }
+            }
+            7 => Ev::WriteReply(c, m.write_ok),
+            8 => Ev::ReleaseAt(c, m.release),
+            9 => Ev::RenewAt(c, m.renew),
+            _ => Ev::RenewReply(c, m.renewed),
+        }
     }
 
     fn record(&mut self, client: u8, kind: Kind, token: u64, value: i64, aux: u64, reason: Option<Refusal>) {
@@ -239,8 +357,6 @@ impl Engine {
 
     fn handle(&mut self, ctx: &Ctx, ev: Ev) {
         let c = ev.client();
-        let lock_latency = ctx.sc.service.lock_latency.resolve(ctx.params);
-        let store_latency = ctx.sc.service.store_latency.resolve(ctx.params);
         match ev {
             Ev::Step(_) => {
                 if self.clients[usize::from(c)].phase == Phase::NotStarted {
@@ -267,7 +383,7 @@ impl Engine {
                         self.record(c, Kind::Denied, 0, 0, holder.map_or(0, |h| u64::from(h) + 1), None)
                     }
                 }
-                self.schedule(now.plus(lock_latency), Ev::AcquireReply(c, grant));
+                self.schedule(now.plus(ctx.lock_latency), Ev::AcquireReply(c, grant));
             }
             Ev::AcquireReply(_, grant) => self.on_acquire_reply(ctx, c, grant),
             Ev::ReadAt(_, cred) => {
@@ -276,7 +392,7 @@ impl Engine {
                     Ok((value, version)) => self.record(c, Kind::Read, cred.token.unwrap_or(0), value, version, None),
                     Err(why) => self.record(c, Kind::ReadRejected, cred.token.unwrap_or(0), 0, 0, Some(why)),
                 }
-                let at = self.now.plus(store_latency);
+                let at = self.now.plus(ctx.store_latency);
                 self.schedule(at, Ev::ReadReply(c, result));
             }
             Ev::ReadReply(_, result) => match result {
@@ -313,7 +429,7 @@ impl Engine {
                     reason,
                     stale: !latest,
                 });
-                let at = self.now.plus(store_latency);
+                let at = self.now.plus(ctx.store_latency);
                 self.schedule(at, Ev::WriteReply(c, accepted));
             }
             Ev::WriteReply(_, accepted) => {
@@ -338,16 +454,15 @@ impl Engine {
                     Some(end) => self.record(c, Kind::Renewed, 0, 0, end.0, None),
                     None => self.record(c, Kind::RenewDenied, 0, 0, 0, None),
                 }
-                self.schedule(now.plus(lock_latency), Ev::RenewReply(c, renewed));
+                self.schedule(now.plus(ctx.lock_latency), Ev::RenewReply(c, renewed));
             }
             Ev::RenewReply(_, renewed) => {
-                let ttl = ctx.sc.service.ttl.resolve(ctx.params);
                 let st = &mut self.clients[usize::from(c)];
                 match (renewed, st.lease.as_mut()) {
                     (Some(_), Some(lease)) => {
                         // Conservative, like a real client: the new lease counts from when the renewal was
                         // sent, which the client remembered in `believed_end_local`'s place.
-                        lease.believed_end_local = lease.believed_end_local.saturating_add(ttl as i64);
+                        lease.believed_end_local = lease.believed_end_local.saturating_add(ctx.ttl as i64);
                         st.pc += 1;
                         self.advance(ctx, c);
                     }
@@ -359,7 +474,6 @@ impl Engine {
 
     fn on_acquire_reply(&mut self, ctx: &Ctx, c: u8, grant: Grant) {
         let spec = &ctx.sc.clients[usize::from(c)];
-        let ttl = ctx.sc.service.ttl.resolve(ctx.params);
         let now = self.now;
         let st = &mut self.clients[usize::from(c)];
         match grant {
@@ -367,7 +481,7 @@ impl Engine {
                 let cred = Credentials { token: ctx.sc.service.tokens.then_some(token), lock_value };
                 // The lease counts from when the request was sent, by the client's own clock: the
                 // careful reading (Redlock measures validity from the start of acquisition).
-                let believed_end_local = st.acquire_sent_local.saturating_add(ttl as i64);
+                let believed_end_local = st.acquire_sent_local.saturating_add(ctx.ttl as i64);
                 st.lease = Some(HeldLease { cred, since: now, believed_end_local });
                 st.belief_from = Some(now);
                 st.pc += 1;
@@ -391,8 +505,6 @@ impl Engine {
     /// Runs the client's operations from its `pc` until one has to wait.
     fn advance(&mut self, ctx: &Ctx, c: u8) {
         let spec: &ClientSpec = &ctx.sc.clients[usize::from(c)];
-        let lock_latency = ctx.sc.service.lock_latency.resolve(ctx.params);
-        let store_latency = ctx.sc.service.store_latency.resolve(ctx.params);
         loop {
             let now = self.now;
             let st = &mut self.clients[usize::from(c)];
@@ -406,12 +518,12 @@ impl Engine {
                     st.tries += 1;
                     st.acquire_sent_local = spec.clock.local(now);
                     self.record(c, Kind::AcquireSent, 0, 0, 0, None);
-                    self.schedule(now.plus(lock_latency), Ev::AcquireAt(c));
+                    self.schedule(now.plus(ctx.lock_latency), Ev::AcquireAt(c));
                     return;
                 }
                 Op::Read => {
                     let cred = st.lease.map(|l| l.cred).unwrap_or_default();
-                    self.schedule(now.plus(store_latency), Ev::ReadAt(c, cred));
+                    self.schedule(now.plus(ctx.store_latency), Ev::ReadAt(c, cred));
                     return;
                 }
                 Op::Work(d) => {
@@ -455,13 +567,13 @@ impl Engine {
                     if hold > 0 {
                         self.run.held.push(Span { client: c, from: now, to: now.plus(hold), tag: value });
                     }
-                    let at = now.plus(store_latency).plus(hold);
+                    let at = now.plus(ctx.store_latency).plus(hold);
                     self.schedule(at, Ev::WriteAt { client: c, cred, version_read, value, debit, snapshot });
                     return;
                 }
                 Op::Release => {
                     if let Some(lease) = st.lease.take() {
-                        self.schedule(now.plus(lock_latency), Ev::ReleaseAt(c, lease.cred.lock_value));
+                        self.schedule(now.plus(ctx.lock_latency), Ev::ReleaseAt(c, lease.cred.lock_value));
                         self.end_belief(c, now);
                     }
                     self.clients[usize::from(c)].pc += 1;
@@ -474,7 +586,7 @@ impl Engine {
                     // Remember the send time: the renewed lease is believed to end a TTL after it.
                     lease.believed_end_local = spec.clock.local(now);
                     let value = lease.cred.lock_value;
-                    self.schedule(now.plus(lock_latency), Ev::RenewAt(c, value));
+                    self.schedule(now.plus(ctx.lock_latency), Ev::RenewAt(c, value));
                     return;
                 }
             }
@@ -492,7 +604,6 @@ impl Engine {
     /// The attempt failed (refused access, failed check, lost renewal): start over or give up.
     fn abort(&mut self, ctx: &Ctx, c: u8) {
         let now = self.now;
-        let lock_latency = ctx.sc.service.lock_latency.resolve(ctx.params);
         if self.clients[usize::from(c)].belief_from.is_some() {
             // It has learned it lost the lock: its belief ends here (keep the token for the drawing).
             let st = &self.clients[usize::from(c)];
@@ -516,7 +627,7 @@ impl Engine {
         let attempt = st.attempt;
         if let Some(lease) = st.lease.take() {
             // Hand back whatever it may still hold before asking again (value-checked: harmless if gone).
-            self.schedule(now.plus(lock_latency), Ev::ReleaseAt(c, lease.cred.lock_value));
+            self.schedule(now.plus(ctx.lock_latency), Ev::ReleaseAt(c, lease.cred.lock_value));
         }
         self.record(c, Kind::Retry, 0, 0, u64::from(attempt), None);
         self.advance(ctx, c);

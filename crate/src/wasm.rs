@@ -143,13 +143,6 @@ impl Simulation {
         let y = Axis::new(sc, y_name, ms_to_us(y_name, y_from_ms)?, ms_to_us(y_name, y_to_ms)?, y_steps as usize).map_err(js)?;
         let mut cells = Vec::new();
         sweep(sc, self.config.policy, &self.config.params, self.config.retries, &x, &y, &mut cells).map_err(js)?;
-        Ok(cells
-            .iter()
-            .map(|s| match (s.lost, s.rejected) {
-                (Lost::Client(i), _) => 2 + i,
-                (Lost::Nobody, true) => 1,
-                (Lost::Nobody, false) => 0,
-            })
-            .collect())
+        Ok(cells.iter().map(|s| s.code()).collect())
     }
 }

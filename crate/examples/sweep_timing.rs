@@ -1,0 +1,27 @@
+//! Times the 256×256 (ttl, pause) sweep of the seed scenario: `cargo run --release --example sweep_timing`.
+//! Prints the median of several runs as `sweep_native_ms: … ms` and runs per second.
+
+use std::time::Instant;
+
+use leaselab::sweep::{sweep, Axis};
+use leaselab::time::MS;
+use leaselab::{catalogue, Policy};
+
+fn main() {
+    let sc = catalogue::find("seed-gc-pause").unwrap();
+    let x = Axis::new(sc, "ttl", 10 * MS, 2_000 * MS, 256).unwrap();
+    let y = Axis::new(sc, "pause", 0, 3_000 * MS, 256).unwrap();
+    let mut cells = Vec::new();
+    let mut times = Vec::new();
+    for _ in 0..11 {
+        let t = Instant::now();
+        sweep(sc, Policy::None, &sc.defaults(), 0, &x, &y, &mut cells).unwrap();
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    times.sort_by(f64::total_cmp);
+    let median = times[times.len() / 2];
+    let lost = cells.iter().filter(|c| c.lost_update).count();
+    println!("sweep_native_ms: {median:.1} ms");
+    println!("runs_per_s_native: {:.0} runs/s", cells.len() as f64 / (median / 1e3));
+    println!("(cells with a lost update: {lost} of {})", cells.len());
+}

@@ -1,0 +1,92 @@
+//! The wasm half of the native-vs-wasm determinism check, run by `wasm-pack test --headless --chrome`:
+//! the facade must produce byte-identical JSON (and sweep codes) to the native files that
+//! tests/parity.rs checks.
+#![cfg(target_arch = "wasm32")]
+
+mod parity_cases;
+
+use leaselab::wasm::{catalogue, default_scenario, policies, Simulation};
+use parity_cases::{CASES, SWEEP};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const FILES: &[&str] = &[
+    include_str!("golden/parity/0.json"),
+    include_str!("golden/parity/1.json"),
+    include_str!("golden/parity/2.json"),
+    include_str!("golden/parity/3.json"),
+    include_str!("golden/parity/4.json"),
+    include_str!("golden/parity/5.json"),
+    include_str!("golden/parity/6.json"),
+    include_str!("golden/parity/7.json"),
+    include_str!("golden/parity/8.json"),
+    include_str!("golden/parity/9.json"),
+    include_str!("golden/parity/10.json"),
+    include_str!("golden/parity/11.json"),
+    include_str!("golden/parity/12.json"),
+];
+
+#[wasm_bindgen_test]
+fn facade_runs_equal_native_byte_for_byte() {
+    assert_eq!(FILES.len(), CASES.len());
+    for (case, want) in CASES.iter().zip(FILES) {
+        let mut sim = Simulation::new(case.scenario).unwrap();
+        sim.set_policy(case.policy).unwrap();
+        for (name, ms) in case.params {
+            sim.set_param(name, *ms as f64).unwrap();
+        }
+        sim.set_retries(case.retries).unwrap();
+        let got = sim.run_json().unwrap();
+        assert!(&got == want, "{} {} differs from native:\n{got}", case.scenario, case.policy);
+    }
+}
+
+#[wasm_bindgen_test]
+fn the_seed_matches_the_cli_golden() {
+    let sim = Simulation::new(&default_scenario()).unwrap();
+    let want = include_str!("golden/seed-unfenced.json");
+    assert_eq!(sim.run_json().unwrap() + "\n", want);
+}
+
+#[wasm_bindgen_test]
+fn facade_sweep_equals_native() {
+    let s = &SWEEP;
+    let mut sim = Simulation::new(s.scenario).unwrap();
+    sim.set_policy(s.policy).unwrap();
+    let cells = sim
+        .sweep(s.x.0, s.x.1 as f64, s.x.2 as f64, s.x.3 as u32, s.y.0, s.y.1 as f64, s.y.2 as f64, s.y.3 as u32)
+        .unwrap();
+    let codes: String = cells.iter().map(|c| char::from(b'0' + c)).collect();
+    assert_eq!(codes, include_str!("golden/parity/sweep.txt"));
+}
+
+#[wasm_bindgen_test]
+fn quick_agrees_with_the_full_run() {
+    let mut sim = Simulation::new("seed-gc-pause").unwrap();
+    assert_eq!(sim.quick().unwrap(), vec![440, 2, 0, 1]);
+    sim.set_policy("token").unwrap();
+    assert_eq!(sim.quick().unwrap(), vec![450, 0, 1, 0]);
+}
+
+#[wasm_bindgen_test]
+fn bad_input_is_an_error_not_a_panic() {
+    assert!(Simulation::new("nope").is_err());
+    let mut sim = Simulation::new("seed-gc-pause").unwrap();
+    assert!(sim.set_policy("magic").is_err());
+    assert!(sim.set_param("ttl", f64::NAN).is_err());
+    assert!(sim.set_param("ttl", -1.0).is_err());
+    assert!(sim.set_param("ttl", 1e300).is_err());
+    assert!(sim.set_param("ttl", 0.0).is_err(), "below the range");
+    assert!(sim.set_param("nope", 5.0).is_err());
+    assert!(sim.set_retries(11).is_err());
+    assert!(sim.sweep("ttl", 10.0, 20.0, 0, "pause", 0.0, 1.0, 2).is_err());
+    assert!(sim.run_json().is_ok(), "the handle still works after refused settings");
+}
+
+#[wasm_bindgen_test]
+fn catalogue_and_policies_are_complete() {
+    let cat = catalogue();
+    assert!(cat.starts_with('[') && cat.contains("\"id\":\"seed-gc-pause\"") && cat.contains("\"bn\":"));
+    assert_eq!(policies(), "none,token,first-touch,version,owner");
+}
