@@ -7,7 +7,7 @@ use crate::error::Error;
 use crate::scenario::Scenario;
 
 mod generated {
-    #![allow(clippy::all)]
+    #![allow(clippy::all, unused_imports)]
     use crate::client::{ClientSpec, Dur::*, Op::*};
     use crate::clock::Clock;
     use crate::scenario::{Expectation, Lost::*, ParamSpec, Scenario, ServiceSpec};

@@ -1,5 +1,6 @@
 //! No allocation per event in the hot loop: once an engine's buffers have grown, further runs with the
 //! trace off (as in sweeps) allocate nothing at all.
+#![cfg(not(target_arch = "wasm32"))]
 
 // A counting global allocator is the one place that needs unsafe: it only forwards to the system one.
 #![allow(unsafe_code)]

@@ -1,4 +1,5 @@
 //! Bad input: exit status 2, one clear line on stderr naming the argument, nothing on stdout, no panic.
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::process::Command;
 

@@ -1,6 +1,7 @@
 //! Golden transcripts: the CLI's output for the seed's two modes, line for line, with exit codes; and
 //! the JSON of the seed's run, which the page and docs rely on. `UPDATE_GOLDEN=1` rewrites the JSON file
 //! (never the transcripts: those are the seed's own lines).
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::path::PathBuf;
 use std::process::Command;

@@ -2,6 +2,7 @@
 //! compared with `tests/golden/parity/N.json`; `tests/web.rs` runs the same configurations through the
 //! wasm facade in headless Chromium and compares with the same files. Equal files ⇒ equal bytes.
 //! `UPDATE_GOLDEN=1` rewrites the files from the native run.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod parity_cases;
 

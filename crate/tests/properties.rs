@@ -1,6 +1,7 @@
 //! Property tests over random settings: safety of the strong guards, the seed's exact lost-update rule,
 //! strictly increasing tokens, determinism, and no panics anywhere in (or just outside) the accepted
 //! ranges.
+#![cfg(not(target_arch = "wasm32"))]
 
 use leaselab::outcome::{lost_update, summarize};
 use leaselab::sweep::{sweep, Axis};

@@ -1,4 +1,5 @@
 //! One named test per scenario: every expectation in its file, under every storage policy.
+#![cfg(not(target_arch = "wasm32"))]
 
 use leaselab::outcome::verify;
 use leaselab::{catalogue, Policy};

@@ -1,0 +1,46 @@
+# leaselab — entry points. Each one installs what it needs first (tools/setup.sh), so they work on a
+# fresh machine. The README's two commands are `make run` and `make test`.
+SHELL := bash
+.SHELLFLAGS := -euo pipefail -c
+PORT ?= 8000
+export PATH := $(HOME)/.cargo/bin:$(PATH)
+
+.PHONY: run test dist bench test-rust test-wasm test-e2e size
+
+## make run — build the lab and serve it on http://127.0.0.1:$(PORT)/ (loopback only)
+run: dist
+	node tools/serve.mjs --dir dist --port $(PORT)
+
+## make dist — build the static site into dist/ (index.html at its root)
+dist:
+	bash tools/setup.sh web
+	bash tools/build-web.sh
+
+## make test — every test: Rust (unit, scenario, property, golden, CLI, allocation), wasm in headless
+## Chromium, browser end-to-end, size budgets. Non-zero on any failure.
+test:
+	bash tools/setup.sh test
+	$(MAKE) --no-print-directory test-rust
+	bash tools/build-web.sh
+	$(MAKE) --no-print-directory size test-wasm test-e2e
+
+test-rust:
+	cargo test --release --workspace
+
+test-wasm:
+	wasm-pack --quiet test --headless --chrome crate --release --test web
+
+test-e2e:
+	node --test --test-concurrency=1 www/tests/
+
+size:
+	bash tools/size-check.sh
+
+## make bench — benchmarks that print figures (not pass/fail): native core, sweep, page
+bench:
+	bash tools/setup.sh bench
+	cargo run --release --quiet --example sweep_timing
+	cargo bench --bench run -- --warm-up-time 1 --measurement-time 3
+	bash tools/build-web.sh
+	bash tools/size-check.sh
+	node www/tests/bench.mjs

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# setup.sh [web|test|bench] — installs what is missing on a fresh machine, and nothing that is there.
+#   web:   the wasm32 target, wasm-pack, the wasm-bindgen CLI at the version Cargo.lock pins, wasm-opt,
+#          Node.js (to serve the page)
+#   test:  web + Chromium and ChromeDriver (headless browser tests) + the page's npm dev tools
+#   bench: test (the page benchmark drives Chromium)
+# Needs root (or sudo) for apt-get. Safe to run again: each step checks first.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+what=${1:-web}
+say() { printf 'setup: %s\n' "$*"; }
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+apt_updated=
+apt_install() {
+  if [ -z "$apt_updated" ]; then
+    say "apt-get update"
+    as_root apt-get update -qq
+    apt_updated=1
+  fi
+  say "apt-get install $*"
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+export PATH="$HOME/.cargo/bin:$PATH"
+
+# Rust's wasm target.
+if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+  say "rustup target add wasm32-unknown-unknown"
+  rustup target add wasm32-unknown-unknown
+fi
+
+# wasm-pack (from crates.io: its own installer downloads from elsewhere).
+if ! command -v wasm-pack >/dev/null; then
+  say "cargo install wasm-pack (a few minutes, once)"
+  cargo install wasm-pack --locked --quiet
+fi
+
+# The wasm-bindgen CLI must match the wasm-bindgen library version in Cargo.lock exactly.
+want=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
+if [ -n "$want" ] && [ "$have" != "$want" ]; then
+  say "cargo install wasm-bindgen-cli $want (a few minutes, once)"
+  # Not --locked: that lock file names a crate version the registry mirror here lacks.
+  cargo install wasm-bindgen-cli --version "$want" --quiet
+fi
+
+# wasm-opt (binaryen): Debian's package.
+if ! command -v wasm-opt >/dev/null; then
+  apt_install binaryen
+fi
+
+# Node.js serves the page and runs the browser tests.
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  apt_install nodejs npm
+fi
+
+if [ "$what" = test ] || [ "$what" = bench ]; then
+  if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+    apt_install chromium chromium-driver
+  fi
+  if [ ! -d www/node_modules/playwright-core ] || [ www/package-lock.json -nt www/node_modules/.package-lock.json ]; then
+    say "npm ci (www/)"
+    (cd www && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+fi
+say "ready ($what)"
