@@ -673,3 +673,53 @@ impl Engine {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Scenario {
+        Scenario::parse(&format!("id: t\ntitle: t\nsummary: s\n{text}")).unwrap()
+    }
+
+    #[test]
+    fn too_many_events_is_a_clear_error() {
+        // B polls every microsecond against a one-hour lease: millions of attempts.
+        let sc = parse("service: lease ttl=3600s\nclient A: acquire; read; write 1\nclient B: acquire every 1us; read; write 1\n");
+        let err = Engine::new().run(&sc, &Config::new(&sc, Policy::None)).unwrap_err();
+        assert!(matches!(err, Error::Limit { .. }), "{err}");
+        assert!(err.to_string().contains("events"), "{err}");
+    }
+
+    #[test]
+    fn too_much_simulated_time_is_a_clear_error() {
+        let sc = parse("client A: acquire; work 3600s; work 3600s; work 1s; read; write 1\n");
+        let err = Engine::new().run(&sc, &Config::new(&sc, Policy::None)).unwrap_err();
+        assert!(err.to_string().contains("simulated time"), "{err}");
+    }
+
+    #[test]
+    fn same_instant_events_run_in_scheduling_order() {
+        // A's pause ends at 300 ms, scheduled at 0; B's attempt at 300 ms was scheduled at 250 ms. A goes
+        // first: it writes under its (just expired) lease before B is granted, so nothing is lost.
+        let sc = crate::catalogue::find("seed-gc-pause").unwrap();
+        let mut cfg = Config::new(sc, Policy::None);
+        sc.set_param(&mut cfg.params, "pause", 300_000).unwrap();
+        let run = Engine::new().run(sc, &cfg).unwrap().clone();
+        let order: Vec<(u8, Kind)> = run.trace.iter().filter(|e| e.t.0 == 300_000).map(|e| (e.client, e.kind)).collect();
+        let a_write = order.iter().position(|&(c, k)| c == 0 && k == Kind::WriteAccepted).unwrap();
+        let b_grant = order.iter().position(|&(c, k)| c == 1 && k == Kind::Granted).unwrap();
+        assert!(a_write < b_grant, "{order:?}");
+        assert_eq!(run.final_balance, 390);
+    }
+
+    #[test]
+    fn a_paused_client_keeps_its_belief() {
+        let sc = crate::catalogue::find("seed-gc-pause").unwrap();
+        let run = Engine::new().run(sc, &Config::new(sc, Policy::None)).unwrap().clone();
+        let a = run.beliefs.iter().find(|b| b.client == 0).unwrap();
+        assert_eq!((a.from.0, a.to.0), (0, 600_000), "A believes it holds the lock through its pause");
+        let truth = run.leases[0];
+        assert_eq!((truth.granted_at.0, truth.ends_at.0), (0, 300_000));
+    }
+}
