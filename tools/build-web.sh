@@ -11,6 +11,8 @@ out_dir=$(cfg out_dir)
 out_name=$(cfg out_name)
 opt_level=$(cfg opt_level)
 read -r -a opt_flags <<<"$(cfg wasm_opt_flags)"
+wasm_opt=$(cfg wasm_opt_bin)
+[ -x "$wasm_opt" ] || { echo "build-web: $wasm_opt missing; run tools/setup.sh web" >&2; exit 1; }
 
 echo "build-web: wasm-pack (target $target, opt-level $opt_level)"
 CARGO_PROFILE_RELEASE_OPT_LEVEL=$opt_level \
@@ -18,7 +20,7 @@ CARGO_PROFILE_RELEASE_OPT_LEVEL=$opt_level \
   --out-name "$out_name" --no-typescript --no-pack
 wasm="$out_dir/${out_name}_bg.wasm"
 before=$(wc -c <"$wasm")
-wasm-opt "${opt_flags[@]}" "$wasm" -o "$wasm.opt"
+"$wasm_opt" "${opt_flags[@]}" "$wasm" -o "$wasm.opt"
 mv "$wasm.opt" "$wasm"
 echo "build-web: wasm-opt $before → $(wc -c <"$wasm") bytes"
 

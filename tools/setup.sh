@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # setup.sh [web|test|bench] — installs what is missing on a fresh machine, and nothing that is there.
-#   web:   the wasm32 target, wasm-pack, the wasm-bindgen CLI at the version Cargo.lock pins, wasm-opt,
-#          Node.js (to serve the page)
+#   web:   the wasm32 target, wasm-pack, the wasm-bindgen CLI at the version Cargo.lock pins, Node.js
+#          and the page's npm dev tools (wasm-opt from the binaryen package; serving needs only Node)
 #   test:  web + Chromium and ChromeDriver (headless browser tests) + the page's npm dev tools
 #   bench: test (the page benchmark drives Chromium)
 # Needs root (or sudo) for apt-get. Safe to run again: each step checks first.
@@ -46,23 +46,22 @@ if [ -n "$want" ] && [ "$have" != "$want" ]; then
   cargo install wasm-bindgen-cli --version "$want" --quiet
 fi
 
-# wasm-opt (binaryen): Debian's package.
-if ! command -v wasm-opt >/dev/null; then
-  apt_install binaryen
-fi
-
 # Node.js serves the page and runs the browser tests.
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
   apt_install nodejs npm
 fi
 
+# The page's dev tools from the npm registry: wasm-opt (binaryen, for every web build), and for tests
+# playwright-core and axe-core (no browser download: tests drive Debian's Chromium).
+if [ ! -x www/node_modules/binaryen/bin/wasm-opt ] || [ ! -d www/node_modules/playwright-core ] ||
+  [ www/package-lock.json -nt www/node_modules/.package-lock.json ]; then
+  say "npm ci (www/)"
+  (cd www && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
 if [ "$what" = test ] || [ "$what" = bench ]; then
   if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
     apt_install chromium chromium-driver
-  fi
-  if [ ! -d www/node_modules/playwright-core ] || [ www/package-lock.json -nt www/node_modules/.package-lock.json ]; then
-    say "npm ci (www/)"
-    (cd www && npm ci --no-audit --no-fund --loglevel=error)
   fi
 fi
 say "ready ($what)"

@@ -572,9 +572,10 @@ impl Engine {
                     return;
                 }
                 Op::Release => {
-                    if let Some(lease) = st.lease.take() {
+                    if let Some(lease) = st.lease {
+                        self.end_belief(c, now); // while the lease (and its token) is still known
+                        self.clients[usize::from(c)].lease = None;
                         self.schedule(now.plus(ctx.lock_latency), Ev::ReleaseAt(c, lease.cred.lock_value));
-                        self.end_belief(c, now);
                     }
                     self.clients[usize::from(c)].pc += 1;
                 }
@@ -711,6 +712,14 @@ mod tests {
         let b_grant = order.iter().position(|&(c, k)| c == 1 && k == Kind::Granted).unwrap();
         assert!(a_write < b_grant, "{order:?}");
         assert_eq!(run.final_balance, 390);
+    }
+
+    #[test]
+    fn a_released_belief_keeps_its_token() {
+        let sc = crate::catalogue::find("gc-pause").unwrap();
+        let run = Engine::new().run(sc, &Config::new(sc, Policy::None)).unwrap().clone();
+        let b = run.beliefs.iter().find(|b| b.client == 1).unwrap();
+        assert_eq!((b.from.0, b.to.0, b.tag), (310_000, 340_000, 2));
     }
 
     #[test]

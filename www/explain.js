@@ -1,0 +1,93 @@
+// Words for a run: the verdict's explanation and one sentence per event. Pure functions of
+// (run JSON, dictionary, number formatter); they only read what the wasm reported.
+import { fmt } from './i18n.js';
+
+/** The sentence for one event, for the events table and the "now" line. */
+export function describeEvent(e, run, d, num) {
+  const v = {
+    a: e.actor,
+    token: num(e.token),
+    end: num(e.lease_end_ms),
+    holder: e.holder,
+    value: num(e.value),
+    version: num(e.version),
+    dur: num(e.dur_ms),
+    held: num(e.held_ms),
+    attempt: e.attempt,
+    left: e.left_us != null ? num(e.left_us / 1000) : '',
+    need: num(e.need_ms),
+    reason: d.reasons[e.reason] || e.reason || '',
+  };
+  let key = e.kind;
+  if (key === 'granted' && e.token == null) key = 'grantedNoToken';
+  else if (key === 'denied' && e.holder == null) key = 'deniedDelay';
+  else if (key === 'write-sent' && e.held_ms > 0) key = 'write-held';
+  v.tok = e.token != null && run.tokens ? fmt(d.ev.tok, { token: num(e.token) }) : '';
+  return key in d.ev ? fmt(d.ev[key], v) : `${e.actor}: ${e.kind}`;
+}
+
+/** Who the events table names: the client itself, or the lock service / storage acting on it. */
+export function whoOf(e, d) {
+  return e.lane === 'lock' ? d.lockService : e.lane === 'storage' ? d.storage : e.actor;
+}
+
+/** The distinct event times, ascending (the stops of "previous / next event"). */
+export function eventTimes(run) {
+  return [...new Set(run.events.map((e) => e.t_ms))].sort((a, b) => a - b);
+}
+
+/** Why the storage refused write `w`, in words, replaying what the storage had seen before it. */
+function whyRejected(w, run, d, num) {
+  let seen = 0;
+  const tokenOf = {};
+  const versionRead = {};
+  for (const e of run.events) {
+    if (e.kind === 'write-rejected' && e.actor === w.client && e.t_ms === w.t_ms) break;
+    if (e.kind === 'granted') tokenOf[e.actor] = e.token;
+    if (e.kind === 'read') {
+      versionRead[e.actor] = e.version;
+      // first-touch: a read with a token also raises the highest token the storage has seen.
+      if (run.fencing === 'first-touch' && tokenOf[e.actor]) seen = Math.max(seen, tokenOf[e.actor]);
+    }
+    if (e.kind === 'write-accepted' && e.token) seen = Math.max(seen, e.token);
+  }
+  switch (w.reason) {
+    case 'stale-token':
+      return fmt(d.whyToken, { t: num(w.token), seen: seen ? num(seen) : '?' });
+    case 'version-changed':
+      return fmt(d.whyVersion, { c: w.client, vr: w.client in versionRead ? num(versionRead[w.client]) : '?' });
+    case 'not-owner':
+      return fmt(d.whyOwner, { c: w.client });
+    default:
+      return fmt(d.whyOther, { reason: d.reasons[w.reason] || w.reason || '?' });
+  }
+}
+
+/** The verdict: { lost (bool), word, numbers, lines[] }. */
+export function explainVerdict(run, d, num) {
+  const lost = run.verdict === 'lost-update';
+  const lines = [];
+  const writes = [...run.writes].sort((a, b) => a.t_ms - b.t_ms);
+  if (lost) {
+    const mine = writes.filter((w) => w.client === run.lost && w.accepted);
+    const victim = mine[mine.length - 1];
+    const other = victim && writes.find((w) => w.accepted && w.client !== run.lost && w.t_ms >= victim.t_ms);
+    if (victim && other) {
+      lines.push(fmt(d.lostWhy, { victim: run.lost, v1: num(victim.value), other: other.client, v2: num(other.value), snap: num(other.snapshot) }));
+    }
+    lines.push(run.fencing === 'none' ? d.lostNoLock : fmt(d.lostFenced, { policy: run.fencing }));
+  } else {
+    const refused = writes.filter((w) => !w.accepted);
+    for (const w of refused) {
+      lines.push(fmt(d.safeRejected, { c: w.client, v: num(w.value), why: whyRejected(w, run, d, num) }));
+    }
+    if (run.final !== run.expected) lines.push(fmt(d.safeDiffers, { final: num(run.final), expected: num(run.expected) }));
+    else if (!refused.length) lines.push(run.stale_write_accepted ? d.safeStale : d.safeClean);
+  }
+  return {
+    lost,
+    word: lost ? d.lost : d.safe,
+    numbers: fmt(d.finalExpected, { final: num(run.final), expected: num(run.expected) }),
+    lines,
+  };
+}

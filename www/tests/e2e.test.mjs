@@ -1,0 +1,257 @@
+// End-to-end tests of the page in dist/, in headless Chromium (playwright-core, /usr/bin/chromium).
+// Run `bash tools/build-web.sh` first, then `cd www && npm install && npm test`.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { setup, openPage, verdict, RESULTS, ROOT } from './helpers.mjs';
+import { serve } from '../../tools/serve.mjs';
+
+let env;
+before(async () => {
+  env = await setup();
+});
+after(async () => {
+  await env?.close();
+});
+
+/** Opens `query` on a fresh page, runs `fn(page)`, then checks nothing went wrong on the way. */
+async function withPage(query, fn, opts = {}) {
+  const { context, page, watch } = await openPage(env.browser, opts);
+  try {
+    await page.goto(env.url + query);
+    await fn(page, watch);
+    assert.deepEqual(watch.problems(), [], 'no console errors, page errors or CSP reports');
+    const origin = new URL(env.url).origin;
+    const foreign = watch.requests.filter((u) => new URL(u).origin !== origin);
+    assert.deepEqual(foreign, [], 'no request leaves the page’s origin');
+  } finally {
+    await context.close();
+  }
+}
+
+const slider = (page, name) => page.locator(`input[type=range]#${name}`);
+/** Waits until the verdict shows `outcome`, then returns it. */
+async function expectVerdict(page, outcome, final, expected) {
+  await page.locator(`[data-testid="outcome"][data-outcome="${outcome}"][data-final="${final}"][data-expected="${expected}"]`).waitFor();
+  const v = await verdict(page);
+  assert.equal(v.outcome, outcome);
+  return v;
+}
+
+test('the default page shows the seed’s lost update, 440 instead of 450', () =>
+  withPage('', async (page) => {
+    const v = await expectVerdict(page, 'lost-update', 440, 450);
+    assert.match(v.text, /LOST UPDATE/);
+    assert.match(v.text, /told “ok”/);
+    assert.equal(await page.locator('#svg line.arrow').count() > 3, true, 'the diagram has arrows');
+    assert.match(await page.locator('#transcript').textContent(), /LOST UPDATE \[unfenced\]/);
+    // Accessible names of the contract's controls.
+    assert.equal(await page.getByLabel(/TTL/).first().getAttribute('type'), 'range');
+    assert.equal(await page.getByLabel(/^Pause/).first().getAttribute('type'), 'range');
+    assert.equal(await page.getByLabel(/Fencing/).evaluate((e) => e.tagName), 'SELECT');
+  }));
+
+test('fencing=token is safe: the storage rejects A’s stale write', () =>
+  withPage('?fencing=token', async (page) => {
+    const v = await expectVerdict(page, 'safe', 450, 450);
+    assert.match(v.text, /SAFE/);
+    assert.match(v.text, /The storage rejected A’s write of 440: token 1 is older than token 2/);
+    assert.match(v.text, /from the storage, not the lock service/);
+    assert.equal(await page.locator('#fencing').inputValue(), 'token');
+  }));
+
+test('a pause shorter than the TTL is safe: 390/390', () =>
+  withPage('?pause=200', async (page) => {
+    await expectVerdict(page, 'safe', 390, 390);
+    assert.equal(await slider(page, 'pause').inputValue(), '200');
+  }));
+
+test('URL parameters load the state and survive a reload', () =>
+  withPage('?scenario=gc-pause&ttl=700&pause=900&fencing=version&lang=en', async (page) => {
+    const check = async () => {
+      await expectVerdict(page, 'safe', 450, 450);
+      assert.equal(await page.locator('#scenario').inputValue(), 'gc-pause');
+      assert.equal(await slider(page, 'ttl').inputValue(), '700');
+      assert.equal(await slider(page, 'pause').inputValue(), '900');
+      assert.equal(await page.locator('#fencing').inputValue(), 'version');
+    };
+    await check();
+    await page.reload();
+    await check();
+  }));
+
+test('changing the controls updates the verdict and the URL', () =>
+  withPage('', async (page) => {
+    await expectVerdict(page, 'lost-update', 440, 450);
+    await page.locator('#fencing').selectOption('token');
+    await expectVerdict(page, 'safe', 450, 450);
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('fencing') === 'token');
+    await slider(page, 'pause').fill('100');
+    await expectVerdict(page, 'safe', 390, 390);
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('pause') === '100');
+    await page.locator('#scenario').selectOption('delayed-write');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('scenario') === 'delayed-write');
+    // Back to the defaults: the parameters leave the URL again.
+    await page.locator('#scenario').selectOption('seed-gc-pause');
+    await page.locator('#fencing').selectOption('none');
+    await page.waitForFunction(() => location.search === '');
+    await expectVerdict(page, 'lost-update', 440, 450);
+  }));
+
+test('the verdict follows a slider while it is dragged (input events, not only change)', () =>
+  withPage('', async (page) => {
+    await expectVerdict(page, 'lost-update', 440, 450);
+    const outcome = await slider(page, 'pause').evaluate((el) => {
+      el.value = '100';
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+      return document.querySelector('[data-testid=outcome]').dataset.outcome;
+    });
+    assert.equal(outcome, 'safe', 'updated synchronously on input');
+  }));
+
+test('invalid parameters show a visible notice and the defaults', () =>
+  withPage('?ttl=abc&fencing=magic&scenario=nope', async (page) => {
+    await expectVerdict(page, 'lost-update', 440, 450);
+    const notice = page.locator('#notice');
+    await notice.waitFor({ state: 'visible' });
+    const text = await notice.textContent();
+    assert.match(text, /ttl=abc/);
+    assert.match(text, /fencing=magic/);
+    assert.match(text, /scenario=nope/);
+    assert.equal(await page.locator('#scenario').inputValue(), 'seed-gc-pause');
+    assert.equal(await slider(page, 'ttl').inputValue(), '300');
+    assert.equal(await page.locator('#fencing').inputValue(), 'none');
+  }));
+
+test('out-of-range values clamp with a notice; a scenario without a pause disables the slider', () =>
+  withPage('?pause=99999&ttl=1', async (page) => {
+    await page.locator('#notice').waitFor({ state: 'visible' });
+    assert.match(await page.locator('#notice').textContent(), /pause=99999 is outside 0–3000 ms; using 3000 ms/);
+    assert.equal(await slider(page, 'pause').inputValue(), '3000');
+    assert.equal(await slider(page, 'ttl').inputValue(), '10');
+    await page.locator('#scenario').selectOption('happy-path');
+    assert.equal(await slider(page, 'pause').isDisabled(), true);
+    assert.match(await page.locator('#pause-note').textContent(), /no|Nothing freezes/i);
+    await expectVerdict(page, 'safe', 390, 390);
+  }));
+
+test('keyboard: the Pause slider moves with ArrowLeft, PageDown and Home, and the verdict follows', () =>
+  withPage('', async (page) => {
+    await expectVerdict(page, 'lost-update', 440, 450);
+    const pause = slider(page, 'pause');
+    await pause.focus();
+    await page.keyboard.press('ArrowLeft');
+    assert.equal(await pause.inputValue(), '599');
+    await page.keyboard.press('PageDown');
+    assert.ok(Number(await pause.inputValue()) < 599);
+    await page.keyboard.press('Home');
+    assert.equal(await pause.inputValue(), '0');
+    await expectVerdict(page, 'safe', 390, 390);
+    // The polite live region announces the new verdict once the slider has settled.
+    await page.waitForFunction(() => /SAFE: final 390, expected 390/.test(document.querySelector('#live').textContent));
+    // Focus is visible on the slider.
+    const outline = await pause.evaluate((e) => getComputedStyle(e).outlineStyle);
+    assert.notEqual(outline, 'none');
+  }));
+
+test('every scenario in the picker renders a verdict and a diagram', () =>
+  withPage('', async (page) => {
+    const ids = await page.locator('#scenario option').evaluateAll((os) => os.map((o) => o.value));
+    assert.ok(ids.length >= 9, `found ${ids.length} scenarios`);
+    const groups = await page.locator('#scenario optgroup').evaluateAll((gs) => gs.map((g) => g.label));
+    assert.deepEqual(groups, ['The seed', 'Kleppmann’s cases', 'Networks', 'Lock services', 'Clocks']);
+    for (const id of ids) {
+      for (const fencing of ['none', 'token', 'first-touch', 'version', 'owner']) {
+        await page.locator('#scenario').selectOption(id);
+        await page.locator('#fencing').selectOption(fencing);
+        const v = await verdict(page);
+        assert.match(v.outcome, /^(lost-update|safe)$/, `${id}/${fencing}`);
+        assert.ok(Number.isInteger(v.final) && Number.isInteger(v.expected), `${id}/${fencing} numbers`);
+        assert.ok((await page.locator('#svg rect.lease').count()) >= 1, `${id}: leases drawn`);
+        assert.ok((await page.locator('#events tr').count()) >= 5, `${id}: events listed`);
+      }
+    }
+  }));
+
+test('playback: stepping walks the events and the verdict does not depend on the playhead', () =>
+  withPage('', async (page) => {
+    await expectVerdict(page, 'lost-update', 440, 450);
+    await page.locator('#scrub').fill('0');
+    await expectVerdict(page, 'lost-update', 440, 450);
+    await page.getByRole('button', { name: 'Previous event' }).click();
+    assert.match(await page.locator('#now').textContent(), /Press Play/);
+    await page.getByRole('button', { name: 'Next event' }).click();
+    assert.match(await page.locator('#now').textContent(), /^At 0 ms:/);
+    await page.getByRole('button', { name: 'Next event' }).click();
+    assert.match(await page.locator('#now').textContent(), /^At 50 ms:/);
+    await page.getByRole('button', { name: 'Play' }).click();
+    await page.waitForFunction(() => Number(document.querySelector('#scrub').value) >= 600);
+    await page.getByRole('button', { name: 'Play' }).waitFor();
+  }, { reducedMotion: 'no-preference' }));
+
+test('lang=bn shows Bengali text and sets <html lang="bn">', () =>
+  withPage('?lang=bn', async (page) => {
+    await expectVerdict(page, 'lost-update', 440, 450);
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'bn');
+    assert.match(await page.locator('[data-testid=outcome]').textContent(), /হারানো আপডেট/);
+    assert.match(await page.locator('h2#h-settings').textContent(), /সেটিং/);
+    // Switching language back from the page itself.
+    await page.locator('#lang').selectOption('en');
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
+    await page.waitForFunction(() => !location.search.includes('lang='));
+  }));
+
+test('no horizontal scroll at 390 px; screenshots at 1280 and 390 px', async () => {
+  for (const [width, query, name] of [
+    [1280, '', 'page-1280'],
+    [390, '', 'page-390'],
+    [1280, '?fencing=token', 'page-1280-token'],
+    [390, '?lang=bn&fencing=token', 'page-390-bn'],
+    [390, '?scenario=delayed-write', 'page-390-delayed'],
+  ]) {
+    await withPage(query, async (page) => {
+      await verdict(page);
+      await page.locator('details.events summary').click();
+      await page.locator('details.transcript summary').click();
+      const sw = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(sw <= width, `${name}: scrollWidth ${sw} > ${width}`);
+      await page.screenshot({ path: join(RESULTS, `${name}.png`), fullPage: true });
+      await page.locator('#chart').screenshot({ path: join(RESULTS, `${name}-chart.png`) });
+    }, { width, height: 900 });
+  }
+});
+
+test('the page works from a sub-path (relative URLs only)', async () => {
+  const srv = await serve({ dir: ROOT, port: 0 });
+  try {
+    const { context, page, watch } = await openPage(env.browser);
+    await page.goto(`${srv.url}dist/?fencing=token`);
+    await expectVerdict(page, 'safe', 450, 450);
+    assert.ok(watch.requests.every((u) => u.startsWith(`${srv.url}dist/`)), 'every request stays under the sub-path');
+    assert.deepEqual(watch.problems(), []);
+    await context.close();
+  } finally {
+    await srv.close();
+  }
+});
+
+test('the page works under the strict CSP, with no violation reports', async () => {
+  const strict = await setup({ csp: true });
+  try {
+    const { context, page, watch } = await openPage(strict.browser);
+    await page.addInitScript(() =>
+      document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective}`)),
+    );
+    const resp = await page.goto(strict.url + '?fencing=token');
+    assert.match(resp.headers()['content-security-policy'], /script-src 'self' 'wasm-unsafe-eval'/);
+    await expectVerdict(page, 'safe', 450, 450);
+    await slider(page, 'pause').fill('200');
+    await expectVerdict(page, 'safe', 390, 390);
+    await page.locator('#lang').selectOption('bn');
+    await expectVerdict(page, 'safe', 390, 390);
+    assert.deepEqual(watch.problems(), []);
+    await context.close();
+  } finally {
+    await strict.close();
+  }
+});

@@ -1,0 +1,58 @@
+// Shared by the end-to-end tests and the benchmark: a server on dist/ and a headless Chromium.
+import { mkdir } from 'node:fs/promises';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { serve } from '../../tools/serve.mjs';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const DIST = join(ROOT, 'dist');
+export const RESULTS = join(ROOT, 'test-results');
+
+const ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** Starts a server on dist/ (ephemeral port) and a browser; returns { url, browser, close() }. */
+export async function setup({ csp = false } = {}) {
+  const srv = await serve({ dir: DIST, port: 0, csp });
+  // chromium.launch() gives every browser a fresh temporary profile of its own.
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ARGS,
+  });
+  await mkdir(RESULTS, { recursive: true });
+  return {
+    url: srv.url,
+    browser,
+    async close() {
+      await browser.close();
+      await srv.close();
+    },
+  };
+}
+
+/**
+ * A fresh page that records console errors, page errors, CSP reports and every request URL.
+ * `watch.problems()` lists what should never happen.
+ */
+export async function openPage(browser, { width = 1280, height = 900, reducedMotion = 'reduce', colorScheme = 'light' } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, reducedMotion, colorScheme });
+  const page = await context.newPage();
+  const watch = { errors: [], requests: [], csp: [] };
+  page.on('console', (m) => {
+    const text = m.text();
+    if (/Content[- ]Security[- ]Policy/i.test(text)) watch.csp.push(text);
+    if (m.type() === 'error') watch.errors.push(`console: ${text}`);
+  });
+  page.on('pageerror', (e) => watch.errors.push(`pageerror: ${e.message}`));
+  page.on('request', (r) => watch.requests.push(r.url()));
+  watch.problems = () => [...watch.errors, ...watch.csp.map((c) => `csp: ${c}`)];
+  return { context, page, watch };
+}
+
+/** Waits until the verdict is rendered and returns its data. */
+export async function verdict(page) {
+  const box = page.locator('[data-testid="outcome"][data-outcome]');
+  await box.waitFor();
+  return box.evaluate((e) => ({ outcome: e.dataset.outcome, final: Number(e.dataset.final), expected: Number(e.dataset.expected), text: e.textContent }));
+}
