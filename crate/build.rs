@@ -77,8 +77,8 @@ fn emit(out: &mut String, n: usize, sc: &scenario::Scenario) {
     let v = &sc.service;
     let _ = writeln!(
         out,
-        "  service: ServiceSpec {{ ttl: {:?}, lock_delay: {:?}, tokens: {}, lock_latency: {:?}, store_latency: {:?} }},",
-        v.ttl, v.lock_delay, v.tokens, v.lock_latency, v.store_latency
+        "  service: ServiceSpec {{ kind: ServiceKind::{:?}, idle: {:?}, ttl: {:?}, lock_delay: {:?}, tokens: {}, lock_latency: {:?}, store_latency: {:?} }},",
+        v.kind, v.idle, v.ttl, v.lock_delay, v.tokens, v.lock_latency, v.store_latency
     );
     let _ = writeln!(out, "  balance: {},", sc.balance);
     let _ = writeln!(out, "  clients: vec![");
@@ -86,6 +86,7 @@ fn emit(out: &mut String, n: usize, sc: &scenario::Scenario) {
         let _ = writeln!(out, "    ClientSpec {{ name: {:?}, start: {:?}, ops: vec!{:?}, clock: {:?} }},", c.name, c.start, c.ops, c.clock);
     }
     let _ = writeln!(out, "  ],");
+    let _ = writeln!(out, "  faults: vec!{:?},", sc.faults);
     let _ = writeln!(out, "  expects: expects{n}(),");
     let _ = writeln!(out, "}} }}");
     // Expectations are test data: the wasm build leaves them out.
@@ -94,7 +95,7 @@ fn emit(out: &mut String, n: usize, sc: &scenario::Scenario) {
     for e in &sc.expects {
         let _ = writeln!(
             out,
-            "    Expectation {{ policy: Policy::{:?}, retry: {}, overrides: vec!{:?}, final_balance: {:?}, expected: {:?}, lost: {:?}, rejected: {}, stale: {:?}, line: {} }},",
+            "    Expectation {{ policy: Policy::{:?}, retry: {}, overrides: vec!{:?}, final_balance: {:?}, expected: {:?}, lost: {:?}, rejected: {}, stale: {:?}, grants: {}, line: {} }},",
             e.policy,
             e.retry,
             e.overrides,
@@ -103,6 +104,7 @@ fn emit(out: &mut String, n: usize, sc: &scenario::Scenario) {
             e.lost,
             match &e.rejected { Some(r) => format!("Some(vec!{r:?})"), None => "None".into() },
             e.stale,
+            match &e.grants { Some(r) => format!("Some(vec!{r:?})"), None => "None".into() },
             e.line
         );
     }

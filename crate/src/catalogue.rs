@@ -10,7 +10,7 @@ mod generated {
     #![allow(clippy::all, unused_imports)]
     use crate::client::{ClientSpec, Dur::*, Op::*};
     use crate::clock::Clock;
-    use crate::scenario::{Expectation, Lost::*, ParamSpec, Scenario, ServiceSpec};
+    use crate::scenario::{Expectation, Fault, FaultAction::*, Lost::*, ParamSpec, Scenario, ServiceKind, ServiceSpec};
     use crate::store::Policy;
     include!(concat!(env!("OUT_DIR"), "/catalogue.rs"));
 }

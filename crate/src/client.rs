@@ -30,8 +30,9 @@ pub enum Op {
     /// Ask the lock service for the lock; when denied, try again every `every` (at most `tries` attempts
     /// in all, 0 for no limit), else give up.
     Acquire { every: Dur, tries: u32 },
-    /// Read the balance (and its version) from the storage, presenting the lease's credentials.
-    Read,
+    /// Read the balance (and its version) from the storage, presenting the lease's credentials;
+    /// `via_session`: through the database session that holds a session lock.
+    Read { via_session: bool },
     /// Spend time running (the client's clock keeps going; it can notice time passing).
     Work(Dur),
     /// A stop-the-world pause (GC, VM migration, SIGSTOP): frozen, belief unchanged. A fault: it happens
@@ -41,11 +42,15 @@ pub enum Op {
     /// attempt up and start again from acquire (a careful client).
     Check(Dur),
     /// Write `snapshot − debit`. The network holds the message for `delay` (a fault: first attempt only).
-    Write { debit: i64, delay: Dur },
+    /// `via_session`: through the database session that holds a session lock (fails once it is gone).
+    Write { debit: i64, delay: Dur, via_session: bool },
     /// Release the lock (checked against the grant's value, so a late release cannot free someone else's).
     Release,
     /// Extend the lease by another TTL, if it is still live.
     Renew,
+    /// Stay connected and do nothing more (a psql session left open). Without it, a client that ends
+    /// its script disconnects, which ends its database session.
+    Idle,
 }
 
 /// A client's script as declared by a scenario.
@@ -105,4 +110,6 @@ pub struct ClientState {
     pub belief_from: Option<SimTime>,
     /// The client's own clock when it sent its latest acquire request (local µs).
     pub acquire_sent_local: i64,
+    /// Its database session has ended (terminated, or timed out while the client was frozen).
+    pub session_dead: bool,
 }

@@ -4,6 +4,9 @@
 //! while a live lease exists; release and renew are checked against the grant's unique lock value;
 //! fencing tokens start at 1 and grow by one per grant. An optional lock-delay (Chubby, Consul) keeps the
 //! lock ungrantable for a while after a lease ends without a release.
+//!
+//! `session` (a PostgreSQL advisory lock) is the same service with an unbounded TTL: the lock is held
+//! until it is released or the holder's session ends ([`LeaseService::end_session`]).
 
 use crate::time::SimTime;
 
@@ -15,8 +18,11 @@ pub struct LeaseRecord {
     pub lock_value: u64,
     pub granted_at: SimTime,
     /// When the lease stopped being live: its expiry, or the release that ended it early.
+    /// `SimTime(u64::MAX)` for a session lock that is still held.
     pub ends_at: SimTime,
     pub released: bool,
+    /// Ended because the holder's session ended (terminated or timed out), not by release or expiry.
+    pub session_ended: bool,
 }
 
 /// The answer to an acquire request.
@@ -25,6 +31,8 @@ pub enum Grant {
     Granted { token: u64, lock_value: u64, expires_at: SimTime },
     /// Denied; `holder` is the client holding a live lease (`None` while a lock-delay runs).
     Denied { holder: Option<u8> },
+    /// The request came over a database session that has ended: it fails without reaching the lock.
+    NoSession,
 }
 
 #[derive(Clone, Debug)]
@@ -96,6 +104,7 @@ impl LeaseService {
             granted_at: now,
             ends_at: expires_at,
             released: false,
+            session_ended: false,
         });
         self.current = Some(self.leases.len() - 1);
         Grant::Granted { token, lock_value: self.next_value, expires_at }
@@ -107,6 +116,19 @@ impl LeaseService {
             Some(i) if self.leases[i].lock_value == lock_value && now < self.leases[i].ends_at => {
                 self.leases[i].ends_at = now;
                 self.leases[i].released = true;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The holder's session ended: a session lock it holds is released by that (PostgreSQL runs
+    /// `pg_advisory_unlock_all` at session end). Returns whether a live lock was freed.
+    pub fn end_session(&mut self, client: u8, now: SimTime) -> bool {
+        match self.current {
+            Some(i) if self.leases[i].client == client && now < self.leases[i].ends_at => {
+                self.leases[i].ends_at = now;
+                self.leases[i].session_ended = true;
                 true
             }
             _ => false,
@@ -137,7 +159,7 @@ mod tests {
     fn token_of(g: Grant) -> u64 {
         match g {
             Grant::Granted { token, .. } => token,
-            Grant::Denied { .. } => panic!("denied"),
+            Grant::Denied { .. } | Grant::NoSession => panic!("denied"),
         }
     }
 

@@ -163,6 +163,12 @@ pub fn verify(sc: &'static Scenario, e: &crate::scenario::Expectation) -> Result
             diffs.push(format!("rejected writes from {got:?} (expected {rej:?})"));
         }
     }
+    if let Some(grants) = &e.grants {
+        let got: Vec<u8> = o.run.leases.iter().map(|l| l.client).collect();
+        if &got != grants {
+            diffs.push(format!("grants to {got:?} (expected {grants:?})"));
+        }
+    }
     if let Some(stale) = e.stale {
         if stale != o.stale_write_accepted {
             diffs.push(format!("stale_write_accepted {} (expected {stale})", o.stale_write_accepted));

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use crate::outcome::Outcome;
 use crate::catalogue;
-use crate::scenario::{Lost, Scenario};
+use crate::scenario::{Lost, Scenario, ServiceKind};
 use crate::time::{Millis, PySeconds};
 use crate::trace::Kind;
 
@@ -13,6 +13,13 @@ fn scenario_of(o: &Outcome) -> &'static Scenario {
     match catalogue::find(o.scenario) {
         Ok(sc) => sc,
         Err(_) => unreachable!("outcomes are made from catalogue scenarios"),
+    }
+}
+
+fn service_name(sc: &Scenario) -> &'static str {
+    match sc.service.kind {
+        ServiceKind::Lease => "lease",
+        ServiceKind::Session => "session",
     }
 }
 
@@ -65,10 +72,27 @@ pub fn transcript(o: &Outcome) -> Vec<String> {
     let mut held = [false; crate::scenario::CLIENTS_MAX];
     // A client that gives up right after a refusal needs no extra line: the REJECTED says it.
     let mut refused = [false; crate::scenario::CLIENTS_MAX];
+    let session = sc.service.kind == ServiceKind::Session;
     for e in &o.run.trace {
         let who = sc.client_name(e.client);
         let i = usize::from(e.client);
         match e.kind {
+            // The seed's step 1, as the two psql terminals would show it.
+            Kind::Granted if session => lines.push(format!("{who}: pg_try_advisory_lock(424242) → t")),
+            Kind::Denied if session && e.reason.is_some() => {
+                lines.push(format!("{who}: pg_try_advisory_lock(424242) → ERROR: the session is gone"))
+            }
+            Kind::Denied if session => lines.push(format!("{who}: pg_try_advisory_lock(424242) → f")),
+            Kind::Released if session && e.aux == 1 => lines.push(format!("{who}: pg_advisory_unlock(424242) → t")),
+            Kind::SessionEnded if e.aux == 2 && e.value == 0 => {} // a plain disconnect at the end
+            Kind::SessionEnded => {
+                let freed = if e.value == 1 { ", the lock is free" } else { "" };
+                lines.push(match e.aux {
+                    0 => format!("admin: pg_terminate_backend({who}) → t; {who}'s session ends{freed}"),
+                    1 => format!("server: {who} sent no keepalives; its session ends{freed}"),
+                    _ => format!("{who}: disconnects; its session ends{freed}"),
+                });
+            }
             Kind::PauseStart => {
                 let read = if e.value == i64::MIN { String::new() } else { format!(", read={}", e.value) };
                 lines.push(format!("{who}: tok={}{read}, pause {}s...", tok(sc, e.token), PySeconds(e.aux)));
@@ -84,7 +108,11 @@ pub fn transcript(o: &Outcome) -> Vec<String> {
                 ));
             }
             Kind::WriteAccepted | Kind::WriteRejected => {
-                let verdict = if e.kind == Kind::WriteAccepted { "ACCEPTED" } else { "REJECTED" };
+                let verdict = match (e.kind, e.reason) {
+                    (Kind::WriteAccepted, _) => "ACCEPTED",
+                    (_, Some(crate::store::Refusal::SessionGone)) => "FAILED (the session is gone)",
+                    _ => "REJECTED",
+                };
                 let t = tok(sc, e.token);
                 if woke[i] {
                     lines.push(format!("{who}: woke, write {} tok={t} → {verdict}", e.value));
@@ -98,7 +126,8 @@ pub fn transcript(o: &Outcome) -> Vec<String> {
                 refused[i] = e.kind == Kind::WriteRejected;
             }
             Kind::ReadRejected => {
-                lines.push(format!("{who}: read tok={} → REJECTED", tok(sc, e.token)));
+                let verdict = if e.reason == Some(crate::store::Refusal::SessionGone) { "FAILED (the session is gone)" } else { "REJECTED" };
+                lines.push(format!("{who}: read tok={} → {verdict}", tok(sc, e.token)));
                 refused[i] = true;
             }
             Kind::CheckOk | Kind::CheckFailed => {
@@ -281,6 +310,7 @@ pub fn json(o: &Outcome) -> String {
     };
     j.key("verdict").str(if o.lost_update { "lost-update" } else { "safe" });
     j.key("tokens").bool(sc.service.tokens);
+    j.key("service").str(service_name(sc));
     j.key("clients").begin_arr();
     for c in &sc.clients {
         j.str(&c.name.to_string());
@@ -312,8 +342,12 @@ pub fn json(o: &Outcome) -> String {
         j.key("client").str(&name(l.client));
         j.key("token").int(l.token as i64);
         j.key("granted_ms").ms(l.granted_at.0);
-        j.key("ends_ms").ms(l.ends_at.0);
+        // A session lock still held at the end has no end of its own: draw it to the end of the run.
+        let open = l.ends_at > o.run.end;
+        j.key("ends_ms").ms(if open { o.run.end.0 } else { l.ends_at.0 });
+        j.key("open").bool(open);
         j.key("released").bool(l.released);
+        j.key("session_ended").bool(l.session_ended);
         j.end_obj();
     }
     j.end_arr();
@@ -361,6 +395,9 @@ pub fn json(o: &Outcome) -> String {
                 j.key("lease_end_ms").ms(e.aux);
             }
             Kind::Denied => {
+                if let Some(r) = e.reason {
+                    j.key("reason").str(r.name());
+                }
                 j.key("holder");
                 if e.aux == 0 { j.null() } else { j.str(&name((e.aux - 1) as u8)) };
             }
@@ -396,6 +433,14 @@ pub fn json(o: &Outcome) -> String {
             Kind::Released => {
                 j.key("ended_lease").bool(e.aux == 1);
             }
+            Kind::SessionEnded => {
+                j.key("cause").str(match e.aux {
+                    0 => "terminated",
+                    1 => "idle-timeout",
+                    _ => "disconnected",
+                });
+                j.key("freed_lock").bool(e.value == 1);
+            }
             Kind::Retry => {
                 j.key("attempt").int(e.aux as i64);
             }
@@ -427,6 +472,7 @@ pub fn catalogue_json() -> String {
         j.key("source").str(&sc.source);
         j.key("derived").str(&sc.derived);
         j.key("tokens").bool(sc.service.tokens);
+        j.key("service").str(service_name(sc));
         j.key("clients").begin_arr();
         for c in &sc.clients {
             j.str(&c.name.to_string());

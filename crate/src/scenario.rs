@@ -26,9 +26,13 @@
 //! ```
 //!
 //! Client operations: `acquire [every D] [tries N]`, `read`, `work D`, `pause D`, `check D`,
-//! `write DEBIT [delay D]`, `release`, `renew`; `start D` first. `D` is a duration (`10ms`, `0.3s`) or a
+//! `write DEBIT [delay D]`, `release`, `renew`, `idle` (stay connected, do nothing more); `start D` first. `D` is a duration (`10ms`, `0.3s`) or a
 //! parameter (`$ttl`). `clock=-100000ppm` (rate deviation in parts per million) after the client's name sets its clock.
-//! Expectation keys: `final=N`, `expected=N` (the ideal guard's final), `lost=A|B|none` (whose acknowledged update is missing),
+//! Faults: `at D: terminate A` (an admin ends A's database session; needs `service: session`).
+//! Services: `lease ttl=D [lock-delay=D] [tokens=yes|no]`, `session [idle=D]` (PostgreSQL advisory
+//! lock: no TTL, no tokens; `idle` ends a frozen client's session after that long without keepalives).
+//! `read via session` / `write N via session`: the access goes through the session holding the lock.
+//! Expectation keys: `grants=A,B` (who was granted the lock, in order), `final=N`, `expected=N` (the ideal guard's final), `lost=A|B|none` (whose acknowledged update is missing),
 //! `rejected=A,B|none` (whose writes the storage refused), `stale=yes|no` (a stale write was accepted).
 
 use crate::client::{ClientSpec, Dur, Op};
@@ -55,9 +59,35 @@ pub struct ParamSpec {
     pub label_bn: String,
 }
 
+/// What kind of lock service.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ServiceKind {
+    /// A lease with a TTL on the service's clock, fencing tokens optional.
+    Lease,
+    /// A PostgreSQL advisory lock: no TTL; held until unlock or until the holder's session ends
+    /// (terminated by an admin, or timed out by keepalives while the client is frozen). No tokens.
+    Session,
+}
+
+/// Something that happens to the world at a given time, apart from the clients' scripts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FaultAction {
+    /// An admin terminates the client's database backend (`pg_terminate_backend`): its session ends.
+    Terminate(u8),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fault {
+    pub at: Dur,
+    pub action: FaultAction,
+}
+
 /// The lock service a scenario runs against.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ServiceSpec {
+    pub kind: ServiceKind,
+    /// For sessions: how long a frozen client's session survives without keepalives (0: forever).
+    pub idle: Dur,
     pub ttl: Dur,
     pub lock_delay: Dur,
     pub tokens: bool,
@@ -87,6 +117,8 @@ pub struct Expectation {
     pub lost: Option<Lost>,
     pub rejected: Option<Vec<u8>>,
     pub stale: Option<bool>,
+    /// The clients granted the lock, in order.
+    pub grants: Option<Vec<u8>>,
     pub line: usize,
 }
 
@@ -104,6 +136,7 @@ pub struct Scenario {
     pub service: ServiceSpec,
     pub balance: i64,
     pub clients: Vec<ClientSpec>,
+    pub faults: Vec<Fault>,
     pub expects: Vec<Expectation>,
 }
 
@@ -188,6 +221,8 @@ impl Parser {
             derived: String::new(),
             params: Vec::new(),
             service: ServiceSpec {
+                kind: ServiceKind::Lease,
+                idle: Dur::Lit(0),
                 ttl: Dur::Lit(300 * MS),
                 lock_delay: Dur::Lit(0),
                 tokens: true,
@@ -196,6 +231,7 @@ impl Parser {
             },
             balance: 500,
             clients: Vec::new(),
+            faults: Vec::new(),
             expects: Vec::new(),
         })
     }
@@ -235,6 +271,9 @@ impl Parser {
         }
         if let Some(rest) = line.strip_prefix("expect ") {
             return self.expect(rest);
+        }
+        if let Some(rest) = line.strip_prefix("at ") {
+            return self.fault(rest);
         }
         let (key, value) = split_key(line).ok_or_else(|| self.err(format!("expected `key: value`, got \"{line}\"")))?;
         let value = value.to_string();
@@ -312,8 +351,15 @@ impl Parser {
     fn service(&mut self, value: &str) -> Result<(), Error> {
         let mut words = value.split_whitespace();
         match words.next() {
-            Some("lease") => {}
-            other => return Err(self.err(format!("unknown lock service \"{}\"; expected `lease`", other.unwrap_or("")))),
+            Some("lease") => self.sc().service.kind = ServiceKind::Lease,
+            Some("session") => {
+                let svc = &mut self.sc().service;
+                svc.kind = ServiceKind::Session;
+                svc.tokens = false;
+            }
+            other => {
+                return Err(self.err(format!("unknown lock service \"{}\"; expected lease or session", other.unwrap_or(""))))
+            }
         }
         for w in words {
             let (k, v) = w.split_once('=').ok_or_else(|| self.err(format!("expected key=value, got \"{w}\"")))?;
@@ -322,6 +368,7 @@ impl Parser {
                 "lock-delay" => self.sc().service.lock_delay = self.dur(v)?,
                 "lock-latency" => self.sc().service.lock_latency = self.dur(v)?,
                 "store-latency" => self.sc().service.store_latency = self.dur(v)?,
+                "idle" => self.sc().service.idle = self.dur(v)?,
                 "tokens" => {
                     self.sc().service.tokens = match v {
                         "yes" => true,
@@ -387,7 +434,8 @@ impl Parser {
                     }
                     Op::Acquire { every, tries }
                 }
-                ["read"] => Op::Read,
+                ["read"] => Op::Read { via_session: false },
+                ["read", "via", "session"] => Op::Read { via_session: true },
                 ["work", d] => Op::Work(self.dur(d)?),
                 ["pause", d] => Op::Pause(self.dur(d)?),
                 ["check", d] => Op::Check(self.dur(d)?),
@@ -397,15 +445,20 @@ impl Parser {
                         .ok()
                         .filter(|d: &i64| (0..=1_000_000_000).contains(d))
                         .ok_or_else(|| self.err("write needs a debit between 0 and 1e9"))?;
-                    let delay = match rest {
-                        [] => Dur::Lit(0),
-                        ["delay", d] => self.dur(d)?,
-                        _ => return Err(self.err("write takes `write DEBIT [delay D]`")),
-                    };
-                    Op::Write { debit, delay }
+                    let (mut delay, mut via_session) = (Dur::Lit(0), false);
+                    let mut it = rest.iter();
+                    while let Some(k) = it.next() {
+                        match (*k, it.next()) {
+                            ("delay", Some(d)) => delay = self.dur(d)?,
+                            ("via", Some(&"session")) => via_session = true,
+                            _ => return Err(self.err("write takes `write DEBIT [delay D] [via session]`")),
+                        }
+                    }
+                    Op::Write { debit, delay, via_session }
                 }
                 ["release"] => Op::Release,
                 ["renew"] => Op::Renew,
+                ["idle"] => Op::Idle,
                 _ => return Err(self.err(format!("unknown operation \"{step}\""))),
             };
             ops.push(op);
@@ -416,12 +469,28 @@ impl Parser {
         let mut has_read = false;
         for op in &ops {
             match op {
-                Op::Read => has_read = true,
+                Op::Read { .. } => has_read = true,
                 Op::Write { .. } if !has_read => return Err(self.err("a write needs a read before it")),
                 _ => {}
             }
         }
         self.sc().clients.push(ClientSpec { name: letter, start, ops, clock });
+        Ok(())
+    }
+
+    fn fault(&mut self, rest: &str) -> Result<(), Error> {
+        // at D: terminate A
+        let (when, what) = rest.split_once(':').ok_or_else(|| self.err("expected `at D: ACTION`"))?;
+        let at = self.dur(when.trim())?;
+        let words: Vec<&str> = what.split_whitespace().collect();
+        let action = match words.as_slice() {
+            ["terminate", who] => FaultAction::Terminate(self.client_index(who)?),
+            _ => return Err(self.err(format!("unknown fault \"{}\"; expected `terminate CLIENT`", what.trim()))),
+        };
+        if self.sc().service.kind != ServiceKind::Session {
+            return Err(self.err("terminate needs `service: session` declared before it"));
+        }
+        self.sc().faults.push(Fault { at, action });
         Ok(())
     }
 
@@ -461,6 +530,7 @@ impl Parser {
             lost: None,
             rejected: None,
             stale: None,
+            grants: None,
             line: self.line,
         };
         for kv in body.split_whitespace() {
@@ -471,14 +541,18 @@ impl Parser {
                 "lost" => {
                     e.lost = Some(if v == "none" { Lost::Nobody } else { Lost::Client(self.client_index(v)?) });
                 }
-                "rejected" => {
+                "rejected" | "grants" => {
                     let mut who = Vec::new();
                     if v != "none" {
                         for n in v.split(',') {
                             who.push(self.client_index(n)?);
                         }
                     }
-                    e.rejected = Some(who);
+                    if k == "rejected" {
+                        e.rejected = Some(who);
+                    } else {
+                        e.grants = Some(who);
+                    }
                 }
                 "stale" => {
                     e.stale = Some(match v {

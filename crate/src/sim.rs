@@ -10,7 +10,7 @@ use std::collections::VecDeque;
 use crate::client::{ClientSpec, ClientState, HeldLease, Op, Phase};
 use crate::error::Error;
 use crate::lock::{Grant, LeaseService};
-use crate::scenario::Scenario;
+use crate::scenario::{FaultAction, Scenario, ServiceKind};
 use crate::store::{Credentials, GuardedStore, Policy, Refusal};
 use crate::time::{SimTime, SEC};
 use crate::trace::{Kind, Span, TraceEvent, WriteRecord};
@@ -57,6 +57,12 @@ enum Ev {
     ReleaseAt(u8, u64),
     RenewAt(u8, u64),
     RenewReply(u8, Option<SimTime>),
+    /// The scenario's fault number `i` happens.
+    Fault(u8),
+    /// A frozen client's session times out (no keepalives).
+    SessionTimeout(u8),
+    /// The client closes its connection at the end of its script.
+    Disconnect(u8),
 }
 
 impl Ev {
@@ -71,7 +77,10 @@ impl Ev {
             | Ev::WriteReply(c, _)
             | Ev::ReleaseAt(c, _)
             | Ev::RenewAt(c, _)
-            | Ev::RenewReply(c, _) => c,
+            | Ev::RenewReply(c, _)
+            | Ev::Fault(c)
+            | Ev::SessionTimeout(c)
+            | Ev::Disconnect(c) => c,
             Ev::WriteAt { client, .. } => client,
         }
     }
@@ -159,7 +168,9 @@ struct Ctx<'a> {
     params: &'a [u64],
     retries: u32,
     // Resolved once per run: the hot loop reads them on every event.
+    /// `u64::MAX` for a session lock (no TTL).
     ttl: u64,
+    idle: u64,
     lock_latency: u64,
     store_latency: u64,
 }
@@ -199,7 +210,11 @@ impl Engine {
             policy,
             params,
             retries,
-            ttl: svc.ttl.resolve(params),
+            ttl: match svc.kind {
+                ServiceKind::Lease => svc.ttl.resolve(params),
+                ServiceKind::Session => u64::MAX,
+            },
+            idle: svc.idle.resolve(params),
             lock_latency: svc.lock_latency.resolve(params),
             store_latency: svc.store_latency.resolve(params),
         };
@@ -207,6 +222,9 @@ impl Engine {
         for (i, spec) in sc.clients.iter().enumerate() {
             let start = spec.start.resolve(params);
             self.schedule(SimTime(start), Ev::Step(i as u8));
+        }
+        for (i, fault) in sc.faults.iter().enumerate() {
+            self.schedule(SimTime(fault.at.resolve(params)), Ev::Fault(i as u8));
         }
         while let Some(q) = self.pop() {
             let at = q.at();
@@ -228,11 +246,10 @@ impl Engine {
 
     fn reset(&mut self, ctx: &Ctx, trace: bool, seed: u64) {
         let svc = &ctx.sc.service;
-        let ttl = svc.ttl.resolve(ctx.params);
         let delay = svc.lock_delay.resolve(ctx.params);
         match &mut self.lock {
-            Some(l) => l.reset(ttl, delay, svc.tokens, seed),
-            None => self.lock = Some(LeaseService::new(ttl, delay, svc.tokens, seed)),
+            Some(l) => l.reset(ctx.ttl, delay, svc.tokens, seed),
+            None => self.lock = Some(LeaseService::new(ctx.ttl, delay, svc.tokens, seed)),
         }
         self.queue.clear();
         self.now_fifo.clear();
@@ -263,6 +280,10 @@ impl Engine {
 
     fn schedule(&mut self, at: SimTime, ev: Ev) {
         let c = ev.client();
+        if let Ev::Fault(_) = ev {
+            self.push(at, 11, c);
+            return;
+        }
         let m = &mut self.mail[usize::from(c)];
         let tag = match ev {
             Ev::Step(_) => 0,
@@ -300,7 +321,14 @@ impl Engine {
                 m.renewed = r;
                 10
             }
+            Ev::SessionTimeout(_) => 12,
+            Ev::Disconnect(_) => 13,
+            Ev::Fault(_) => unreachable!("handled above"),
         };
+        self.push(at, tag, c);
+    }
+
+    fn push(&mut self, at: SimTime, tag: u8, c: u8) {
         let q = Queued::new(at, self.seq, tag, c);
         self.seq += 1;
         if at == self.now && self.run.events > 0 {
@@ -330,6 +358,9 @@ impl Engine {
     /// The event a queue entry stands for, with its payload taken from the mailbox.
     fn unpack(&mut self, q: Queued) -> Ev {
         let c = q.client();
+        if q.tag() == 11 {
+            return Ev::Fault(c);
+        }
         let m = &mut self.mail[usize::from(c)];
         match q.tag() {
             0 => Ev::Step(c),
@@ -345,7 +376,10 @@ impl Engine {
             7 => Ev::WriteReply(c, m.write_ok),
             8 => Ev::ReleaseAt(c, m.release),
             9 => Ev::RenewAt(c, m.renew),
-            _ => Ev::RenewReply(c, m.renewed),
+            10 => Ev::RenewReply(c, m.renewed),
+            11 => Ev::Fault(c),
+            12 => Ev::SessionTimeout(c),
+            _ => Ev::Disconnect(c),
         }
     }
 
@@ -374,7 +408,8 @@ impl Engine {
             }
             Ev::AcquireAt(_) => {
                 let now = self.now;
-                let grant = self.lock().acquire(c, now);
+                let dead = ctx.sc.service.kind == ServiceKind::Session && self.clients[usize::from(c)].session_dead;
+                let grant = if dead { Grant::NoSession } else { self.lock().acquire(c, now) };
                 match grant {
                     Grant::Granted { token, expires_at, .. } => {
                         self.record(c, Kind::Granted, token, 0, expires_at.0, None)
@@ -382,12 +417,17 @@ impl Engine {
                     Grant::Denied { holder } => {
                         self.record(c, Kind::Denied, 0, 0, holder.map_or(0, |h| u64::from(h) + 1), None)
                     }
+                    Grant::NoSession => self.record(c, Kind::Denied, 0, 1, 0, Some(Refusal::SessionGone)),
                 }
                 self.schedule(now.plus(ctx.lock_latency), Ev::AcquireReply(c, grant));
             }
             Ev::AcquireReply(_, grant) => self.on_acquire_reply(ctx, c, grant),
             Ev::ReadAt(_, cred) => {
-                let result = self.store.read(ctx.policy, cred);
+                let result = if cred.via_session && self.clients[usize::from(c)].session_dead {
+                    Err(Refusal::SessionGone)
+                } else {
+                    self.store.read(ctx.policy, cred)
+                };
                 match result {
                     Ok((value, version)) => self.record(c, Kind::Read, cred.token.unwrap_or(0), value, version, None),
                     Err(why) => self.record(c, Kind::ReadRejected, cred.token.unwrap_or(0), 0, 0, Some(why)),
@@ -406,7 +446,11 @@ impl Engine {
             },
             Ev::WriteAt { client, cred, version_read, value, debit, snapshot } => {
                 let latest = self.lock().latest_grantee() == Some(client);
-                let result = self.store.write(ctx.policy, cred, version_read, value, latest);
+                let result = if cred.via_session && self.clients[usize::from(c)].session_dead {
+                    Err(Refusal::SessionGone)
+                } else {
+                    self.store.write(ctx.policy, cred, version_read, value, latest)
+                };
                 let token = cred.token.unwrap_or(0);
                 let (accepted, reason) = match result {
                     Ok(()) => {
@@ -456,13 +500,26 @@ impl Engine {
                 }
                 self.schedule(now.plus(ctx.lock_latency), Ev::RenewReply(c, renewed));
             }
+            Ev::Fault(i) => match ctx.sc.faults[usize::from(i)].action {
+                FaultAction::Terminate(x) => self.end_session(x, 0),
+            },
+            Ev::SessionTimeout(_) => {
+                if self.clients[usize::from(c)].phase == Phase::Paused {
+                    self.end_session(c, 1);
+                }
+            }
+            Ev::Disconnect(_) => {
+                if !self.clients[usize::from(c)].session_dead {
+                    self.end_session(c, 2);
+                }
+            }
             Ev::RenewReply(_, renewed) => {
                 let st = &mut self.clients[usize::from(c)];
                 match (renewed, st.lease.as_mut()) {
                     (Some(_), Some(lease)) => {
                         // Conservative, like a real client: the new lease counts from when the renewal was
                         // sent, which the client remembered in `believed_end_local`'s place.
-                        lease.believed_end_local = lease.believed_end_local.saturating_add(ctx.ttl as i64);
+                        lease.believed_end_local = lease.believed_end_local.saturating_add(i64::try_from(ctx.ttl).unwrap_or(i64::MAX));
                         st.pc += 1;
                         self.advance(ctx, c);
                     }
@@ -472,21 +529,32 @@ impl Engine {
         }
     }
 
+    /// The client's database session ends (`cause` 0: terminated by an admin, 1: keepalive timeout,
+    /// 2: the client disconnected):
+    /// a session lock it holds is freed, and accesses through the session fail from now on.
+    fn end_session(&mut self, c: u8, cause: u64) {
+        let now = self.now;
+        let freed = self.lock().end_session(c, now);
+        self.clients[usize::from(c)].session_dead = true;
+        self.record(c, Kind::SessionEnded, 0, i64::from(freed), cause, None);
+    }
+
     fn on_acquire_reply(&mut self, ctx: &Ctx, c: u8, grant: Grant) {
         let spec = &ctx.sc.clients[usize::from(c)];
         let now = self.now;
         let st = &mut self.clients[usize::from(c)];
         match grant {
             Grant::Granted { token, lock_value, .. } => {
-                let cred = Credentials { token: ctx.sc.service.tokens.then_some(token), lock_value };
+                let cred = Credentials { token: ctx.sc.service.tokens.then_some(token), lock_value, via_session: false };
                 // The lease counts from when the request was sent, by the client's own clock: the
                 // careful reading (Redlock measures validity from the start of acquisition).
-                let believed_end_local = st.acquire_sent_local.saturating_add(ctx.ttl as i64);
+                let believed_end_local = st.acquire_sent_local.saturating_add(i64::try_from(ctx.ttl).unwrap_or(i64::MAX));
                 st.lease = Some(HeldLease { cred, since: now, believed_end_local });
                 st.belief_from = Some(now);
                 st.pc += 1;
                 self.advance(ctx, c);
             }
+            Grant::NoSession => self.abort(ctx, c),
             Grant::Denied { .. } => {
                 let Op::Acquire { every, tries } = spec.ops[st.pc] else {
                     unreachable!("an acquire reply arrives only while the client is at an acquire step")
@@ -521,8 +589,8 @@ impl Engine {
                     self.schedule(now.plus(ctx.lock_latency), Ev::AcquireAt(c));
                     return;
                 }
-                Op::Read => {
-                    let cred = st.lease.map(|l| l.cred).unwrap_or_default();
+                Op::Read { via_session } => {
+                    let cred = Credentials { via_session, ..st.lease.map(|l| l.cred).unwrap_or_default() };
                     self.schedule(now.plus(ctx.store_latency), Ev::ReadAt(c, cred));
                     return;
                 }
@@ -545,6 +613,10 @@ impl Engine {
                     self.record(c, Kind::PauseStart, token, read.map_or(i64::MIN, |s| s.0), d, None);
                     self.run.pauses.push(Span { client: c, from: now, to: now.plus(d), tag: 0 });
                     self.schedule(now.plus(d), Ev::Wake(c));
+                    if ctx.sc.service.kind == ServiceKind::Session && ctx.idle > 0 && d > ctx.idle {
+                        // Frozen, it sends no keepalives: the server gives up on the session.
+                        self.schedule(now.plus(ctx.idle), Ev::SessionTimeout(c));
+                    }
                     return;
                 }
                 Op::Check(need) => {
@@ -558,10 +630,10 @@ impl Engine {
                     }
                     self.clients[usize::from(c)].pc += 1;
                 }
-                Op::Write { debit, delay } => {
+                Op::Write { debit, delay, via_session } => {
                     let (snapshot, version_read) = st.snapshot.unwrap_or((0, 0));
                     let value = snapshot - debit;
-                    let cred = st.lease.map(|l| l.cred).unwrap_or_default();
+                    let cred = Credentials { via_session, ..st.lease.map(|l| l.cred).unwrap_or_default() };
                     let hold = if st.attempt == 0 { delay.resolve(ctx.params) } else { 0 };
                     self.record(c, Kind::WriteSent, cred.token.unwrap_or(0), value, hold, None);
                     if hold > 0 {
@@ -578,6 +650,12 @@ impl Engine {
                         self.schedule(now.plus(ctx.lock_latency), Ev::ReleaseAt(c, lease.cred.lock_value));
                     }
                     self.clients[usize::from(c)].pc += 1;
+                }
+                Op::Idle => {
+                    // Connected and silent: no more events of its own; its belief lasts to the end.
+                    st.phase = Phase::Done;
+                    self.record(c, Kind::Done, 0, 0, 0, None);
+                    return;
                 }
                 Op::Renew => {
                     let Some(lease) = st.lease.as_mut() else {
@@ -622,6 +700,7 @@ impl Engine {
         }
         st.attempt += 1;
         st.tries = 0;
+        st.session_dead = false; // starting over means a new connection
         st.snapshot = None;
         st.woke = false;
         st.pc = ctx.sc.clients[usize::from(c)].restart_pc();
@@ -641,16 +720,27 @@ impl Engine {
         st.phase = Phase::Done;
         if let (Some(from), Some(lease)) = (st.belief_from.take(), st.lease) {
             // Finished without releasing: it believes the lease is its own until it runs out by its clock.
-            let believed_end = spec.clock.true_time_of(lease.believed_end_local);
-            let to = believed_end.max(now);
+            // (A session lock has no end of its own: the belief lasts as long as the script.)
+            let to = if ctx.ttl == u64::MAX { now } else { spec.clock.true_time_of(lease.believed_end_local).max(now) };
             self.run.beliefs.push(Span { client: c, from, to, tag: lease.cred.token.unwrap_or(0) as i64 });
         }
         self.record(c, kind, 0, 0, 0, None);
+        if ctx.sc.service.kind == ServiceKind::Session && !self.clients[usize::from(c)].session_dead {
+            // Its script is over: the client disconnects, which ends its session (and frees a lock it
+            // still holds, as PostgreSQL does at session end) — after the messages it already sent.
+            self.schedule(now, Ev::Disconnect(c));
+        }
     }
 
     fn finish(&mut self, _ctx: &Ctx) {
         self.run.final_balance = self.store.balance;
         self.run.end = self.now;
+        for c in 0..self.clients.len() {
+            // Idle clients still holding on: their belief lasts to the end of the run.
+            if self.clients[c].belief_from.is_some() {
+                self.end_belief(c as u8, self.now);
+            }
+        }
         let lock = self.lock.as_ref().expect("reset creates the lock service");
         self.run.leases.extend_from_slice(&lock.leases);
         if self.trace_on {

@@ -70,6 +70,9 @@ pub enum Refusal {
     NotOwner = 3,
     /// `ideal`: the writer is no longer the latest grantee.
     NotLatestGrantee = 4,
+    /// The access went through a database session that has ended (PostgreSQL: the backend was
+    /// terminated). Not a storage policy: the session itself was the fence.
+    SessionGone = 5,
 }
 
 impl Refusal {
@@ -79,6 +82,7 @@ impl Refusal {
             Refusal::VersionChanged => "version-changed",
             Refusal::NotOwner => "not-owner",
             Refusal::NotLatestGrantee => "not-latest-grantee",
+            Refusal::SessionGone => "session-gone",
         }
     }
 }
@@ -90,6 +94,8 @@ pub struct Credentials {
     pub token: Option<u64>,
     /// The unique value the lock service handed out with the grant (redis's random value).
     pub lock_value: u64,
+    /// The access goes through the client's database session (the one that holds a session lock).
+    pub via_session: bool,
 }
 
 /// The balance and everything the guards remember.
@@ -172,7 +178,7 @@ mod tests {
     use super::*;
 
     fn cred(token: u64, value: u64) -> Credentials {
-        Credentials { token: Some(token), lock_value: value }
+        Credentials { token: Some(token), lock_value: value, via_session: false }
     }
 
     #[test]

@@ -44,6 +44,10 @@ pub enum Kind {
     Renewed,
     /// Lock service: renewal refused (the lease was gone).
     RenewDenied,
+    /// Lock service: the client's database session ended (`aux` 0: terminated, 1: keepalive timeout,
+    /// 2: the client disconnected at the end of its script;
+    /// `value` 1 if that freed a lock it held).
+    SessionEnded,
     /// Client: starts over (`aux` = attempt number, from 1).
     Retry,
     /// Client: stopped without finishing (denied too often, or out of retries).
@@ -72,6 +76,7 @@ impl Kind {
             Kind::Released => "released",
             Kind::Renewed => "renewed",
             Kind::RenewDenied => "renew-denied",
+            Kind::SessionEnded => "session-ended",
             Kind::Retry => "retry",
             Kind::GaveUp => "gave-up",
             Kind::Done => "done",
@@ -81,7 +86,13 @@ impl Kind {
     /// The lane of the space-time diagram the event belongs to.
     pub fn lane(self) -> &'static str {
         match self {
-            Kind::Granted | Kind::Denied | Kind::LeaseExpired | Kind::Released | Kind::Renewed | Kind::RenewDenied => "lock",
+            Kind::Granted
+            | Kind::Denied
+            | Kind::LeaseExpired
+            | Kind::Released
+            | Kind::Renewed
+            | Kind::RenewDenied
+            | Kind::SessionEnded => "lock",
             Kind::Read | Kind::ReadRejected | Kind::WriteAccepted | Kind::WriteRejected => "storage",
             _ => "client",
         }

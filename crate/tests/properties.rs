@@ -45,6 +45,8 @@ proptest! {
         let mut cfg = Config::new(sc, strong);
         cfg.params = params;
         cfg.retries = retries;
+        // Without tokens (session locks), first-touch has nothing to compare: only version is a guard.
+        prop_assume!(sc.service.tokens || strong == Policy::Version);
         let o = simulate(sc, &cfg).unwrap();
         prop_assert!(!o.lost_update, "{} {:?} lost an update: {:?}", sc.id, strong, o.run.writes);
     }
@@ -92,8 +94,12 @@ proptest! {
         let a = simulate(sc, &cfg).unwrap();
         let granted: Vec<u64> = a.run.trace.iter().filter(|e| e.kind == Kind::Granted).map(|e| e.token).collect();
         prop_assert!(!granted.is_empty());
-        prop_assert_eq!(granted[0], 1);
-        prop_assert!(granted.windows(2).all(|w| w[0] < w[1]), "{:?}", granted);
+        if sc.service.tokens {
+            prop_assert_eq!(granted[0], 1);
+            prop_assert!(granted.windows(2).all(|w| w[0] < w[1]), "{:?}", granted);
+        } else {
+            prop_assert!(granted.iter().all(|&t| t == 0), "no tokens: {:?}", granted);
+        }
         prop_assert!(a.run.trace.windows(2).all(|w| w[0].t <= w[1].t), "trace out of time order");
         let b = simulate(sc, &cfg).unwrap();
         prop_assert_eq!(report::json(&a), report::json(&b));

@@ -46,6 +46,10 @@ scenario_tests! {
     lock_delay => "lock-delay",
     renewal_frozen => "renewal-frozen",
     slow_clock => "slow-clock",
+    seed_advisory_lock => "seed-advisory-lock",
+    postgres_session => "postgres-session",
+    postgres_terminate => "postgres-terminate",
+    postgres_terminate_elsewhere => "postgres-terminate-elsewhere",
 }
 
 #[test]
