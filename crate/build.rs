@@ -38,21 +38,34 @@ fn main() {
         let text = std::fs::read_to_string(dir.join(file)).unwrap_or_else(|e| panic!("scenarios/{file}: {e}"));
         let sc = scenario::Scenario::parse(&text).unwrap_or_else(|e| panic!("scenarios/{file}: {e}"));
         emit(&mut out, n, &sc);
-        names.push(format!("sc{n}()"));
+        names.push(format!("SC{n}"));
         sources.push(format!("include_str!({:?})", dir.join(file).display().to_string()));
     }
-    let _ = writeln!(out, "pub(crate) fn build() -> Vec<Scenario> {{ vec![{}] }}", names.join(", "));
+    let _ = writeln!(out, "pub(crate) static CATALOGUE: &[Scenario] = &[{}];", names.join(", "));
     let _ = writeln!(out, "#[cfg(test)] pub(crate) const SOURCES: &[&str] = &[{}];", sources.join(", "));
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("catalogue.rs");
     std::fs::write(dest, out).unwrap();
 }
 
 fn s(v: &str) -> String {
-    format!("String::from({v:?})")
+    format!("Cow::Borrowed({v:?})")
 }
 
+/// A slice literal from its Debug form (`[a, b]`), as a borrowed list.
+fn list<T: std::fmt::Debug>(items: &[T]) -> String {
+    format!("Cow::Borrowed(&{items:?})")
+}
+
+fn opt_list(v: &Option<std::borrow::Cow<'static, [u8]>>) -> String {
+    match v {
+        Some(r) => format!("Some({})", list(r)),
+        None => "None".into(),
+    }
+}
+
+/// One scenario as a `static`: all borrowed data, no code runs to build it.
 fn emit(out: &mut String, n: usize, sc: &scenario::Scenario) {
-    let _ = writeln!(out, "fn sc{n}() -> Scenario {{ Scenario {{");
+    let _ = writeln!(out, "const SC{n}: Scenario = Scenario {{");
     for (k, v) in [
         ("id", &sc.id),
         ("group", &sc.group),
@@ -65,15 +78,15 @@ fn emit(out: &mut String, n: usize, sc: &scenario::Scenario) {
     ] {
         let _ = writeln!(out, "  {k}: {},", s(v));
     }
-    let _ = writeln!(out, "  params: vec![");
-    for p in &sc.params {
+    let _ = writeln!(out, "  params: Cow::Borrowed(&[");
+    for p in sc.params.iter() {
         let _ = writeln!(
             out,
             "    ParamSpec {{ name: {}, default_us: {}, min_us: {}, max_us: {}, label_en: {}, label_bn: {} }},",
             s(&p.name), p.default_us, p.min_us, p.max_us, s(&p.label_en), s(&p.label_bn)
         );
     }
-    let _ = writeln!(out, "  ],");
+    let _ = writeln!(out, "  ]),");
     let v = &sc.service;
     let _ = writeln!(
         out,
@@ -81,32 +94,32 @@ fn emit(out: &mut String, n: usize, sc: &scenario::Scenario) {
         v.kind, v.idle, v.ttl, v.lock_delay, v.tokens, v.lock_latency, v.store_latency
     );
     let _ = writeln!(out, "  balance: {},", sc.balance);
-    let _ = writeln!(out, "  clients: vec![");
-    for c in &sc.clients {
-        let _ = writeln!(out, "    ClientSpec {{ name: {:?}, start: {:?}, ops: vec!{:?}, clock: {:?} }},", c.name, c.start, c.ops, c.clock);
+    let _ = writeln!(out, "  clients: Cow::Borrowed(&[");
+    for c in sc.clients.iter() {
+        let _ = writeln!(out, "    ClientSpec {{ name: {:?}, start: {:?}, ops: {}, clock: {:?} }},", c.name, c.start, list(&c.ops), c.clock);
     }
-    let _ = writeln!(out, "  ],");
-    let _ = writeln!(out, "  faults: vec!{:?},", sc.faults);
-    let _ = writeln!(out, "  expects: expects{n}(),");
-    let _ = writeln!(out, "}} }}");
+    let _ = writeln!(out, "  ]),");
+    let _ = writeln!(out, "  faults: {},", list(&sc.faults));
+    let _ = writeln!(out, "  expects: EXPECTS{n},");
+    let _ = writeln!(out, "}};");
     // Expectations are test data: the wasm build leaves them out.
-    let _ = writeln!(out, "#[cfg(target_arch = \"wasm32\")] fn expects{n}() -> Vec<Expectation> {{ Vec::new() }}");
-    let _ = writeln!(out, "#[cfg(not(target_arch = \"wasm32\"))] fn expects{n}() -> Vec<Expectation> {{ vec![");
-    for e in &sc.expects {
+    let _ = writeln!(out, "#[cfg(target_arch = \"wasm32\")] const EXPECTS{n}: Cow<'static, [Expectation]> = Cow::Borrowed(&[]);");
+    let _ = writeln!(out, "#[cfg(not(target_arch = \"wasm32\"))] const EXPECTS{n}: Cow<'static, [Expectation]> = Cow::Borrowed(&[");
+    for e in sc.expects.iter() {
         let _ = writeln!(
             out,
-            "    Expectation {{ policy: Policy::{:?}, retry: {}, overrides: vec!{:?}, final_balance: {:?}, expected: {:?}, lost: {:?}, rejected: {}, stale: {:?}, grants: {}, line: {} }},",
+            "    Expectation {{ policy: Policy::{:?}, retry: {}, overrides: {}, final_balance: {:?}, expected: {:?}, lost: {:?}, rejected: {}, stale: {:?}, grants: {}, line: {} }},",
             e.policy,
             e.retry,
-            e.overrides,
+            list(&e.overrides),
             e.final_balance,
             e.expected,
             e.lost,
-            match &e.rejected { Some(r) => format!("Some(vec!{r:?})"), None => "None".into() },
+            opt_list(&e.rejected),
             e.stale,
-            match &e.grants { Some(r) => format!("Some(vec!{r:?})"), None => "None".into() },
+            opt_list(&e.grants),
             e.line
         );
     }
-    let _ = writeln!(out, "] }}");
+    let _ = writeln!(out, "]);");
 }

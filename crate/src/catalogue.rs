@@ -1,13 +1,13 @@
 //! The built-in scenarios, compiled in by the build script from `scenarios/*.txt` (parsed with
 //! [`Scenario::parse`] at build time, so a broken file fails the build with the parser's message).
 
-use std::sync::OnceLock;
-
 use crate::error::Error;
 use crate::scenario::Scenario;
 
 mod generated {
     #![allow(clippy::all, unused_imports)]
+    use std::borrow::Cow;
+
     use crate::client::{ClientSpec, Dur::*, Op::*};
     use crate::clock::Clock;
     use crate::scenario::{Expectation, Fault, FaultAction::*, Lost::*, ParamSpec, Scenario, ServiceKind, ServiceSpec};
@@ -20,15 +20,14 @@ pub const DEFAULT_ID: &str = "seed-gc-pause";
 
 /// The whole catalogue, in order.
 pub fn catalogue() -> &'static [Scenario] {
-    static CATALOGUE: OnceLock<Vec<Scenario>> = OnceLock::new();
-    CATALOGUE.get_or_init(generated::build)
+    generated::CATALOGUE
 }
 
 /// Looks a scenario up by id.
 pub fn find(id: &str) -> Result<&'static Scenario, Error> {
     catalogue().iter().find(|s| s.id == id).ok_or_else(|| Error::UnknownScenario {
         id: id.to_string(),
-        known: catalogue().iter().map(|s| s.id.as_str()).collect::<Vec<_>>().join(", "),
+        known: catalogue().iter().map(|s| &*s.id).collect::<Vec<_>>().join(", "),
     })
 }
 

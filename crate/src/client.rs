@@ -60,7 +60,7 @@ pub struct ClientSpec {
     pub name: char,
     /// When the client starts, in true time.
     pub start: Dur,
-    pub ops: Vec<Op>,
+    pub ops: crate::scenario::List<Op>,
     pub clock: Clock,
 }
 

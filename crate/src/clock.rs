@@ -23,18 +23,21 @@ impl Clock {
             // The common case, without 128-bit division (it showed up at 10 % of a sweep's profile).
             return self.offset_us.saturating_add(t.0 as i64);
         }
-        let tau = t.0 as i128;
-        let drift = (tau * i128::from(self.rate_ppm)).div_euclid(1_000_000); // floor, also when slow
-        (i128::from(self.offset_us) + tau + drift) as i64
+        // i64 is enough: simulated time stays under 2 h (7.2e9 µs) and |rate| ≤ 5e5 ppm, so the
+        // product stays under 4e15 (and 128-bit division would cost wasm size).
+        let tau = t.0 as i64;
+        let drift = (tau * self.rate_ppm).div_euclid(1_000_000); // floor, also when slow
+        self.offset_us.saturating_add(tau + drift)
     }
 
     /// The first true time at which the local clock reads at least `local` (for drawing beliefs).
     pub fn true_time_of(&self, local: i64) -> SimTime {
-        let rate = 1_000_000 + i128::from(self.rate_ppm);
-        if rate <= 0 {
+        let rate = 1_000_000 + self.rate_ppm;
+        let since = local.saturating_sub(self.offset_us);
+        // Beyond any run's horizon (simulated time is capped at hours): no need to be exact.
+        if rate <= 0 || since > 1_000_000_000_000 {
             return SimTime(u64::MAX);
         }
-        let since = i128::from(local) - i128::from(self.offset_us);
         if since <= 0 {
             return SimTime::ZERO;
         }

@@ -116,7 +116,14 @@ pub fn overlaps(run: &Run) -> Vec<(SimTime, SimTime)> {
             }
         }
     }
-    windows.sort_unstable();
+    // Insertion sort: a handful of windows, and the std sorts cost kilobytes of wasm.
+    for i in 1..windows.len() {
+        let mut j = i;
+        while j > 0 && windows[j - 1] > windows[j] {
+            windows.swap(j - 1, j);
+            j -= 1;
+        }
+    }
     let mut merged: Vec<(SimTime, SimTime)> = Vec::new();
     for (from, to) in windows {
         match merged.last_mut() {
@@ -133,7 +140,7 @@ pub const EXPECT_RETRIES: u32 = 3;
 /// Runs one of a scenario's expectations and compares. `Err` says what differed, in words.
 pub fn verify(sc: &'static Scenario, e: &crate::scenario::Expectation) -> Result<Outcome, String> {
     let mut cfg = Config::new(sc, e.policy);
-    for &(i, v) in &e.overrides {
+    for &(i, v) in e.overrides.iter() {
         cfg.params[usize::from(i)] = v;
     }
     if e.retry {
@@ -159,13 +166,13 @@ pub fn verify(sc: &'static Scenario, e: &crate::scenario::Expectation) -> Result
     if let Some(rej) = &e.rejected {
         let mut got: Vec<u8> = o.run.writes.iter().filter(|w| !w.accepted).map(|w| w.client).collect();
         got.dedup();
-        if &got != rej {
+        if got[..] != rej[..] {
             diffs.push(format!("rejected writes from {got:?} (expected {rej:?})"));
         }
     }
     if let Some(grants) = &e.grants {
         let got: Vec<u8> = o.run.leases.iter().map(|l| l.client).collect();
-        if &got != grants {
+        if got[..] != grants[..] {
             diffs.push(format!("grants to {got:?} (expected {grants:?})"));
         }
     }

@@ -312,7 +312,7 @@ pub fn json(o: &Outcome) -> String {
     j.key("tokens").bool(sc.service.tokens);
     j.key("service").str(service_name(sc));
     j.key("clients").begin_arr();
-    for c in &sc.clients {
+    for c in sc.clients.iter() {
         j.str(&c.name.to_string());
     }
     j.end_arr();
@@ -474,12 +474,12 @@ pub fn catalogue_json() -> String {
         j.key("tokens").bool(sc.service.tokens);
         j.key("service").str(service_name(sc));
         j.key("clients").begin_arr();
-        for c in &sc.clients {
+        for c in sc.clients.iter() {
             j.str(&c.name.to_string());
         }
         j.end_arr();
         j.key("params").begin_arr();
-        for p in &sc.params {
+        for p in sc.params.iter() {
             j.begin_obj();
             j.key("name").str(&p.name);
             j.key("default_ms").ms(p.default_us);

@@ -35,11 +35,18 @@
 //! Expectation keys: `grants=A,B` (who was granted the lock, in order), `final=N`, `expected=N` (the ideal guard's final), `lost=A|B|none` (whose acknowledged update is missing),
 //! `rejected=A,B|none` (whose writes the storage refused), `stale=yes|no` (a stale write was accepted).
 
+use std::borrow::Cow;
+
 use crate::client::{ClientSpec, Dur, Op};
 use crate::clock::Clock;
 use crate::error::Error;
 use crate::store::Policy;
 use crate::time::{parse_duration, MS};
+
+/// Text in a scenario: borrowed from the binary for the compiled catalogue, owned when parsed.
+pub type Text = Cow<'static, str>;
+/// A list in a scenario, likewise: the compiled catalogue is a `static`, with no constructor code.
+pub type List<T> = Cow<'static, [T]>;
 
 /// Most clients a scenario may declare.
 pub const CLIENTS_MAX: usize = 8;
@@ -51,12 +58,12 @@ pub const PARAMS_MAX: usize = 16;
 /// A tunable number of a scenario, with its range and labels.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParamSpec {
-    pub name: String,
+    pub name: Text,
     pub default_us: u64,
     pub min_us: u64,
     pub max_us: u64,
-    pub label_en: String,
-    pub label_bn: String,
+    pub label_en: Text,
+    pub label_bn: Text,
 }
 
 /// What kind of lock service.
@@ -110,34 +117,34 @@ pub struct Expectation {
     pub policy: Policy,
     pub retry: bool,
     /// Parameter overrides `(index, value)` for this expectation.
-    pub overrides: Vec<(u8, u64)>,
+    pub overrides: List<(u8, u64)>,
     pub final_balance: Option<i64>,
     /// The ideal guard's final balance (`expected` in the outcome).
     pub expected: Option<i64>,
     pub lost: Option<Lost>,
-    pub rejected: Option<Vec<u8>>,
+    pub rejected: Option<List<u8>>,
     pub stale: Option<bool>,
     /// The clients granted the lock, in order.
-    pub grants: Option<Vec<u8>>,
+    pub grants: Option<List<u8>>,
     pub line: usize,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Scenario {
-    pub id: String,
-    pub group: String,
-    pub title_en: String,
-    pub title_bn: String,
-    pub summary_en: String,
-    pub summary_bn: String,
-    pub source: String,
-    pub derived: String,
-    pub params: Vec<ParamSpec>,
+    pub id: Text,
+    pub group: Text,
+    pub title_en: Text,
+    pub title_bn: Text,
+    pub summary_en: Text,
+    pub summary_bn: Text,
+    pub source: Text,
+    pub derived: Text,
+    pub params: List<ParamSpec>,
     pub service: ServiceSpec,
     pub balance: i64,
-    pub clients: Vec<ClientSpec>,
-    pub faults: Vec<Fault>,
-    pub expects: Vec<Expectation>,
+    pub clients: List<ClientSpec>,
+    pub faults: List<Fault>,
+    pub expects: List<Expectation>,
 }
 
 impl Scenario {
@@ -153,7 +160,7 @@ impl Scenario {
         if self.params.is_empty() {
             return "no parameters".to_string();
         }
-        self.params.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ")
+        self.params.iter().map(|p| &*p.name).collect::<Vec<_>>().join(", ")
     }
 
     pub fn client_name(&self, i: u8) -> char {
@@ -165,7 +172,7 @@ impl Scenario {
         let p = &self.params[index];
         if value_us < p.min_us || value_us > p.max_us {
             return Err(Error::ParamOutOfRange {
-                name: p.name.clone(),
+                name: p.name.to_string(),
                 value_us,
                 min_us: p.min_us,
                 max_us: p.max_us,
@@ -177,7 +184,7 @@ impl Scenario {
     /// Sets `name` in `values`, checking that the scenario has it and that it is in range.
     pub fn set_param(&self, values: &mut [u64], name: &str, value_us: u64) -> Result<(), Error> {
         let i = self.param_index(name).ok_or_else(|| Error::UnknownParam {
-            scenario: self.id.clone(),
+            scenario: self.id.to_string(),
             name: name.to_string(),
             known: self.param_names(),
         })?;
@@ -205,21 +212,21 @@ fn split_key(line: &str) -> Option<(&str, &str)> {
 
 impl Parser {
     fn err(&self, why: impl Into<String>) -> Error {
-        let id = self.sc.as_ref().map_or_else(String::new, |s| s.id.clone());
+        let id = self.sc.as_ref().map_or_else(String::new, |s| s.id.to_string());
         Error::Scenario { id, line: self.line, why: why.into() }
     }
 
     fn sc(&mut self) -> &mut Scenario {
         self.sc.get_or_insert_with(|| Scenario {
-            id: String::new(),
-            group: String::new(),
-            title_en: String::new(),
-            title_bn: String::new(),
-            summary_en: String::new(),
-            summary_bn: String::new(),
-            source: String::new(),
-            derived: String::new(),
-            params: Vec::new(),
+            id: Text::Borrowed(""),
+            group: Text::Borrowed(""),
+            title_en: Text::Borrowed(""),
+            title_bn: Text::Borrowed(""),
+            summary_en: Text::Borrowed(""),
+            summary_bn: Text::Borrowed(""),
+            source: Text::Borrowed(""),
+            derived: Text::Borrowed(""),
+            params: List::Borrowed(&[]),
             service: ServiceSpec {
                 kind: ServiceKind::Lease,
                 idle: Dur::Lit(0),
@@ -230,9 +237,9 @@ impl Parser {
                 store_latency: Dur::Lit(0),
             },
             balance: 500,
-            clients: Vec::new(),
-            faults: Vec::new(),
-            expects: Vec::new(),
+            clients: List::Borrowed(&[]),
+            faults: List::Borrowed(&[]),
+            expects: List::Borrowed(&[]),
         })
     }
 
@@ -251,13 +258,13 @@ impl Parser {
             line: 0,
             why: "empty scenario".into(),
         })?;
-        for (what, value) in [("id", &sc.id), ("title", &sc.title_en), ("summary", &sc.summary_en)] {
+        for (what, value) in [("id", &*sc.id), ("title", &*sc.title_en), ("summary", &*sc.summary_en)] {
             if value.is_empty() {
-                return Err(Error::Scenario { id: sc.id.clone(), line: 0, why: format!("missing `{what}:`") });
+                return Err(Error::Scenario { id: sc.id.to_string(), line: 0, why: format!("missing `{what}:`") });
             }
         }
         if sc.clients.is_empty() {
-            return Err(Error::Scenario { id: sc.id.clone(), line: 0, why: "no clients".into() });
+            return Err(Error::Scenario { id: sc.id.to_string(), line: 0, why: "no clients".into() });
         }
         Ok(sc)
     }
@@ -282,15 +289,15 @@ impl Parser {
                 if value.is_empty() || !value.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-') {
                     return Err(self.err("id must be lowercase letters, digits and dashes"));
                 }
-                self.sc().id = value;
+                self.sc().id = value.into();
             }
-            "group" => self.sc().group = value,
-            "title" => self.sc().title_en = value,
-            "title.bn" => self.sc().title_bn = value,
-            "summary" => self.sc().summary_en = value,
-            "summary.bn" => self.sc().summary_bn = value,
-            "source" => self.sc().source = value,
-            "derived" => self.sc().derived = value,
+            "group" => self.sc().group = value.into(),
+            "title" => self.sc().title_en = value.into(),
+            "title.bn" => self.sc().title_bn = value.into(),
+            "summary" => self.sc().summary_en = value.into(),
+            "summary.bn" => self.sc().summary_bn = value.into(),
+            "source" => self.sc().source = value.into(),
+            "derived" => self.sc().derived = value.into(),
             "balance" => {
                 let b: i64 = value.parse().map_err(|_| self.err("balance must be an integer"))?;
                 if !(0..=1_000_000_000).contains(&b) {
@@ -337,13 +344,13 @@ impl Parser {
         if self.sc().params.len() >= PARAMS_MAX {
             return Err(self.err("too many parameters"));
         }
-        self.sc().params.push(ParamSpec {
-            name,
+        self.sc().params.to_mut().push(ParamSpec {
+            name: name.into(),
             default_us,
             min_us,
             max_us,
-            label_en: en.trim().to_string(),
-            label_bn: bn.trim().to_string(),
+            label_en: en.trim().to_string().into(),
+            label_bn: bn.trim().to_string().into(),
         });
         Ok(())
     }
@@ -474,7 +481,7 @@ impl Parser {
                 _ => {}
             }
         }
-        self.sc().clients.push(ClientSpec { name: letter, start, ops, clock });
+        self.sc().clients.to_mut().push(ClientSpec { name: letter, start, ops: ops.into(), clock });
         Ok(())
     }
 
@@ -490,7 +497,7 @@ impl Parser {
         if self.sc().service.kind != ServiceKind::Session {
             return Err(self.err("terminate needs `service: session` declared before it"));
         }
-        self.sc().faults.push(Fault { at, action });
+        self.sc().faults.to_mut().push(Fault { at, action });
         Ok(())
     }
 
@@ -524,7 +531,7 @@ impl Parser {
         let mut e = Expectation {
             policy,
             retry,
-            overrides,
+            overrides: overrides.into(),
             final_balance: None,
             expected: None,
             lost: None,
@@ -549,9 +556,9 @@ impl Parser {
                         }
                     }
                     if k == "rejected" {
-                        e.rejected = Some(who);
+                        e.rejected = Some(who.into());
                     } else {
-                        e.grants = Some(who);
+                        e.grants = Some(who.into());
                     }
                 }
                 "stale" => {
@@ -564,7 +571,7 @@ impl Parser {
                 other => return Err(self.err(format!("unknown expectation \"{other}\""))),
             }
         }
-        self.sc().expects.push(e);
+        self.sc().expects.to_mut().push(e);
         Ok(())
     }
 }

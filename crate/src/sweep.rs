@@ -27,13 +27,14 @@ impl Axis {
         if self.steps <= 1 {
             return self.from_us;
         }
-        let span = u128::from(self.to_us - self.from_us);
-        self.from_us + (span * i as u128 / (self.steps as u128 - 1)) as u64
+        // No overflow in u64: spans are at most an hour (3.6e9 µs) and steps at most AXIS_MAX.
+        let span = self.to_us - self.from_us;
+        self.from_us + span * i as u64 / (self.steps as u64 - 1)
     }
 
     pub fn new(sc: &Scenario, name: &str, from_us: u64, to_us: u64, steps: usize) -> Result<Axis, Error> {
         let param = sc.param_index(name).ok_or_else(|| Error::UnknownParam {
-            scenario: sc.id.clone(),
+            scenario: sc.id.to_string(),
             name: name.to_string(),
             known: sc.param_names(),
         })?;

@@ -70,7 +70,7 @@ impl Simulation {
 
     #[wasm_bindgen(getter)]
     pub fn scenario(&self) -> String {
-        self.scenario.id.clone()
+        self.scenario.id.to_string()
     }
 
     /// Sets the storage policy by name (`none`, `token`, `first-touch`, `version`, `owner`).

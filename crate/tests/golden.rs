@@ -94,7 +94,7 @@ fn scenarios_lists_every_id_with_a_summary() {
     let (out, _, code) = leaselab(&["scenarios"]);
     assert_eq!(code, 0);
     for sc in leaselab::catalogue::catalogue() {
-        let line = out.lines().find(|l| l.split_whitespace().next() == Some(sc.id.as_str()));
+        let line = out.lines().find(|l| l.split_whitespace().next() == Some(&*sc.id));
         let line = line.unwrap_or_else(|| panic!("{} not listed", sc.id));
         assert!(line.len() > sc.id.len() + 10, "{line}");
     }

@@ -112,11 +112,11 @@ proptest! {
     fn out_of_range_values_are_clear_errors((i, _) in scenario_and_params(), extra in 1u64..=1_000_000_000) {
         let sc = &catalogue::catalogue()[i];
         let mut values = sc.defaults();
-        for p in &sc.params {
+        for p in sc.params.iter() {
             let err = sc.set_param(&mut values, &p.name, p.max_us + extra).unwrap_err();
             let is_range = matches!(err, Error::ParamOutOfRange { .. });
             prop_assert!(is_range);
-            prop_assert!(err.to_string().contains(&p.name));
+            prop_assert!(err.to_string().contains(&*p.name));
         }
         let unknown = matches!(sc.set_param(&mut values, "no-such-param", 1), Err(Error::UnknownParam { .. }));
         prop_assert!(unknown);

@@ -7,7 +7,7 @@ use leaselab::{catalogue, Policy};
 fn check(id: &str) {
     let sc = catalogue::find(id).unwrap();
     let mut failures = Vec::new();
-    for e in &sc.expects {
+    for e in sc.expects.iter() {
         if let Err(why) = verify(sc, e) {
             failures.push(why);
         }
@@ -30,7 +30,7 @@ macro_rules! scenario_tests {
         fn every_catalogue_scenario_has_a_named_test() {
             let named = [$($id),*];
             for sc in catalogue::catalogue() {
-                assert!(named.contains(&sc.id.as_str()), "add a named test for {}", sc.id);
+                assert!(named.contains(&&*sc.id), "add a named test for {}", sc.id);
             }
         }
     };
@@ -72,7 +72,7 @@ fn slow_clock_at_one_percent_stops_in_time() {
     use leaselab::{simulate, Config};
     let base = catalogue::find("slow-clock").unwrap();
     let mut sc = base.clone();
-    sc.clients[0].clock.rate_ppm = -10_000; // 0.99
+    sc.clients.to_mut()[0].clock.rate_ppm = -10_000; // 0.99
     let sc: &'static _ = Box::leak(Box::new(sc));
     // `simulate` takes catalogue scenarios by id for rendering; the run itself needs only the data.
     let mut engine = leaselab::Engine::new();
