@@ -36,7 +36,7 @@ const ttlParam = (s) => s.params.find((p) => p.name === 'ttl');
 const rangeOf = (p, ui) => [Math.max(ui[0], Math.ceil(p.min_ms)), Math.min(ui[1], Math.floor(p.max_ms))];
 const clamp = (v, [lo, hi]) => Math.min(hi, Math.max(lo, v));
 const defaultsOf = (s) => ({
-  ttl: clamp(ttlParam(s).default_ms, rangeOf(ttlParam(s), TTL_UI)),
+  ttl: ttlParam(s) ? clamp(ttlParam(s).default_ms, rangeOf(ttlParam(s), TTL_UI)) : 0,
   pause: pauseParam(s) ? clamp(pauseParam(s).default_ms, rangeOf(pauseParam(s), PAUSE_UI)) : 0,
 });
 
@@ -75,7 +75,9 @@ function readUrl() {
   }
   const s = cat[state.scenario];
   const def = defaultsOf(s);
-  state.ttl = readMs(q, 'ttl', rangeOf(ttlParam(s), TTL_UI), def.ttl, note);
+  state.ttl = def.ttl;
+  if (ttlParam(s)) state.ttl = readMs(q, 'ttl', rangeOf(ttlParam(s), TTL_UI), def.ttl, note);
+  else if (q.get('ttl') !== null) note('noTtl', { value: q.get('ttl') });
   state.pause = def.pause;
   if (pauseParam(s)) state.pause = readMs(q, 'pause', rangeOf(pauseParam(s), PAUSE_UI), def.pause, note);
   else if (q.get('pause') !== null) note('noPause', { value: q.get('pause') });
@@ -107,7 +109,7 @@ function writeUrl(now = false) {
     const def = defaultsOf(cat[state.scenario]);
     const want = {
       scenario: state.scenario !== DEFAULT_ID ? state.scenario : null,
-      ttl: state.ttl !== def.ttl ? state.ttl : null,
+      ttl: ttlParam(cat[state.scenario]) && state.ttl !== def.ttl ? state.ttl : null,
       pause: pauseParam(cat[state.scenario]) && state.pause !== def.pause ? state.pause : null,
       fencing: state.fencing !== 'none' ? state.fencing : null,
       lang: state.lang !== 'en' ? state.lang : null,
@@ -128,7 +130,7 @@ function simulate() {
     sim = new Simulation(state.scenario);
   }
   sim.setPolicy(state.fencing);
-  sim.setParam('ttl', state.ttl);
+  if (ttlParam(cat[state.scenario])) sim.setParam('ttl', state.ttl);
   const p = pauseParam(cat[state.scenario]);
   if (p) sim.setParam(p.name, state.pause);
   run = JSON.parse(sim.runJson());
@@ -180,11 +182,22 @@ function fillSelects() {
 function syncSliders() {
   const s = cat[state.scenario];
   const ttl = $('ttl');
-  const [tlo, thi] = rangeOf(ttlParam(s), TTL_UI);
-  ttl.min = tlo;
-  ttl.max = thi;
-  ttl.value = state.ttl;
-  $('ttl-out').value = `${num(state.ttl)} ${d.ms}`;
+  const tp = ttlParam(s);
+  if (tp) {
+    const [tlo, thi] = rangeOf(tp, TTL_UI);
+    ttl.min = tlo;
+    ttl.max = thi;
+    ttl.value = state.ttl;
+    ttl.disabled = false;
+    $('ttl-out').value = `${num(state.ttl)} ${d.ms}`;
+  } else {
+    // A session lock (PostgreSQL) has no TTL at all: that is the point of those scenarios.
+    ttl.disabled = true;
+    $('ttl-out').value = '—';
+  }
+  $('ttl-label').textContent = tp ? d.ttl : d.ttlOff;
+  $('ttl-note').textContent = tp ? '' : d.noteNoTtl;
+  $('ttl-note').hidden = !!tp;
   const pause = $('pause');
   const p = pauseParam(s);
   const note = $('pause-note');
@@ -527,7 +540,8 @@ async function main() {
   // Reduced motion: no animated playback on load; the whole run is shown (stepping still works).
   play.t = reduceMotion.matches ? run.end_ms : BEFORE;
   renderAll();
-  for (const id of ['scenario', 'ttl', 'fencing', 'reset', 'play', 'back', 'next', 'scrub']) $(id).disabled = false;
+  for (const id of ['scenario', 'fencing', 'reset', 'play', 'back', 'next', 'scrub']) $(id).disabled = false;
+  syncSliders(); // enables the TTL and Pause sliders the scenario has
   $('status').hidden = true;
   wire();
   if (!reduceMotion.matches) start();

@@ -121,7 +121,9 @@ export function drawDiagram(svg, run, { width, d, num, lang }) {
     }
   }
   for (const l of run.leases) {
+    if (l.open) continue; // still held when the run ends: no end to mark
     if (l.released) notes.lock.push({ x: sx(l.ends_ms), text: fmt(narrow ? d.releasedShort : d.released, { c: l.client }), cls: '' });
+    else if (l.session_ended) notes.lock.push({ x: sx(l.ends_ms), text: fmt(narrow ? d.sessionEndedShort : d.sessionEnded, { c: l.client }), cls: 'n-bad' });
     else notes.lock.push({ x: sx(l.ends_ms), text: fmt(narrow ? d.expiredShort : d.expired, { c: l.client }), cls: 'n-exp' });
   }
 
@@ -205,7 +207,7 @@ export function drawDiagram(svg, run, { width, d, num, lang }) {
     const label = tok ? fmt(d.lease, { c: l.client, t: num(l.token) }) : fmt(d.leaseNoToken, { c: l.client });
     bar(lanes.lock, l.granted_ms, l.ends_ms, -10, 20, 'lease', label, tok ? fmt(d.leaseShort, { c: l.client, t: num(l.token) }) : l.client);
     const x = sx(l.ends_ms);
-    el(svg, 'line', { x1: x, x2: x, y1: lanes.lock.line - 13, y2: lanes.lock.line + 13, class: l.released ? 'lease-end released' : 'lease-end' });
+    if (!l.open) el(svg, 'line', { x1: x, x2: x, y1: lanes.lock.line - 13, y2: lanes.lock.line + 13, class: l.released ? 'lease-end released' : 'lease-end' });
   }
 
   // Lock-delay (Chubby, Consul): after a lease ends without a release, the lock is not grantable for a while.
@@ -226,7 +228,8 @@ export function drawDiagram(svg, run, { width, d, num, lang }) {
     const label = tok && t ? fmt(d.belief, { c: b.client, t: num(t) }) : fmt(d.beliefNoToken, { c: b.client });
     const cut = lease && b.to_ms > lease.ends_ms + EPS ? Math.max(lease.ends_ms, b.from_ms) : b.to_ms;
     if (cut > b.from_ms + EPS) bar(lane, b.from_ms, cut, -17, 14, 'belief', label, t ? fmt(d.beliefShort, { t: num(t) }) : '');
-    if (cut < b.to_ms - EPS) bar(lane, cut, b.to_ms, -17, 14, 'belief stale', narrow ? d.staleShort : d.stale, d.staleShort);
+    const stale = lease && lease.session_ended ? d.staleSession : d.stale;
+    if (cut < b.to_ms - EPS) bar(lane, cut, b.to_ms, -17, 14, 'belief stale', narrow ? d.staleShort : stale, d.staleShort);
   }
   for (const p of run.pauses) {
     bar(lanes[p.client], p.from_ms, p.to_ms, 3, 14, 'pause', fmt(d.pauseBlock, { d: ms(p.to_ms - p.from_ms) }), d.pauseBlockShort);

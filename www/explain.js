@@ -19,9 +19,13 @@ export function describeEvent(e, run, d, num) {
     reason: d.reasons[e.reason] || e.reason || '',
   };
   let key = e.kind;
-  if (key === 'granted' && e.token == null) key = 'grantedNoToken';
+  if (key === 'granted' && e.lease_end_ms == null) key = 'grantedSession';
+  else if (key === 'granted' && e.token == null) key = 'grantedNoToken';
+  else if (key === 'denied' && e.reason === 'session-gone') key = 'deniedNoSession';
   else if (key === 'denied' && e.holder == null) key = 'deniedDelay';
+  else if (key === 'session-ended') key = `session-ended-${e.cause}`;
   else if (key === 'write-sent' && e.held_ms > 0) key = 'write-held';
+  v.freed = e.freed_lock ? d.ev.freed : '';
   v.tok = e.token != null && run.tokens ? fmt(d.ev.tok, { token: num(e.token) }) : '';
   return key in d.ev ? fmt(d.ev[key], v) : `${e.actor}: ${e.kind}`;
 }
@@ -58,6 +62,8 @@ function whyRejected(w, run, d, num) {
       return fmt(d.whyVersion, { c: w.client, vr: w.client in versionRead ? num(versionRead[w.client]) : '?' });
     case 'not-owner':
       return fmt(d.whyOwner, { c: w.client });
+    case 'session-gone':
+      return fmt(d.whySession, { c: w.client });
     default:
       return fmt(d.whyOther, { reason: d.reasons[w.reason] || w.reason || '?' });
   }

@@ -392,7 +392,9 @@ pub fn json(o: &Outcome) -> String {
                 if e.kind == Kind::Granted && sc.service.tokens {
                     j.key("token").int(e.token as i64);
                 }
-                j.key("lease_end_ms").ms(e.aux);
+                // A session lock has no lease end: it lasts until unlock or session end.
+                j.key("lease_end_ms");
+                if e.aux == u64::MAX { j.null() } else { j.ms(e.aux) };
             }
             Kind::Denied => {
                 if let Some(r) = e.reason {

@@ -747,7 +747,7 @@ impl Engine {
             // Lease expiries are facts of the lock service's clock, not events that change anything:
             // merge them into the trace (before other events at the same instant).
             for l in &lock.leases {
-                if !l.released && l.ends_at <= self.now {
+                if !l.released && !l.session_ended && l.ends_at <= self.now {
                     let at = self.run.trace.partition_point(|e| e.t < l.ends_at);
                     let ev = TraceEvent {
                         t: l.ends_at,
