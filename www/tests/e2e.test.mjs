@@ -255,3 +255,42 @@ test('the page works under the strict CSP, with no violation reports', async () 
     await strict.close();
   }
 });
+
+// Accessibility: axe-core (from node_modules, injected by the test, never shipped) finds no serious or
+// critical violations, in English and Bengali, light and dark, desktop and phone.
+const AXE = join(ROOT, 'www', 'node_modules', 'axe-core', 'axe.min.js');
+for (const [query, opts] of [
+  ['', {}],
+  ['?lang=bn&fencing=token', { width: 390, height: 800 }],
+  ['?scenario=postgres-terminate', { colorScheme: 'dark' }],
+]) {
+  test(`axe-core: no serious or critical violations (${query || 'default'}${opts.width ? ', 390 px' : ''}${opts.colorScheme ? ', dark' : ''})`, () =>
+    withPage(query, async (page) => {
+      await page.locator('[data-testid="outcome"][data-outcome]').waitFor();
+      await page.addScriptTag({ path: AXE });
+      const result = await page.evaluate(async () => {
+        const r = await window.axe.run(document, { resultTypes: ['violations'] });
+        return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help }));
+      });
+      const bad = result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      assert.deepEqual(bad, [], JSON.stringify(result, null, 1));
+    }, opts));
+}
+
+test('keyboard alone: Tab reaches every control in order, and focus is visible', () =>
+  withPage('', async (page) => {
+    await page.locator('[data-testid="outcome"][data-outcome]').waitFor();
+    const seen = [];
+    for (let i = 0; i < 30; i++) {
+      await page.keyboard.press('Tab');
+      const info = await page.evaluate(() => {
+        const el = document.activeElement;
+        const cs = getComputedStyle(el);
+        return { id: el.id, outline: cs.outlineStyle !== 'none' && parseFloat(cs.outlineWidth) > 0, shadow: cs.boxShadow !== 'none' };
+      });
+      if (info.id) seen.push(info);
+    }
+    const ids = seen.map((s) => s.id);
+    for (const want of ['scenario', 'ttl', 'pause', 'fencing', 'play', 'scrub']) assert.ok(ids.includes(want), `Tab reaches #${want}: ${ids}`);
+    for (const s of seen) assert.ok(s.outline || s.shadow, `#${s.id} shows focus`);
+  }));
