@@ -23,7 +23,7 @@ let diagram = null;
 let d = dict('en');
 let num = (v) => String(v);
 let notices = []; // [{key, vars}] — kept as keys so a language switch re-words them
-const state = { scenario: '', ttl: 0, pause: 0, fencing: 'none', lang: 'en' };
+const state = { scenario: '', ttl: 0, pause: 0, fencing: 'none', lang: 'en', extra: {} };
 const play = { t: 0, on: false, raf: 0, last: 0, speed: Number(DEFAULT_SPEED), times: [], shownRow: -2 };
 const reduceMotion = matchMedia('(prefers-reduced-motion: reduce)');
 
@@ -35,9 +35,14 @@ const ttlParam = (s) => s.params.find((p) => p.name === 'ttl');
 /** A slider's range: the UI's range clamped to the scenario's own. */
 const rangeOf = (p, ui) => [Math.max(ui[0], Math.ceil(p.min_ms)), Math.min(ui[1], Math.floor(p.max_ms))];
 const clamp = (v, [lo, hi]) => Math.min(hi, Math.max(lo, v));
+/** The scenario's other parameters (retry intervals, lock-delay, when an admin kills a session, …):
+ *  each gets a slider of its own, built from the scenario's parameter list. */
+const extraParams = (s) => s.params.filter((p) => p !== ttlParam(s) && p !== pauseParam(s));
+const EXTRA_UI = [0, 3000];
 const defaultsOf = (s) => ({
   ttl: ttlParam(s) ? clamp(ttlParam(s).default_ms, rangeOf(ttlParam(s), TTL_UI)) : 0,
   pause: pauseParam(s) ? clamp(pauseParam(s).default_ms, rangeOf(pauseParam(s), PAUSE_UI)) : 0,
+  extra: Object.fromEntries(extraParams(s).map((p) => [p.name, clamp(p.default_ms, rangeOf(p, EXTRA_UI))])),
 });
 
 // ---------- URL state
@@ -81,6 +86,8 @@ function readUrl() {
   state.pause = def.pause;
   if (pauseParam(s)) state.pause = readMs(q, 'pause', rangeOf(pauseParam(s), PAUSE_UI), def.pause, note);
   else if (q.get('pause') !== null) note('noPause', { value: q.get('pause') });
+  state.extra = { ...def.extra };
+  for (const p of extraParams(s)) state.extra[p.name] = readMs(q, p.name, rangeOf(p, EXTRA_UI), def.extra[p.name], note);
 }
 
 function readMs(q, name, range, def, note) {
@@ -114,6 +121,8 @@ function writeUrl(now = false) {
       fencing: state.fencing !== 'none' ? state.fencing : null,
       lang: state.lang !== 'en' ? state.lang : null,
     };
+    for (const p of cat[state.scenario].params) if (!(p.name in want)) want[p.name] = null;
+    for (const [k, v] of Object.entries(state.extra)) if (v !== def.extra[k]) want[k] = v;
     for (const [k, v] of Object.entries(want)) v === null ? q.delete(k) : q.set(k, v);
     const s = q.toString();
     history.replaceState(history.state, '', `${location.pathname}${s ? `?${s}` : ''}${location.hash}`);
@@ -133,6 +142,7 @@ function simulate() {
   if (ttlParam(cat[state.scenario])) sim.setParam('ttl', state.ttl);
   const p = pauseParam(cat[state.scenario]);
   if (p) sim.setParam(p.name, state.pause);
+  for (const [k, v] of Object.entries(state.extra)) sim.setParam(k, v);
   run = JSON.parse(sim.runJson());
   play.times = eventTimes(run);
 }
@@ -179,7 +189,44 @@ function fillSelects() {
   sp.value = keep;
 }
 
+/** Builds the scenario's extra sliders (only when the scenario or the language changes). */
+function renderExtra() {
+  const s = cat[state.scenario];
+  const list = $('extra-list');
+  const params = extraParams(s);
+  const key = `${s.id}/${state.lang}`;
+  if (list.dataset.key !== key) {
+    list.dataset.key = key;
+    list.replaceChildren();
+    for (const p of params) {
+      const field = document.createElement('div');
+      field.className = 'field';
+      const label = document.createElement('label');
+      label.htmlFor = `x-${p.name}`;
+      label.textContent = p.label[state.lang] || p.label.en;
+      const row = document.createElement('div');
+      row.className = 'slider';
+      const input = document.createElement('input');
+      Object.assign(input, { type: 'range', id: `x-${p.name}`, step: 1 });
+      [input.min, input.max] = rangeOf(p, EXTRA_UI);
+      input.dataset.param = p.name;
+      const out = document.createElement('output');
+      out.htmlFor = input.id;
+      out.id = `x-${p.name}-out`;
+      row.append(input, out);
+      field.append(label, row);
+      list.append(field);
+    }
+  }
+  for (const p of params) {
+    $(`x-${p.name}`).value = state.extra[p.name];
+    $(`x-${p.name}-out`).value = `${num(state.extra[p.name])} ${d.ms}`;
+  }
+  $('extra').hidden = !params.length;
+}
+
 function syncSliders() {
+  renderExtra();
   const s = cat[state.scenario];
   const ttl = $('ttl');
   const tp = ttlParam(s);
@@ -464,6 +511,13 @@ function wire() {
     changed();
   });
   for (const id of ['ttl', 'pause']) $(id).addEventListener('change', () => writeUrl(true));
+  // The scenario's own extra sliders (rebuilt per scenario): one listener on their container.
+  $('extra-list').addEventListener('input', (e) => {
+    if (!e.target.dataset.param) return;
+    state.extra[e.target.dataset.param] = Number(e.target.value);
+    changed();
+  });
+  $('extra-list').addEventListener('change', () => writeUrl(true));
   $('fencing').addEventListener('change', (e) => {
     state.fencing = e.target.value;
     changed({ urlNow: true });

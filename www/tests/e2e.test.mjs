@@ -294,3 +294,23 @@ test('keyboard alone: Tab reaches every control in order, and focus is visible',
     for (const want of ['scenario', 'ttl', 'pause', 'fencing', 'play', 'scrub']) assert.ok(ids.includes(want), `Tab reaches #${want}: ${ids}`);
     for (const s of seen) assert.ok(s.outline || s.shadow, `#${s.id} shows focus`);
   }));
+
+test('a scenario’s own parameters get sliders, drive the run and live in the URL', () =>
+  withPage('?scenario=postgres-session', async (page) => {
+    // No keepalive timeout: the paused holder keeps the lock, B waits, nothing is lost.
+    await expectVerdict(page, 'safe', 390, 390);
+    const keepalive = page.getByRole('slider', { name: /Keepalive/ });
+    await keepalive.focus();
+    await keepalive.fill('300');
+    // A frozen 600 ms sends no keepalives: its session ends at 320 ms, B writes 450, A's late write fails.
+    await expectVerdict(page, 'safe', 450, 450);
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('keepalive') === '300');
+    await page.reload();
+    await expectVerdict(page, 'safe', 450, 450);
+    assert.equal(await keepalive.inputValue(), '300');
+    // The seed's step 1 has no TTL and no pause: both sliders are off, its own (kill, retry) are on.
+    await page.locator('#scenario').selectOption('seed-advisory-lock');
+    assert.ok(await page.locator('#ttl').isDisabled());
+    assert.ok(await page.locator('#pause').isDisabled());
+    assert.equal(await page.locator('#extra-list input[type=range]').count(), 2);
+  }));
