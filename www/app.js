@@ -23,7 +23,8 @@ let diagram = null;
 let d = dict('en');
 let num = (v) => String(v);
 let notices = []; // [{key, vars}] — kept as keys so a language switch re-words them
-const state = { scenario: '', ttl: 0, pause: 0, fencing: 'none', lang: 'en', extra: {} };
+const state = { scenario: '', ttl: 0, pause: 0, fencing: 'none', lang: 'en', extra: {}, compare: 'token' };
+let other = null; // the run under the comparison policy, while the side-by-side view is open
 const play = { t: 0, on: false, raf: 0, last: 0, speed: Number(DEFAULT_SPEED), times: [], shownRow: -2 };
 const reduceMotion = matchMedia('(prefers-reduced-motion: reduce)');
 
@@ -144,6 +145,17 @@ function simulate() {
   if (p) sim.setParam(p.name, state.pause);
   for (const [k, v] of Object.entries(state.extra)) sim.setParam(k, v);
   run = JSON.parse(sim.runJson());
+  // The comparison: same scenario and parameters, another storage policy.
+  other = null;
+  if (state.compare === state.fencing) {
+    state.compare = state.fencing === 'none' ? 'token' : 'none';
+    $('compare-policy').value = state.compare;
+  }
+  if ($('compare').open) {
+    sim.setPolicy(state.compare);
+    other = JSON.parse(sim.runJson());
+    sim.setPolicy(state.fencing);
+  }
   play.times = eventTimes(run);
 }
 
@@ -181,6 +193,10 @@ function fillSelects() {
   f.replaceChildren();
   for (const p of POLICIES) option(f, p, d.policies[p] || p);
   f.value = state.fencing;
+  const cp = $('compare-policy');
+  cp.replaceChildren();
+  for (const p of POLICIES) option(cp, p, d.policies[p] || p);
+  cp.value = state.compare;
 
   const sp = $('speed');
   const keep = sp.value || DEFAULT_SPEED;
@@ -383,11 +399,40 @@ function renderEvents() {
   play.shownRow = -2;
 }
 
+/** The first instant at which two runs of the same schedule differ, or null. */
+function divergence(a, b) {
+  const n = Math.max(a.events.length, b.events.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.events[i];
+    const y = b.events[i];
+    if (!x || !y || JSON.stringify(x) !== JSON.stringify(y)) return Math.min(x ? x.t_ms : Infinity, y ? y.t_ms : Infinity);
+  }
+  return null;
+}
+
 function renderDiagram() {
   // The width comes from the ResizeObserver: reading clientWidth here, after the other renderers have
   // written to the DOM, would force a synchronous layout on every slider input.
   if (!play.width) play.width = $('chart').clientWidth || 800;
-  diagram = drawDiagram($('svg'), run, { width: play.width, d, num, lang: state.lang });
+  const t = other ? divergence(run, other) : null;
+  const mark = t === null ? null : { t, label: fmt(d.diverge, { t: num(t) }) };
+  const opts = { width: play.width, d, num, lang: state.lang, mark };
+  diagram = drawDiagram($('svg'), run, opts);
+  if (other) {
+    // Both on one time scale: whichever needs the longer axis sets it for both.
+    let second = drawDiagram($('svg2'), other, { ...opts, id: 'svg2', tFix: diagram.tMax });
+    if (second.tMax > diagram.tMax) diagram = drawDiagram($('svg'), run, { ...opts, tFix: second.tMax });
+    second.setTime(Infinity); // the whole comparison run, no playhead
+    const word = other.verdict === 'lost-update' ? d.lost : d.safe;
+    $('compare-verdict').textContent = fmt(d.compareVerdict, {
+      policy: d.policies[other.fencing] || other.fencing,
+      word,
+      final: num(other.final),
+      expected: num(other.expected),
+      same: t === null ? d.compareSame : fmt(d.diverge, { t: num(t) }),
+    });
+    $('compare-verdict').className = `compare-verdict ${other.verdict}`;
+  }
 }
 
 function renderAll() {
@@ -518,6 +563,11 @@ function wire() {
     changed();
   });
   $('extra-list').addEventListener('change', () => writeUrl(true));
+  $('compare').addEventListener('toggle', () => changed());
+  $('compare-policy').addEventListener('change', (e) => {
+    state.compare = e.target.value;
+    changed();
+  });
   $('fencing').addEventListener('change', (e) => {
     state.fencing = e.target.value;
     changed({ urlNow: true });

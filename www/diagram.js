@@ -25,10 +25,10 @@ function niceStep(span, n) {
  * Draws `run` into `svg`. opts: { width, d (dictionary), num (number formatter), lang }.
  * Returns { setTime(t) }.
  */
-export function drawDiagram(svg, run, { width, d, num, lang }) {
+export function drawDiagram(svg, run, { width, d, num, lang, id = 'svg', mark = null, tFix = 0 }) {
   svg.replaceChildren();
-  el(svg, 'title', { id: 'svg-title' }, d.svgTitle);
-  el(svg, 'desc', { id: 'svg-desc' }, d.svgDesc);
+  el(svg, 'title', { id: `${id}-title` }, d.svgTitle);
+  el(svg, 'desc', { id: `${id}-desc` }, d.svgDesc);
   const W = Math.max(300, Math.round(width));
   const narrow = W < 600;
   const fs = narrow ? 11 : 12.5;
@@ -48,6 +48,8 @@ export function drawDiagram(svg, run, { width, d, num, lang }) {
   const tail = textW(fmt(d.value, { v: num(run.final) })) + 16;
   const plotW = x1 - x0;
   tMax = Math.max(tMax * 1.02, (lastWrite * plotW) / Math.max(plotW - tail, plotW / 2), 1);
+  // `tFix` gives two diagrams one time scale (the side-by-side comparison).
+  if (tFix > tMax) tMax = tFix;
   const sx = (t) => x0 + (t / tMax) * (x1 - x0);
 
   // Events at the same instant are drawn a few pixels apart, in (time, sequence) order.
@@ -293,11 +295,20 @@ export function drawDiagram(svg, run, { width, d, num, lang }) {
   }
   if (!inS) el(svg, 'text', { x: x1, y: axisY - 4, class: 'tick unit', 'text-anchor': 'end' }, d.ms);
 
+  // Where this run parts from the one it is compared with.
+  if (mark) {
+    const x = sx(mark.t);
+    el(svg, 'line', { x1: x, x2: x, y1: head - 4, y2: axisY, class: 'diverge' });
+    el(svg, 'text', { x: Math.min(x + 4, x1 - textW(mark.label)), y: head + fs - 2, class: 'diverge-label' }, mark.label);
+  }
+
   // The playhead: a veil over the future and a line at "now".
   const veil = el(svg, 'rect', { x: x1, y: head - 4, width: 0, height: axisY - head + 4, class: 'future' });
   const line = el(svg, 'line', { x1: x1, x2: x1, y1: head - 4, y2: axisY, class: 'playhead' });
   const knob = el(svg, 'path', { d: '', class: 'playhead-knob' });
   return {
+    /** The time at the right edge (to line up another diagram with this one). */
+    tMax,
     /** Moves the playhead to sim time t (t < 0: before the run starts, everything veiled). */
     setTime(t) {
       const x = Math.min(x1, t < 0 ? x0 - 6 : sx(t));

@@ -35,6 +35,11 @@ const en = {
     owner: 'owner (antirez’s check-and-set)',
   },
   reset: 'Reset',
+  compareTitle: 'Side by side: the same schedule under another fencing policy',
+  compareWith: 'Compare with',
+  compareVerdict: 'With {policy}: {word}, final {final} · expected {expected}. {same}',
+  compareSame: 'The two runs are identical.',
+  diverge: 'runs diverge at {t} ms',
   ms: 'ms',
   s: 's',
 
@@ -215,6 +220,11 @@ const bn = {
     owner: 'owner (antirez-এর check-and-set)',
   },
   reset: 'রিসেট',
+  compareTitle: 'পাশাপাশি: একই সময়সূচি, অন্য ফেন্সিং নীতিতে',
+  compareWith: 'তুলনা করুন',
+  compareVerdict: '{policy} নিয়ে: {word}, চূড়ান্ত {final} · প্রত্যাশিত {expected}। {same}',
+  compareSame: 'দুটি রান হুবহু এক।',
+  diverge: '{t} ms-এ রান দুটি আলাদা হয়',
   ms: 'ms',
   s: 's',
 

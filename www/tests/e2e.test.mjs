@@ -314,3 +314,19 @@ test('a scenario’s own parameters get sliders, drive the run and live in the U
     assert.ok(await page.locator('#pause').isDisabled());
     assert.equal(await page.locator('#extra-list input[type=range]').count(), 2);
   }));
+
+test('side by side: the seed unfenced next to fenced, with the divergence marked', () =>
+  withPage('', async (page) => {
+    await expectVerdict(page, 'lost-update', 440, 450);
+    await page.locator('#compare summary').click();
+    await page.locator('#compare-verdict.safe').waitFor();
+    assert.match(await page.locator('#compare-verdict').textContent(), /token.*SAFE, final 450 · expected 450\. runs diverge at 600 ms/);
+    assert.ok((await page.locator('#svg2 rect.lease').count()) >= 2, 'second diagram drawn');
+    assert.equal(await page.locator('svg .diverge').count(), 2, 'divergence marked on both diagrams');
+    // The main verdict is unchanged by the comparison.
+    await expectVerdict(page, 'lost-update', 440, 450);
+    // Comparing with itself is not offered: switching the main policy to token compares with none.
+    await page.locator('#fencing').selectOption('token');
+    await page.locator('#compare-verdict.lost-update').waitFor();
+    assert.equal(await page.locator('#compare-policy').inputValue(), 'none');
+  }));
