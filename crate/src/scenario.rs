@@ -217,7 +217,7 @@ impl Parser {
     }
 
     fn sc(&mut self) -> &mut Scenario {
-        self.sc.get_or_insert_with(|| Scenario {
+        self.sc.get_or_insert(Scenario {
             id: Text::Borrowed(""),
             group: Text::Borrowed(""),
             title_en: Text::Borrowed(""),
