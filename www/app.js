@@ -3,7 +3,7 @@
 import init, { Simulation, catalogue, defaultScenario, policies } from './pkg/leaselab.js';
 import { dictionaries, dict, fmt } from './i18n.js';
 import { drawDiagram } from './diagram.js';
-import { describeEvent, eventTimes, explainVerdict, whoOf } from './explain.js';
+import { describeEvent, eventTimes, explainVerdict, safetyMargin, whoOf } from './explain.js';
 
 const $ = (id) => document.getElementById(id);
 const TTL_UI = [10, 2000];
@@ -353,6 +353,13 @@ function renderVerdict() {
     lines.appendChild(p);
   }
   $('verdict-expected').textContent = d.expectedIs;
+  const margin = $('margin');
+  margin.replaceChildren();
+  for (const line of safetyMargin(run, d, num)) {
+    const li = document.createElement('li');
+    li.textContent = line;
+    margin.appendChild(li);
+  }
   $('transcript').textContent = run.transcript.join('\n');
   if (!performance.getEntriesByName('leaselab:verdict').length) performance.mark('leaselab:verdict');
   announce(fmt(d.live, { verdict: v.word, final: num(run.final), expected: num(run.expected) }));

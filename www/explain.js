@@ -97,3 +97,38 @@ export function explainVerdict(run, d, num) {
     lines,
   };
 }
+
+/**
+ * The safety margin: for each write that reached the storage after its writer's lease had ended (or
+ * after another client was granted the lock), how late it was and where the time went — pause,
+ * network hold, a clock that said there was time left — so the reader sees which assumption broke.
+ * Returns one sentence per late write, or one sentence saying every write landed inside its lease.
+ */
+export function safetyMargin(run, d, num) {
+  const out = [];
+  for (const w of run.writes) {
+    // The writer's lease at the time: the last one granted to it before the write landed.
+    const lease = run.leases.filter((l) => l.client === w.client && l.granted_ms <= w.t_ms).pop();
+    if (!lease) continue;
+    const late = lease.open ? 0 : w.t_ms - lease.ends_ms;
+    if (late <= 0 && !w.stale) continue;
+    const within = (a) => a.client === w.client && a.from_ms < w.t_ms && a.to_ms > lease.granted_ms;
+    const causes = [];
+    for (const p of run.pauses.filter(within)) causes.push(fmt(d.marginPause, { c: w.client, dur: num(p.to_ms - p.from_ms) }));
+    for (const h of run.held.filter(within)) causes.push(fmt(d.marginHeld, { dur: num(h.to_ms - h.from_ms) }));
+    const check = run.events.filter((e) => e.actor === w.client && e.kind === 'check-ok' && e.t_ms >= lease.granted_ms && e.t_ms <= w.t_ms).pop();
+    if (check && !lease.open && check.t_ms >= lease.ends_ms) {
+      causes.push(fmt(d.marginClock, { c: w.client, left: num(check.left_us / 1000), t: num(check.t_ms), over: num(check.t_ms - lease.ends_ms) }));
+    }
+    const ttl = run.ttl_ms;
+    const head = lease.session_ended
+      ? fmt(d.marginSession, { c: w.client, t: num(w.t_ms), end: num(lease.ends_ms), late: num(late) })
+      : late > 0
+        ? fmt(d.marginLate, { c: w.client, t: num(w.t_ms), ttl: num(ttl), from: num(lease.granted_ms), end: num(lease.ends_ms), late: num(late) })
+        : fmt(d.marginStale, { c: w.client, t: num(w.t_ms) });
+    const broke = causes.length ? fmt(d.marginBecause, { causes: causes.join(d.marginAnd) }) : '';
+    out.push(`${head} ${broke}`.trim());
+  }
+  if (!out.length) out.push(run.ttl_ms == null ? d.marginNoTtl : d.marginOk);
+  return out;
+}

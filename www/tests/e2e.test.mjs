@@ -330,3 +330,17 @@ test('side by side: the seed unfenced next to fenced, with the divergence marked
     await page.locator('#compare-verdict.lost-update').waitFor();
     assert.equal(await page.locator('#compare-policy').inputValue(), 'none');
   }));
+
+test('safety margin: says how late the stale write was and which assumption broke', () =>
+  withPage('', async (page) => {
+    await expectVerdict(page, 'lost-update', 440, 450);
+    const seed = await page.locator('#margin').textContent();
+    assert.match(seed, /A’s write landed at 600 ms, 300 ms after its lease ended \(TTL 300 ms, from 0 to 300 ms\)/);
+    assert.match(seed, /A frozen for 600 ms \(assumed: pauses are shorter than the TTL\)/);
+    await page.locator('#scenario').selectOption('delayed-write');
+    assert.match(await page.locator('#margin').textContent(), /network holding the write for 600 ms/);
+    await page.locator('#scenario').selectOption('slow-clock');
+    assert.match(await page.locator('#margin').textContent(), /A’s own clock, which said 19\.2 ms were left at 312 ms, 12 ms after the lease had ended/);
+    await page.locator('#scenario').selectOption('happy-path');
+    assert.match(await page.locator('#margin').textContent(), /no timing assumption broke/);
+  }));
