@@ -241,43 +241,31 @@ function renderExtra() {
   $('extra').hidden = !params.length;
 }
 
+/** Sets one of the two contract sliders from its scenario parameter, or switches it off (`p` null). */
+function syncSlider(id, p, ui, value, label, note) {
+  const input = $(id);
+  if (p) {
+    [input.min, input.max] = rangeOf(p, ui);
+    input.value = value;
+    $(`${id}-out`).value = `${num(value)} ${d.ms}`;
+  } else {
+    $(`${id}-out`).value = '—';
+  }
+  input.disabled = !p;
+  $(`${id}-label`).textContent = label;
+  $(`${id}-note`).textContent = note;
+  $(`${id}-note`).hidden = !note;
+}
+
 function syncSliders() {
   renderExtra();
   const s = cat[state.scenario];
-  const ttl = $('ttl');
+  // A session lock (PostgreSQL) has no TTL at all: that is the point of those scenarios.
   const tp = ttlParam(s);
-  if (tp) {
-    const [tlo, thi] = rangeOf(tp, TTL_UI);
-    ttl.min = tlo;
-    ttl.max = thi;
-    ttl.value = state.ttl;
-    ttl.disabled = false;
-    $('ttl-out').value = `${num(state.ttl)} ${d.ms}`;
-  } else {
-    // A session lock (PostgreSQL) has no TTL at all: that is the point of those scenarios.
-    ttl.disabled = true;
-    $('ttl-out').value = '—';
-  }
-  $('ttl-label').textContent = tp ? d.ttl : d.ttlOff;
-  $('ttl-note').textContent = tp ? '' : d.noteNoTtl;
-  $('ttl-note').hidden = !!tp;
-  const pause = $('pause');
+  syncSlider('ttl', tp, TTL_UI, state.ttl, tp ? d.ttl : d.ttlOff, tp ? '' : d.noteNoTtl);
   const p = pauseParam(s);
-  const note = $('pause-note');
-  if (p) {
-    const [lo, hi] = rangeOf(p, PAUSE_UI);
-    pause.min = lo;
-    pause.max = hi;
-    pause.value = state.pause;
-    pause.disabled = false;
-    $('pause-out').value = `${num(state.pause)} ${d.ms}`;
-  } else {
-    pause.disabled = true;
-    $('pause-out').value = '—';
-  }
-  $('pause-label').textContent = !p ? d.pauseOff : p.name === 'delay' ? d.pauseAsDelay : p.label[state.lang] || d.pause;
-  note.textContent = !p ? d.noteNoPause : p.name === 'delay' ? d.noteDelay : '';
-  note.hidden = !note.textContent;
+  const label = !p ? d.pauseOff : p.name === 'delay' ? d.pauseAsDelay : p.label[state.lang] || d.pause;
+  syncSlider('pause', p, PAUSE_UI, state.pause, label, !p ? d.noteNoPause : p.name === 'delay' ? d.noteDelay : '');
 }
 
 function renderNotices() {
