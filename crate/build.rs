@@ -56,6 +56,16 @@ fn list<T: std::fmt::Debug>(items: &[T]) -> String {
     format!("Cow::Borrowed(&{items:?})")
 }
 
+fn clock(c: &clock::Clock) -> String {
+    format!(
+        "Clock {{ offset_us: {}, rate_ppm: {}, steps: {}, monotonic: {} }}",
+        c.offset_us,
+        c.rate_ppm,
+        list(&c.steps),
+        c.monotonic
+    )
+}
+
 fn opt_list(v: &Option<std::borrow::Cow<'static, [u8]>>) -> String {
     match v {
         Some(r) => format!("Some({})", list(r)),
@@ -90,13 +100,13 @@ fn emit(out: &mut String, n: usize, sc: &scenario::Scenario) {
     let v = &sc.service;
     let _ = writeln!(
         out,
-        "  service: ServiceSpec {{ kind: ServiceKind::{:?}, idle: {:?}, ttl: {:?}, lock_delay: {:?}, tokens: {}, lock_latency: {:?}, store_latency: {:?} }},",
-        v.kind, v.idle, v.ttl, v.lock_delay, v.tokens, v.lock_latency, v.store_latency
+        "  service: ServiceSpec {{ kind: ServiceKind::{:?}, idle: {:?}, ttl: {:?}, lock_delay: {:?}, tokens: {}, lock_latency: {:?}, store_latency: {:?}, clock: {} }},",
+        v.kind, v.idle, v.ttl, v.lock_delay, v.tokens, v.lock_latency, v.store_latency, clock(&v.clock)
     );
     let _ = writeln!(out, "  balance: {},", sc.balance);
     let _ = writeln!(out, "  clients: Cow::Borrowed(&[");
     for c in sc.clients.iter() {
-        let _ = writeln!(out, "    ClientSpec {{ name: {:?}, start: {:?}, ops: {}, clock: {:?} }},", c.name, c.start, list(&c.ops), c.clock);
+        let _ = writeln!(out, "    ClientSpec {{ name: {:?}, start: {:?}, ops: {}, clock: {} }},", c.name, c.start, list(&c.ops), clock(&c.clock));
     }
     let _ = writeln!(out, "  ]),");
     let _ = writeln!(out, "  faults: {},", list(&sc.faults));

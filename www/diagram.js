@@ -95,6 +95,12 @@ export function drawDiagram(svg, run, { width, d, num, lang, id = 'svg', mark = 
         notes[a].push({ x, text: bad ? d.readRefused : fmt(d.reads, { v: num(e.value) }), cls: bad ? 'n-bad' : '' });
         break;
       }
+      case 'server-clock-step':
+        notes.lock.push({ x: sx(e.t_ms), text: fmt(d.serverStep, { by: `${e.step_ms > 0 ? '+' : '−'}${num(Math.abs(e.step_ms))}` }), cls: 'n-bad' });
+        break;
+      case 'clock-step':
+        notes[a].push({ x: sx(e.t_ms), text: fmt(d.clientStep, { by: `${e.step_ms > 0 ? '+' : '−'}${num(Math.abs(e.step_ms))}` }), cls: 'n-bad' });
+        break;
       case 'pause-end':
         notes[a].push({ x: sx(e.t_ms), text: d.wakes, cls: '' });
         break;

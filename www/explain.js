@@ -17,6 +17,7 @@ export function describeEvent(e, run, d, num) {
     left: e.left_us != null ? num(e.left_us / 1000) : '',
     need: num(e.need_ms),
     reason: d.reasons[e.reason] || e.reason || '',
+    step: e.step_ms != null ? `${e.step_ms > 0 ? '+' : '−'}${num(Math.abs(e.step_ms))}` : '',
   };
   let key = e.kind;
   if (key === 'granted' && e.lease_end_ms == null) key = 'grantedSession';

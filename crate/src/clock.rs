@@ -1,26 +1,46 @@
-//! Each node's own clock, apart from true time: `offset + rate·τ`, in microseconds.
+//! Each node's own clock, apart from true time: `offset + rate·τ + Σ steps`, in microseconds.
 //!
 //! True time τ is the simulation's `SimTime`. A client reads its own clock to judge how much of its lease
-//! is left; with a perfect clock the two agree. Rates are integer parts per million, so no float enters
-//! the core and native and wasm agree to the microsecond.
+//! is left; a lock server reads its own to decide when a lease has expired. With a perfect clock the
+//! two agree. Rates are integer parts per million, so no float enters the core and native and wasm agree
+//! to the microsecond. A *wall* clock takes steps (an NTP jump, an admin's `date`); a *monotonic* one
+//! ignores them (the rate still applies).
+
+use std::borrow::Cow;
 
 use crate::time::SimTime;
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Clock {
     /// Local reading at true time 0, in µs.
     pub offset_us: i64,
     /// Deviation from the true rate in parts per million: −100 000 runs 10 % slow.
     pub rate_ppm: i64,
+    /// Steps `(at true µs, by µs)`, in time order: at that instant the reading jumps by that much.
+    pub steps: Cow<'static, [(u64, i64)]>,
+    /// Ignores the steps (CLOCK_MONOTONIC rather than the wall clock).
+    pub monotonic: bool,
 }
 
 impl Clock {
-    pub const PERFECT: Clock = Clock { offset_us: 0, rate_ppm: 0 };
+    pub const PERFECT: Clock = Clock { offset_us: 0, rate_ppm: 0, steps: Cow::Borrowed(&[]), monotonic: false };
 
-    /// The local reading at true time `t`.
-    pub fn local(&self, t: SimTime) -> i64 {
+    fn stepped(&self) -> bool {
+        !self.monotonic && !self.steps.is_empty()
+    }
+
+    /// The sum of the steps taken by true time `t` (none for a monotonic clock).
+    fn steps_by(&self, t: SimTime) -> i64 {
+        if !self.stepped() {
+            return 0;
+        }
+        self.steps.iter().filter(|&&(at, _)| at <= t.0).map(|&(_, by)| by).sum()
+    }
+
+    /// The reading without steps: `offset + τ + ⌊τ·rate⌋`.
+    fn smooth(&self, t: SimTime) -> i64 {
         if self.rate_ppm == 0 {
-            // The common case, without 128-bit division (it showed up at 10 % of a sweep's profile).
+            // The common case, without a division (it showed up at 10 % of a sweep's profile).
             return self.offset_us.saturating_add(t.0 as i64);
         }
         // i64 is enough: simulated time stays under 2 h (7.2e9 µs) and |rate| ≤ 5e5 ppm, so the
@@ -30,8 +50,38 @@ impl Clock {
         self.offset_us.saturating_add(tau + drift)
     }
 
+    /// The local reading at true time `t`.
+    pub fn local(&self, t: SimTime) -> i64 {
+        self.smooth(t).saturating_add(self.steps_by(t))
+    }
+
     /// The first true time at which the local clock reads at least `local` (for drawing beliefs).
     pub fn true_time_of(&self, local: i64) -> SimTime {
+        self.first_at_or_after(SimTime::ZERO, local)
+    }
+
+    /// The first true time `τ ≥ from` at which the clock reads at least `local`. With steps the
+    /// reading is piecewise smooth: search each piece in turn.
+    pub fn first_at_or_after(&self, from: SimTime, local: i64) -> SimTime {
+        if !self.stepped() {
+            return self.smooth_first(local).max(from);
+        }
+        // Steps are in time order (the parser checks), so the pieces come in order too.
+        let mut start = from;
+        let ends = self.steps.iter().map(|&(at, _)| at).filter(|&at| at > from.0).chain(std::iter::once(u64::MAX));
+        for end in ends {
+            let shift = self.steps_by(start);
+            let t = self.smooth_first(local.saturating_sub(shift)).max(start);
+            if t.0 < end {
+                return t;
+            }
+            start = SimTime(end);
+        }
+        SimTime(u64::MAX)
+    }
+
+    /// The first true time at which the reading without steps is at least `local`.
+    fn smooth_first(&self, local: i64) -> SimTime {
         let rate = 1_000_000 + self.rate_ppm;
         let since = local.saturating_sub(self.offset_us);
         // Beyond any run's horizon (simulated time is capped at hours): no need to be exact.
@@ -41,12 +91,12 @@ impl Clock {
         if since <= 0 {
             return SimTime::ZERO;
         }
-        // Smallest τ with τ·rate/1e6 ≥ since (ceiling division), then nudge for the floor in `local`.
+        // Smallest τ with τ·rate/1e6 ≥ since (ceiling division), then nudge for the floor in `smooth`.
         let mut tau = (since * 1_000_000 + rate - 1) / rate;
-        while tau > 0 && self.local(SimTime(tau as u64 - 1)) >= local {
+        while tau > 0 && self.smooth(SimTime(tau as u64 - 1)) >= local {
             tau -= 1;
         }
-        while self.local(SimTime(tau as u64)) < local {
+        while self.smooth(SimTime(tau as u64)) < local {
             tau += 1;
         }
         SimTime(tau as u64)
@@ -59,9 +109,31 @@ mod tests {
 
     #[test]
     fn slow_clock_reads_less_and_inverts() {
-        let c = Clock { offset_us: 0, rate_ppm: -100_000 };
+        let c = Clock { rate_ppm: -100_000, ..Clock::PERFECT };
         assert_eq!(c.local(SimTime(1_000_000)), 900_000);
         assert_eq!(c.true_time_of(900_000), SimTime(1_000_000));
         assert_eq!(Clock::PERFECT.true_time_of(300), SimTime(300));
+    }
+
+    #[test]
+    fn a_forward_step_brings_expiry_closer_and_monotonic_ignores_it() {
+        static STEP: [(u64, i64); 1] = [(50_000, 300_000)];
+        let wall = Clock { steps: Cow::Borrowed(&STEP), ..Clock::PERFECT };
+        assert_eq!(wall.local(SimTime(49_999)), 49_999);
+        assert_eq!(wall.local(SimTime(50_000)), 350_000);
+        // A lease granted at 0 for 300 ms ends when the server clock reads 300 000: at the jump.
+        assert_eq!(wall.first_at_or_after(SimTime::ZERO, 300_000), SimTime(50_000));
+        let mono = Clock { monotonic: true, ..wall.clone() };
+        assert_eq!(mono.first_at_or_after(SimTime::ZERO, 300_000), SimTime(300_000));
+    }
+
+    #[test]
+    fn a_backward_step_delays_the_reading() {
+        static STEP: [(u64, i64); 1] = [(100_000, -200_000)];
+        let c = Clock { steps: Cow::Borrowed(&STEP), ..Clock::PERFECT };
+        assert_eq!(c.local(SimTime(481_000)), 281_000);
+        // It read 300 000 once before the step? No: it jumped back at 100 000 from 100 000 to -100 000.
+        assert_eq!(c.first_at_or_after(SimTime::ZERO, 300_000), SimTime(500_000));
+        assert_eq!(c.first_at_or_after(SimTime::ZERO, 50_000), SimTime(50_000));
     }
 }

@@ -8,6 +8,7 @@
 //! `session` (a PostgreSQL advisory lock) is the same service with an unbounded TTL: the lock is held
 //! until it is released or the holder's session ends ([`LeaseService::end_session`]).
 
+use crate::clock::Clock;
 use crate::time::SimTime;
 
 /// One grant as the lock service saw it: the truth the timeline draws.
@@ -45,6 +46,9 @@ pub struct LeaseService {
     next_value: u64,
     /// Index into `leases` of the current (possibly expired) grant.
     current: Option<usize>,
+    /// The server's clock: a lease ends when this clock has advanced by the TTL (redis: the wall
+    /// clock, so a step forward expires keys early).
+    pub clock: Clock,
     pub leases: Vec<LeaseRecord>,
 }
 
@@ -57,8 +61,21 @@ impl LeaseService {
             next_token: 1,
             next_value: value_seed,
             current: None,
+            clock: Clock::PERFECT,
             leases: Vec::new(),
         }
+    }
+
+    /// When a lease granted (or renewed) at `now` ends, in true time, by the server's clock.
+    fn end_of_lease(&self, now: SimTime) -> SimTime {
+        if self.ttl_us == u64::MAX {
+            return SimTime(u64::MAX); // a session lock: no TTL
+        }
+        if self.clock == Clock::PERFECT {
+            return now.plus(self.ttl_us);
+        }
+        let end_local = self.clock.local(now).saturating_add(i64::try_from(self.ttl_us).unwrap_or(i64::MAX));
+        self.clock.first_at_or_after(now, end_local)
     }
 
     /// Resets for a new run, keeping the allocation.
@@ -96,7 +113,7 @@ impl LeaseService {
         self.next_token += 1;
         // A unique value per grant, as a client would generate with a random generator (splitmix64 step).
         self.next_value = crate::rng::splitmix64(self.next_value);
-        let expires_at = now.plus(self.ttl_us);
+        let expires_at = self.end_of_lease(now);
         self.leases.push(LeaseRecord {
             client,
             token,
@@ -138,12 +155,14 @@ impl LeaseService {
     /// Value-checked renewal: extends the live lease with this value to `now + ttl`.
     pub fn renew(&mut self, lock_value: u64, now: SimTime) -> Option<SimTime> {
         let i = self.current?;
-        let lease = &mut self.leases[i];
+        let lease = &self.leases[i];
         if lease.lock_value != lock_value || now >= lease.ends_at {
             return None;
         }
-        lease.ends_at = now.plus(self.ttl_us);
-        Some(lease.ends_at)
+        let end = self.end_of_lease(now);
+        let lease = &mut self.leases[i];
+        lease.ends_at = end;
+        Some(end)
     }
 }
 

@@ -136,6 +136,11 @@ pub fn transcript(o: &Outcome) -> Vec<String> {
                 lines.push(format!("{who}: check: {left} ms left {cmp} {} ms needed → {then}", Millis(e.aux)));
             }
             Kind::RenewDenied => lines.push(format!("{who}: renewal refused: the lease is gone")),
+            Kind::ServerClockStep | Kind::ClockStep => {
+                let whose = if e.kind == Kind::ServerClockStep { "server".to_string() } else { who.to_string() };
+                let sign = if e.value < 0 { "-" } else { "+" };
+                lines.push(format!("{whose}: wall clock steps {sign}{} ms", Millis(e.value.unsigned_abs())));
+            }
             Kind::Retry => lines.push(format!("{who}: retry {}: acquire, read and work again", e.aux)),
             Kind::GaveUp if !refused[i] => lines.push(format!("{who}: gives up")),
             _ => {}
@@ -238,6 +243,13 @@ impl Json {
     pub fn ms(&mut self, us: u64) -> &mut Json {
         self.sep();
         let _ = write!(self.out, "{}", Millis(us));
+        self
+    }
+
+    /// A number already formatted as JSON.
+    pub fn raw(&mut self, v: &str) -> &mut Json {
+        self.sep();
+        self.out.push_str(v);
         self
     }
 
@@ -445,6 +457,11 @@ pub fn json(o: &Outcome) -> String {
             }
             Kind::Retry => {
                 j.key("attempt").int(e.aux as i64);
+            }
+            Kind::ServerClockStep | Kind::ClockStep => {
+                let sign = if e.value < 0 { "-" } else { "" };
+                j.key("step_ms");
+                j.raw(&format!("{sign}{}", Millis(e.value.unsigned_abs())));
             }
             _ => {}
         }

@@ -27,7 +27,10 @@
 //!
 //! Client operations: `acquire [every D] [tries N]`, `read`, `work D`, `pause D`, `check D`,
 //! `write DEBIT [delay D]`, `release`, `renew`, `idle` (stay connected, do nothing more); `start D` first. `D` is a duration (`10ms`, `0.3s`) or a
-//! parameter (`$ttl`). `clock=-100000ppm` (rate deviation in parts per million) after the client's name sets its clock.
+//! parameter (`$ttl`). After the client's name, its clock: `clock=-100000ppm` (rate deviation in parts per
+//! million), `step=-200ms@100ms` (at true 100 ms its reading jumps back 200 ms), `monotonic` (ignores
+//! steps). The lock server's clock likewise in the service line: `server-step=+300ms@50ms`,
+//! `server-monotonic`.
 //! Faults: `at D: terminate A` (an admin ends A's database session; needs `service: session`).
 //! Services: `lease ttl=D [lock-delay=D] [tokens=yes|no]`, `session [idle=D]` (PostgreSQL advisory
 //! lock: no TTL, no tokens; `idle` ends a frozen client's session after that long without keepalives).
@@ -102,6 +105,8 @@ pub struct ServiceSpec {
     pub lock_latency: Dur,
     /// One-way network latency between each client and the storage.
     pub store_latency: Dur,
+    /// The lock server's clock: leases expire when it says so (redis: the wall clock).
+    pub clock: Clock,
 }
 
 /// Whose update went missing.
@@ -235,6 +240,7 @@ impl Parser {
                 tokens: true,
                 lock_latency: Dur::Lit(0),
                 store_latency: Dur::Lit(0),
+                clock: Clock::PERFECT,
             },
             balance: 500,
             clients: List::Borrowed(&[]),
@@ -369,6 +375,13 @@ impl Parser {
             }
         }
         for w in words {
+            if let Some(sv) = w.strip_prefix("server-") {
+                let mut clock = self.sc().service.clock.clone();
+                self.clock_setting(&mut clock, sv)
+                    .ok_or_else(|| self.err(format!("unknown server clock setting \"{w}\"; expected server-step=±BY@AT or server-monotonic")))??;
+                self.sc().service.clock = clock;
+                continue;
+            }
             let (k, v) = w.split_once('=').ok_or_else(|| self.err(format!("expected key=value, got \"{w}\"")))?;
             match k {
                 "ttl" => self.sc().service.ttl = self.dur(v)?,
@@ -389,6 +402,42 @@ impl Parser {
         Ok(())
     }
 
+    /// One clock setting: `clock=Nppm` (rate), `step=±BY@AT` (the reading steps by BY at true time AT),
+    /// `monotonic`. `None` when `w` is not a clock setting.
+    fn clock_setting(&mut self, clock: &mut Clock, w: &str) -> Option<Result<(), Error>> {
+        if w == "monotonic" {
+            clock.monotonic = true;
+            return Some(Ok(()));
+        }
+        if let Some(rate) = w.strip_prefix("clock=").and_then(|r| r.strip_suffix("ppm")) {
+            return Some(match rate.parse::<i64>().ok().filter(|r| (-500_000..=500_000).contains(r)) {
+                Some(r) => {
+                    clock.rate_ppm = r;
+                    Ok(())
+                }
+                None => Err(self.err("clock rate must be between -500000ppm and 500000ppm")),
+            });
+        }
+        let step = w.strip_prefix("step=")?;
+        let parsed = step.split_once('@').and_then(|(by, at)| {
+            let at = parse_duration(at).ok()?;
+            let (sign, mag) = match by.as_bytes().first()? {
+                b'-' => (-1, &by[1..]),
+                b'+' => (1, &by[1..]),
+                _ => (1, by),
+            };
+            Some((at, sign * i64::try_from(parse_duration(mag).ok()?).ok()?))
+        });
+        Some(match parsed {
+            Some((at, by)) if clock.steps.last().is_none_or(|&(prev, _)| prev < at) => {
+                clock.steps.to_mut().push((at, by));
+                Ok(())
+            }
+            Some(_) => Err(self.err("clock steps must be in time order")),
+            None => Err(self.err(format!("bad clock step \"{step}\"; expected step=±BY@AT like step=+300ms@50ms"))),
+        })
+    }
+
     fn client(&mut self, rest: &str) -> Result<(), Error> {
         let (head, script) = rest.split_once(':').ok_or_else(|| self.err("client needs `NAME: ops`"))?;
         let mut head_words = head.split_whitespace();
@@ -402,13 +451,8 @@ impl Parser {
         }
         let mut clock = Clock::PERFECT;
         for w in head_words {
-            let rate = w
-                .strip_prefix("clock=")
-                .and_then(|r| r.strip_suffix("ppm"))
-                .and_then(|r| r.parse::<i64>().ok())
-                .filter(|r| (-500_000..=500_000).contains(r))
-                .ok_or_else(|| self.err(format!("unknown client setting \"{w}\"; expected clock=Nppm (rate deviation)")))?;
-            clock.rate_ppm = rate;
+            self.clock_setting(&mut clock, w)
+                .ok_or_else(|| self.err(format!("unknown client setting \"{w}\"; expected clock=Nppm, step=±BY@AT or monotonic")))??;
         }
         if self.sc().clients.iter().any(|c| c.name == letter) {
             return Err(self.err(format!("client {letter} declared twice")));

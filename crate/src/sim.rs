@@ -251,6 +251,10 @@ impl Engine {
             Some(l) => l.reset(ctx.ttl, delay, svc.tokens, seed),
             None => self.lock = Some(LeaseService::new(ctx.ttl, delay, svc.tokens, seed)),
         }
+        let lock = self.lock.as_mut().expect("just set");
+        if lock.clock != svc.clock {
+            lock.clock = svc.clock.clone(); // borrowed data for built-in scenarios: no allocation
+        }
         self.queue.clear();
         self.now_fifo.clear();
         self.clients.clear();
@@ -732,7 +736,7 @@ impl Engine {
         }
     }
 
-    fn finish(&mut self, _ctx: &Ctx) {
+    fn finish(&mut self, ctx: &Ctx) {
         self.run.final_balance = self.store.balance;
         self.run.end = self.now;
         for c in 0..self.clients.len() {
@@ -759,6 +763,19 @@ impl Engine {
                         reason: None,
                     };
                     self.run.trace.insert(at, ev);
+                }
+            }
+            // Clock steps, likewise: the server's (which moves expiries) and each client's.
+            let server = &ctx.sc.service.clock;
+            let clients = ctx.sc.clients.iter().enumerate().map(|(i, c)| (i as u8, &c.clock, Kind::ClockStep));
+            for (c, clock, kind) in std::iter::once((0u8, server, Kind::ServerClockStep)).chain(clients) {
+                if clock.monotonic {
+                    continue;
+                }
+                for &(at, by) in clock.steps.iter().filter(|s| s.0 <= self.now.0) {
+                    let i = self.run.trace.partition_point(|e| e.t.0 < at);
+                    let ev = TraceEvent { t: SimTime(at), client: c, kind, token: 0, value: by, aux: 0, reason: None };
+                    self.run.trace.insert(i, ev);
                 }
             }
         }

@@ -48,6 +48,10 @@ pub enum Kind {
     /// 2: the client disconnected at the end of its script;
     /// `value` 1 if that freed a lock it held).
     SessionEnded,
+    /// Lock server: its wall clock stepped by `value` µs (expiries move with it).
+    ServerClockStep,
+    /// Client: its wall clock stepped by `value` µs.
+    ClockStep,
     /// Client: starts over (`aux` = attempt number, from 1).
     Retry,
     /// Client: stopped without finishing (denied too often, or out of retries).
@@ -77,6 +81,8 @@ impl Kind {
             Kind::Renewed => "renewed",
             Kind::RenewDenied => "renew-denied",
             Kind::SessionEnded => "session-ended",
+            Kind::ServerClockStep => "server-clock-step",
+            Kind::ClockStep => "clock-step",
             Kind::Retry => "retry",
             Kind::GaveUp => "gave-up",
             Kind::Done => "done",
@@ -92,7 +98,8 @@ impl Kind {
             | Kind::Released
             | Kind::Renewed
             | Kind::RenewDenied
-            | Kind::SessionEnded => "lock",
+            | Kind::SessionEnded
+            | Kind::ServerClockStep => "lock",
             Kind::Read | Kind::ReadRejected | Kind::WriteAccepted | Kind::WriteRejected => "storage",
             _ => "client",
         }

@@ -50,6 +50,8 @@ scenario_tests! {
     postgres_session => "postgres-session",
     postgres_terminate => "postgres-terminate",
     postgres_terminate_elsewhere => "postgres-terminate-elsewhere",
+    redis_clock_jump => "redis-clock-jump",
+    clock_step_back => "clock-step-back",
 }
 
 #[test]
@@ -80,4 +82,30 @@ fn slow_clock_at_one_percent_stops_in_time() {
     assert!(!leaselab::outcome::lost_update(run), "at 0.99 the check fails and A writes nothing");
     assert!(run.writes.iter().all(|w| w.client == 1));
     let _ = simulate;
+}
+
+/// Runs a modified copy of a catalogue scenario (not in the catalogue, so through the engine).
+fn run_modified(id: &str, policy: Policy, retries: u32, change: impl FnOnce(&mut leaselab::Scenario)) -> leaselab::sim::Run {
+    let mut sc = catalogue::find(id).unwrap().clone();
+    change(&mut sc);
+    let mut cfg = leaselab::Config::new(&sc, policy);
+    cfg.retries = retries;
+    leaselab::Engine::new().run(&sc, &cfg).unwrap().clone()
+}
+
+#[test]
+fn a_monotonic_expiry_clock_ignores_the_jump() {
+    let run = run_modified("redis-clock-jump", Policy::None, 0, |sc| sc.service.clock.monotonic = true);
+    assert!(!leaselab::outcome::lost_update(&run));
+    assert_eq!(run.final_balance, 390, "A writes inside its lease; B gets the lock only after it");
+    assert_eq!(run.leases[0].ends_at.0, 300_000);
+}
+
+#[test]
+fn a_monotonic_client_clock_stops_a_in_time() {
+    let stop = run_modified("clock-step-back", Policy::None, 0, |sc| sc.clients.to_mut()[0].clock.monotonic = true);
+    assert!(!leaselab::outcome::lost_update(&stop));
+    assert!(stop.writes.iter().all(|w| w.client == 1), "A's own check fails: it writes nothing");
+    let retry = run_modified("clock-step-back", Policy::None, 3, |sc| sc.clients.to_mut()[0].clock.monotonic = true);
+    assert_eq!(retry.final_balance, 390, "A starts over after B and writes 390");
 }
