@@ -15,6 +15,13 @@ use crate::store::Policy;
 use crate::sweep::{sweep, Axis};
 use crate::{simulate, Config};
 
+// The wasm build's allocator. `AssumeSingleThreaded` is sound here: this wasm runs on one thread (no
+// shared memory, no atomics), which is the one thing it asks us to promise.
+#[allow(unsafe_code)]
+#[global_allocator]
+static ALLOCATOR: lol_alloc::AssumeSingleThreaded<lol_alloc::FreeListAllocator> =
+    unsafe { lol_alloc::AssumeSingleThreaded::new(lol_alloc::FreeListAllocator::new()) };
+
 #[wasm_bindgen(start)]
 fn start() {
     console_error_panic_hook::set_once();
