@@ -16,7 +16,7 @@ const en = {
 
   settings: 'Settings',
   scenario: 'Scenario',
-  groups: { seed: 'The seed', kleppmann: 'Kleppmann’s cases', postgres: 'PostgreSQL', networks: 'Networks', services: 'Lock services', clocks: 'Clocks' },
+  groups: { seed: 'The seed', kleppmann: 'Kleppmann’s cases', antirez: 'antirez’s replies', postgres: 'PostgreSQL', networks: 'Networks', services: 'Lock services', clocks: 'Clocks' },
   ttl: 'TTL (lease length)',
   pause: 'Pause',
   pauseAsDelay: 'Pause (here: network delay of A’s write)',
@@ -216,7 +216,7 @@ const bn = {
 
   settings: 'সেটিং',
   scenario: 'পরিস্থিতি',
-  groups: { seed: 'বীজ-উদাহরণ', kleppmann: 'ক্লেপম্যানের উদাহরণ', postgres: 'PostgreSQL', networks: 'নেটওয়ার্ক', services: 'লক সার্ভিস', clocks: 'ঘড়ি' },
+  groups: { seed: 'বীজ-উদাহরণ', kleppmann: 'ক্লেপম্যানের উদাহরণ', antirez: 'antirez-এর জবাব', postgres: 'PostgreSQL', networks: 'নেটওয়ার্ক', services: 'লক সার্ভিস', clocks: 'ঘড়ি' },
   ttl: 'TTL (লিজের মেয়াদ)',
   pause: 'বিরতি',
   pauseAsDelay: 'বিরতি (এখানে: A-র লেখার নেটওয়ার্ক বিলম্ব)',

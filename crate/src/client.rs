@@ -112,4 +112,6 @@ pub struct ClientState {
     pub acquire_sent_local: i64,
     /// Its database session has ended (terminated, or timed out while the client was frozen).
     pub session_dead: bool,
+    /// Frozen by a timed pause fault until then (events of its own wait).
+    pub frozen_until: SimTime,
 }

@@ -93,6 +93,10 @@ pub fn transcript(o: &Outcome) -> Vec<String> {
                     _ => format!("{who}: disconnects; its session ends{freed}"),
                 });
             }
+            Kind::PauseStart if e.token == 0 && e.value == i64::MIN && sc.service.tokens => {
+                // Frozen before it holds anything (its grant may be on the way).
+                lines.push(format!("{who}: pause {}s...", PySeconds(e.aux)));
+            }
             Kind::PauseStart => {
                 let read = if e.value == i64::MIN { String::new() } else { format!(", read={}", e.value) };
                 lines.push(format!("{who}: tok={}{read}, pause {}s...", tok(sc, e.token), PySeconds(e.aux)));
@@ -141,7 +145,11 @@ pub fn transcript(o: &Outcome) -> Vec<String> {
                 let sign = if e.value < 0 { "-" } else { "+" };
                 lines.push(format!("{whose}: wall clock steps {sign}{} ms", Millis(e.value.unsigned_abs())));
             }
-            Kind::Retry => lines.push(format!("{who}: retry {}: acquire, read and work again", e.aux)),
+            Kind::Retry => {
+                woke[i] = false;
+                held[i] = false;
+                lines.push(format!("{who}: retry {}: acquire, read and work again", e.aux));
+            }
             Kind::GaveUp if !refused[i] => lines.push(format!("{who}: gives up")),
             _ => {}
         }

@@ -31,7 +31,8 @@
 //! million), `step=-200ms@100ms` (at true 100 ms its reading jumps back 200 ms), `monotonic` (ignores
 //! steps). The lock server's clock likewise in the service line: `server-step=+300ms@50ms`,
 //! `server-monotonic`.
-//! Faults: `at D: terminate A` (an admin ends A's database session; needs `service: session`).
+//! Faults: `at D: terminate A` (an admin ends A's database session; needs `service: session`),
+//! `at D: pause A D2` (A freezes for D2 wherever it is in its script, replies in flight included).
 //! Services: `lease ttl=D [lock-delay=D] [tokens=yes|no]`, `session [idle=D]` (PostgreSQL advisory
 //! lock: no TTL, no tokens; `idle` ends a frozen client's session after that long without keepalives).
 //! `read via session` / `write N via session`: the access goes through the session holding the lock.
@@ -84,6 +85,9 @@ pub enum ServiceKind {
 pub enum FaultAction {
     /// An admin terminates the client's database backend (`pg_terminate_backend`): its session ends.
     Terminate(u8),
+    /// The client freezes for this long wherever it is in its script — also while replies are in
+    /// flight to it: they wait in its socket buffer until it wakes.
+    Freeze(u8, Dur),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -535,12 +539,20 @@ impl Parser {
         let at = self.dur(when.trim())?;
         let words: Vec<&str> = what.split_whitespace().collect();
         let action = match words.as_slice() {
-            ["terminate", who] => FaultAction::Terminate(self.client_index(who)?),
-            _ => return Err(self.err(format!("unknown fault \"{}\"; expected `terminate CLIENT`", what.trim()))),
+            ["terminate", who] => {
+                if self.sc().service.kind != ServiceKind::Session {
+                    return Err(self.err("terminate needs `service: session` declared before it"));
+                }
+                FaultAction::Terminate(self.client_index(who)?)
+            }
+            ["pause", who, d] => FaultAction::Freeze(self.client_index(who)?, self.dur(d)?),
+            _ => {
+                return Err(self.err(format!(
+                    "unknown fault \"{}\"; expected `terminate CLIENT` or `pause CLIENT D`",
+                    what.trim()
+                )))
+            }
         };
-        if self.sc().service.kind != ServiceKind::Session {
-            return Err(self.err("terminate needs `service: session` declared before it"));
-        }
         self.sc().faults.to_mut().push(Fault { at, action });
         Ok(())
     }

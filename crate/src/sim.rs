@@ -63,6 +63,8 @@ enum Ev {
     SessionTimeout(u8),
     /// The client closes its connection at the end of its script.
     Disconnect(u8),
+    /// A timed pause (a fault, not a script step) ends.
+    Thaw(u8),
 }
 
 impl Ev {
@@ -80,7 +82,8 @@ impl Ev {
             | Ev::RenewReply(c, _)
             | Ev::Fault(c)
             | Ev::SessionTimeout(c)
-            | Ev::Disconnect(c) => c,
+            | Ev::Disconnect(c)
+            | Ev::Thaw(c) => c,
             Ev::WriteAt { client, .. } => client,
         }
     }
@@ -238,6 +241,9 @@ impl Engine {
             debug_assert!(at >= self.now, "time never goes back");
             self.now = at;
             let ev = self.unpack(q);
+            if self.deferred(ev) {
+                continue;
+            }
             self.handle(&ctx, ev);
         }
         self.finish(&ctx);
@@ -327,6 +333,7 @@ impl Engine {
             }
             Ev::SessionTimeout(_) => 12,
             Ev::Disconnect(_) => 13,
+            Ev::Thaw(_) => 14,
             Ev::Fault(_) => unreachable!("handled above"),
         };
         self.push(at, tag, c);
@@ -383,7 +390,8 @@ impl Engine {
             10 => Ev::RenewReply(c, m.renewed),
             11 => Ev::Fault(c),
             12 => Ev::SessionTimeout(c),
-            _ => Ev::Disconnect(c),
+            13 => Ev::Disconnect(c),
+            _ => Ev::Thaw(c),
         }
     }
 
@@ -506,7 +514,23 @@ impl Engine {
             }
             Ev::Fault(i) => match ctx.sc.faults[usize::from(i)].action {
                 FaultAction::Terminate(x) => self.end_session(x, 0),
+                FaultAction::Freeze(x, d) => {
+                    let d = d.resolve(ctx.params);
+                    let now = self.now;
+                    let st = &mut self.clients[usize::from(x)];
+                    if st.phase != Phase::Done && now >= st.frozen_until {
+                        st.frozen_until = now.plus(d);
+                        let (token, read) = (st.lease.and_then(|l| l.cred.token).unwrap_or(0), st.snapshot);
+                        self.record(x, Kind::PauseStart, token, read.map_or(i64::MIN, |s| s.0), d, None);
+                        self.run.pauses.push(Span { client: x, from: now, to: now.plus(d), tag: 0 });
+                        self.schedule(now.plus(d), Ev::Thaw(x));
+                    }
+                }
             },
+            Ev::Thaw(_) => {
+                self.clients[usize::from(c)].woke = true;
+                self.record(c, Kind::PauseEnd, 0, 0, 0, None);
+            }
             Ev::SessionTimeout(_) => {
                 if self.clients[usize::from(c)].phase == Phase::Paused {
                     self.end_session(c, 1);
@@ -531,6 +555,22 @@ impl Engine {
                 }
             }
         }
+    }
+
+    /// A frozen client handles nothing of its own: its timers and the replies reaching it wait until
+    /// it thaws, in the order they came (they are re-queued now, so their order is kept).
+    fn deferred(&mut self, ev: Ev) -> bool {
+        let own = matches!(
+            ev,
+            Ev::Step(_) | Ev::Wake(_) | Ev::AcquireReply(..) | Ev::ReadReply(..) | Ev::WriteReply(..) | Ev::RenewReply(..)
+        );
+        let c = ev.client();
+        let until = self.clients[usize::from(c)].frozen_until;
+        if own && self.now < until {
+            self.schedule(until, ev);
+            return true;
+        }
+        false
     }
 
     /// The client's database session ends (`cause` 0: terminated by an admin, 1: keepalive timeout,
@@ -819,6 +859,18 @@ mod tests {
         let b_grant = order.iter().position(|&(c, k)| c == 1 && k == Kind::Granted).unwrap();
         assert!(a_write < b_grant, "{order:?}");
         assert_eq!(run.final_balance, 390);
+    }
+
+    #[test]
+    fn a_frozen_client_sees_its_reply_only_when_it_thaws() {
+        let sc = crate::catalogue::find("reply-in-flight").unwrap();
+        let run = Engine::new().run(sc, &Config::new(sc, Policy::None)).unwrap().clone();
+        let granted = run.trace.iter().find(|e| e.kind == Kind::Granted && e.client == 0).unwrap();
+        assert_eq!(granted.t.0, 1_000, "the lock service grants at 1 ms");
+        let a = run.beliefs.iter().find(|b| b.client == 0).unwrap();
+        assert_eq!(a.from.0, 351_000, "A learns of it when it thaws, 350 ms later");
+        let read = run.trace.iter().find(|e| e.kind == Kind::Read && e.client == 0).unwrap();
+        assert_eq!(read.t.0, 351_000);
     }
 
     #[test]

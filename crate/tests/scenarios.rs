@@ -51,6 +51,8 @@ scenario_tests! {
     postgres_terminate => "postgres-terminate",
     postgres_terminate_elsewhere => "postgres-terminate-elsewhere",
     redis_clock_jump => "redis-clock-jump",
+    reply_in_flight => "reply-in-flight",
+    reply_in_flight_checked => "reply-in-flight-checked",
     clock_step_back => "clock-step-back",
 }
 
