@@ -23,7 +23,9 @@ let diagram = null;
 let d = dict('en');
 let num = (v) => String(v);
 let notices = []; // [{key, vars}] — kept as keys so a language switch re-words them
-const state = { scenario: '', ttl: 0, pause: 0, fencing: 'none', lang: 'en', extra: {}, compare: 'token' };
+const state = { scenario: '', ttl: 0, pause: 0, fencing: 'none', lang: 'en', extra: {}, compare: 'token', retries: 0 };
+/** How often a refused client starts over when the box is ticked (the catalogue's "+retry"). */
+const RETRIES_ON = 3;
 let other = null; // the run under the comparison policy, while the side-by-side view is open
 const play = { t: 0, on: false, raf: 0, last: 0, speed: Number(DEFAULT_SPEED), times: [], shownRow: -2 };
 const reduceMotion = matchMedia('(prefers-reduced-motion: reduce)');
@@ -87,6 +89,12 @@ function readUrl() {
   state.pause = def.pause;
   if (pauseParam(s)) state.pause = readMs(q, 'pause', rangeOf(pauseParam(s), PAUSE_UI), def.pause, note);
   else if (q.get('pause') !== null) note('noPause', { value: q.get('pause') });
+  state.retries = 0;
+  const r = q.get('retries');
+  if (r !== null) {
+    if (/^(0|1|2|3|4|5|6|7|8|9|10)$/.test(r)) state.retries = Number(r);
+    else note('badNumber', { name: 'retries', value: r, used: 0 });
+  }
   state.extra = { ...def.extra };
   for (const p of extraParams(s)) state.extra[p.name] = readMs(q, p.name, rangeOf(p, EXTRA_UI), def.extra[p.name], note);
 }
@@ -121,6 +129,7 @@ function writeUrl(now = false) {
       pause: pauseParam(cat[state.scenario]) && state.pause !== def.pause ? state.pause : null,
       fencing: state.fencing !== 'none' ? state.fencing : null,
       lang: state.lang !== 'en' ? state.lang : null,
+      retries: state.retries ? state.retries : null,
     };
     for (const p of cat[state.scenario].params) if (!(p.name in want)) want[p.name] = null;
     for (const [k, v] of Object.entries(state.extra)) if (v !== def.extra[k]) want[k] = v;
@@ -140,6 +149,7 @@ function simulate() {
     sim = new Simulation(state.scenario);
   }
   sim.setPolicy(state.fencing);
+  sim.setRetries(state.retries);
   if (ttlParam(cat[state.scenario])) sim.setParam('ttl', state.ttl);
   const p = pauseParam(cat[state.scenario]);
   if (p) sim.setParam(p.name, state.pause);
@@ -259,6 +269,7 @@ function syncSlider(id, p, ui, value, label, note) {
 
 function syncSliders() {
   renderExtra();
+  $('retries').checked = state.retries > 0;
   const s = cat[state.scenario];
   // A session lock (PostgreSQL) has no TTL at all: that is the point of those scenarios.
   const tp = ttlParam(s);
@@ -559,6 +570,10 @@ function wire() {
   });
   $('extra-list').addEventListener('change', () => writeUrl(true));
   $('compare').addEventListener('toggle', () => changed());
+  $('retries').addEventListener('change', (e) => {
+    state.retries = e.target.checked ? RETRIES_ON : 0;
+    changed({ urlNow: true });
+  });
   $('compare-policy').addEventListener('change', (e) => {
     state.compare = e.target.value;
     changed();
@@ -573,7 +588,7 @@ function wire() {
     changed({ urlNow: true });
   });
   $('reset').addEventListener('click', () => {
-    Object.assign(state, defaultsOf(cat[state.scenario]), { fencing: 'none' });
+    Object.assign(state, defaultsOf(cat[state.scenario]), { fencing: 'none', retries: 0 });
     fillSelects();
     changed({ urlNow: true });
   });
@@ -639,7 +654,7 @@ async function main() {
   // Reduced motion: no animated playback on load; the whole run is shown (stepping still works).
   play.t = reduceMotion.matches ? run.end_ms : BEFORE;
   renderAll();
-  for (const id of ['scenario', 'fencing', 'reset', 'play', 'back', 'next', 'scrub']) $(id).disabled = false;
+  for (const id of ['scenario', 'fencing', 'retries', 'reset', 'play', 'back', 'next', 'scrub']) $(id).disabled = false;
   syncSliders(); // enables the TTL and Pause sliders the scenario has
   $('status').hidden = true;
   wire();

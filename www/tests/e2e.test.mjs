@@ -344,3 +344,16 @@ test('safety margin: says how late the stale write was and which assumption brok
     await page.locator('#scenario').selectOption('happy-path');
     assert.match(await page.locator('#margin').textContent(), /no timing assumption broke/);
   }));
+
+test('retries: a refused client starts over, and the verdict shows the serial result', () =>
+  withPage('?fencing=token', async (page) => {
+    await expectVerdict(page, 'safe', 450, 450);
+    await page.getByRole('checkbox', { name: /starts over/ }).check();
+    // A is rejected at 600 ms, re-acquires (token 3), reads 450 and writes 390.
+    await expectVerdict(page, 'safe', 390, 390);
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('retries') === '3');
+    assert.match(await page.locator('#transcript').textContent(), /A: retry 1: acquire, read and work again/);
+    await page.reload();
+    await expectVerdict(page, 'safe', 390, 390);
+    assert.ok(await page.getByRole('checkbox', { name: /starts over/ }).isChecked());
+  }));
