@@ -127,29 +127,27 @@ impl LeaseService {
         Grant::Granted { token, lock_value: self.next_value, expires_at }
     }
 
+    /// The current lease, if it is live at `now` and `owned` says it is the caller's.
+    fn live_mut(&mut self, now: SimTime, owned: impl Fn(&LeaseRecord) -> bool) -> Option<&mut LeaseRecord> {
+        let lease = &mut self.leases[self.current?];
+        (now < lease.ends_at && owned(lease)).then_some(lease)
+    }
+
     /// Value-checked release: only the live lease with this value is ended. Returns whether it was.
     pub fn release(&mut self, lock_value: u64, now: SimTime) -> bool {
-        match self.current {
-            Some(i) if self.leases[i].lock_value == lock_value && now < self.leases[i].ends_at => {
-                self.leases[i].ends_at = now;
-                self.leases[i].released = true;
-                true
-            }
-            _ => false,
-        }
+        let Some(lease) = self.live_mut(now, |l| l.lock_value == lock_value) else { return false };
+        lease.ends_at = now;
+        lease.released = true;
+        true
     }
 
     /// The holder's session ended: a session lock it holds is released by that (PostgreSQL runs
     /// `pg_advisory_unlock_all` at session end). Returns whether a live lock was freed.
     pub fn end_session(&mut self, client: u8, now: SimTime) -> bool {
-        match self.current {
-            Some(i) if self.leases[i].client == client && now < self.leases[i].ends_at => {
-                self.leases[i].ends_at = now;
-                self.leases[i].session_ended = true;
-                true
-            }
-            _ => false,
-        }
+        let Some(lease) = self.live_mut(now, |l| l.client == client) else { return false };
+        lease.ends_at = now;
+        lease.session_ended = true;
+        true
     }
 
     /// Value-checked renewal: extends the live lease with this value to `now + ttl`.
