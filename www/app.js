@@ -4,6 +4,7 @@ import init, { Simulation, catalogue, defaultScenario, policies } from './pkg/le
 import { dictionaries, dict, fmt } from './i18n.js';
 import { drawDiagram } from './diagram.js';
 import { describeEvent, eventTimes, explainVerdict, safetyMargin, whoOf } from './explain.js';
+import { copyText, exportRun } from './share.js';
 
 const $ = (id) => document.getElementById(id);
 const TTL_UI = [10, 2000];
@@ -570,6 +571,28 @@ function wire() {
   });
   $('extra-list').addEventListener('change', () => writeUrl(true));
   $('compare').addEventListener('toggle', () => changed());
+  $('copy-link').addEventListener('click', async () => {
+    writeUrl(true);
+    let href;
+    try {
+      href = location.href;
+    } catch {
+      href = '';
+    }
+    const ok = href && (await copyText(href, $('share-text')));
+    $('share-status').textContent = ok ? d.copied : d.copyByHand;
+  });
+  for (const b of document.querySelectorAll('button.export')) {
+    b.addEventListener('click', async () => {
+      const base = `leaselab-${state.scenario}-${state.fencing}`;
+      try {
+        await exportRun(b.dataset.kind, run, $('svg'), base);
+        $('share-status').textContent = fmt(d.exported, { kind: b.textContent });
+      } catch (e) {
+        $('share-status').textContent = e.message;
+      }
+    });
+  }
   $('retries').addEventListener('change', (e) => {
     state.retries = e.target.checked ? RETRIES_ON : 0;
     changed({ urlNow: true });

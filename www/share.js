@@ -1,0 +1,89 @@
+// Sharing and exports: the link to this exact state, and the run as text, JSON, SVG and PNG.
+// Everything is made in the page from what is already on it; nothing goes over the network.
+
+/** Offers `data` as a file download named `name`. */
+function download(name, type, data) {
+  const url = URL.createObjectURL(data instanceof Blob ? data : new Blob([data], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** Copies text to the clipboard; where the clipboard is not allowed (iframes, http), selects it in
+ *  a field so the reader can copy it by hand. Resolves to true when it was copied. */
+export async function copyText(text, fallbackInput) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    fallbackInput.value = text;
+    fallbackInput.hidden = false;
+    fallbackInput.focus();
+    fallbackInput.select();
+    return false;
+  }
+}
+
+/** The page's stylesheet rules that style the diagram, so an exported SVG looks the same alone. */
+function diagramCss() {
+  const rules = [];
+  for (const sheet of document.styleSheets) {
+    let list;
+    try {
+      list = sheet.cssRules;
+    } catch {
+      continue; // not ours
+    }
+    for (const r of list) rules.push(r.cssText);
+  }
+  return rules.join('\n');
+}
+
+/** A standalone copy of `svg`: its size fixed, the page's styles inside, a white background. */
+export function standaloneSvg(svg) {
+  const copy = svg.cloneNode(true);
+  const { width, height } = svg.getBoundingClientRect();
+  copy.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
+  copy.setAttribute('width', Math.round(width));
+  copy.setAttribute('height', Math.round(height));
+  const style = document.createElementNS('http://www.w3.org/2000/svg', 'style');
+  style.textContent = `svg{background:#fff;font-family:system-ui,sans-serif}\n${diagramCss()}`;
+  copy.insertBefore(style, copy.firstChild);
+  return new XMLSerializer().serializeToString(copy);
+}
+
+export function exportRun(kind, run, svg, base) {
+  switch (kind) {
+    case 'txt':
+      return download(`${base}.txt`, 'text/plain', `${run.transcript.join('\n')}\n`);
+    case 'json':
+      return download(`${base}.json`, 'application/json', `${JSON.stringify(run, null, 2)}\n`);
+    case 'svg':
+      return download(`${base}.svg`, 'image/svg+xml', standaloneSvg(svg));
+    case 'png': {
+      const text = standaloneSvg(svg);
+      const img = new Image();
+      const { width, height } = svg.getBoundingClientRect();
+      const scale = 2; // crisp on high-density screens and in slides
+      return new Promise((ok, ko) => {
+        img.onload = () => {
+          const canvas = document.createElement('canvas');
+          canvas.width = Math.round(width * scale);
+          canvas.height = Math.round(height * scale);
+          const ctx = canvas.getContext('2d');
+          ctx.scale(scale, scale);
+          ctx.drawImage(img, 0, 0, width, height);
+          canvas.toBlob((blob) => (blob ? ok(download(`${base}.png`, 'image/png', blob)) : ko(new Error('PNG export failed'))), 'image/png');
+        };
+        img.onerror = () => ko(new Error('PNG export failed'));
+        img.src = URL.createObjectURL(new Blob([text], { type: 'image/svg+xml' }));
+      });
+    }
+    default:
+      throw new Error(`unknown export ${kind}`);
+  }
+}
