@@ -81,3 +81,41 @@ fn runs_hitting_a_limit_are_errors_not_hangs() {
         .unwrap();
     assert!(matches!(ok.status.code(), Some(0 | 1)), "{}", String::from_utf8_lossy(&ok.stderr));
 }
+
+#[test]
+fn sweep_bad_input() {
+    bad(&["sweep", "--x", "ttl=10ms..2s"], &["--x", "STEPS"]);
+    bad(&["sweep", "--x", "ttl=10ms..2s:0"], &["--x", "STEPS"]);
+    bad(&["sweep", "--x", "ttl=10ms..2s:5000"], &["--x", "1024"]);
+    bad(&["sweep", "--x", "nope=1ms..2ms:3"], &["--x", "nope"]);
+    bad(&["sweep", "--x", "ttl=2s..1s:3"], &["--x", "from must not exceed to"]);
+    bad(&["sweep", "--x", "ttl=0..1s:3"], &["--x", "out of range"]);
+    bad(&["sweep", "--x", "pause=0..1s:3"], &["different parameters"]);
+    bad(&["sweep", "--format", "xml"], &["--format", "csv or json"]);
+    bad(&["sweep", "--scenario", "happy-path"], &["no parameter pause"]);
+    bad(&["sweep", "--wat"], &["--wat"]);
+}
+
+#[test]
+fn every_sweep_row_is_the_single_run() {
+    let out = Command::new(env!("CARGO_BIN_EXE_leaselab"))
+        .args(["sweep", "--fencing", "token", "--x", "ttl=100ms..700ms:4", "--y", "pause=0..1s:3", "--scenario", "write-only-gap"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("ttl_ms,pause_ms,final,lost_update,code"));
+    let rows: Vec<&str> = lines.collect();
+    assert_eq!(rows.len(), 12);
+    for row in rows {
+        let f: Vec<&str> = row.split(',').collect();
+        let run = Command::new(env!("CARGO_BIN_EXE_leaselab"))
+            .args(["run", "--scenario", "write-only-gap", "--fencing", "token", "--ttl", f[0], "--pause", f[1], "--json"])
+            .output()
+            .unwrap();
+        let json = String::from_utf8(run.stdout).unwrap();
+        assert!(json.contains(&format!("\"final\":{},", f[2])), "{row}: {json}");
+        assert!(json.contains(&format!("\"lost_update\":{},", f[3])), "{row}");
+    }
+}

@@ -8,6 +8,7 @@ use leaselab::report;
 use leaselab::catalogue;
 use leaselab::scenario::Scenario;
 use leaselab::sim::RETRIES_MAX;
+use leaselab::sweep::{Axis, AXIS_MAX};
 use leaselab::time::{parse_duration, Millis};
 use leaselab::{simulate, Config, Policy};
 
@@ -16,11 +17,15 @@ usage:
   leaselab run [fenced|unfenced] [--scenario ID] [--ttl DUR] [--pause DUR] [--fencing POLICY]
                [--set NAME=DUR]... [--retries N] [--json | --trace]
   leaselab scenarios [--json]
+  leaselab sweep [--scenario ID] [--fencing POLICY] [--x NAME=FROM..TO:STEPS] [--y NAME=FROM..TO:STEPS]
+                 [--set NAME=DUR]... [--retries N] [--format csv|json]
   leaselab help
 
 DUR is a number with unit ms or s (300ms, 0.3s, 30s); a bare number is milliseconds.
 POLICY is one of: none, token, first-touch, version, owner (fenced = token, unfenced = none).
-`run` exits 1 when an update was lost, 0 when not, 2 on bad input.";
+`run` exits 1 when an update was lost, 0 when not, 2 on bad input.
+`sweep` runs a grid (default: ttl=10ms..2s:64 by pause=0..3s:64) and prints one row per cell:
+code 0 safe, 1 safe with a write refused, 2+i client i's update lost.";
 
 /// A bad command line: one line on stderr, exit status 2.
 struct Usage(String);
@@ -44,6 +49,7 @@ fn dispatch(args: &[String]) -> Result<ExitCode, Usage> {
         }
         Some("run") => run(&args[1..]),
         Some("scenarios") => scenarios(&args[1..]),
+        Some("sweep") => sweep(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             Ok(ExitCode::SUCCESS)
@@ -192,6 +198,122 @@ fn scenarios(args: &[String]) -> Result<ExitCode, Usage> {
     let width = catalogue::catalogue().iter().map(|s| s.id.len()).max().unwrap_or(0);
     for sc in catalogue::catalogue() {
         println!("{:<width$}  {}", sc.id, sc.title_en);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `NAME=FROM..TO:STEPS`, e.g. `ttl=10ms..2s:256`.
+fn parse_axis(flag: &str, text: &str, sc: &Scenario) -> Result<Axis, Usage> {
+    let bad = |why: String| Usage(format!("{flag}: {why}"));
+    let (name, rest) = text.split_once('=').ok_or_else(|| bad(format!("expected NAME=FROM..TO:STEPS, got \"{text}\"")))?;
+    let (range, steps) = rest.rsplit_once(':').ok_or_else(|| bad("missing :STEPS".into()))?;
+    let (from, to) = range.split_once("..").ok_or_else(|| bad("expected FROM..TO".into()))?;
+    let from = parse_duration(from).map_err(|e| bad(e.to_string()))?;
+    let to = parse_duration(to).map_err(|e| bad(e.to_string()))?;
+    let steps: usize = steps
+        .parse()
+        .ok()
+        .filter(|n| (1..=AXIS_MAX).contains(n))
+        .ok_or_else(|| bad(format!("STEPS must be a whole number from 1 to {AXIS_MAX}, got \"{steps}\"")))?;
+    Axis::new(sc, name, from, to, steps).map_err(|e| bad(e.to_string()))
+}
+
+fn sweep(args: &[String]) -> Result<ExitCode, Usage> {
+    let mut scenario_id = catalogue::DEFAULT_ID;
+    let mut policy = Policy::None;
+    let (mut x_spec, mut y_spec) = (None, None);
+    let mut sets: Vec<(String, String)> = Vec::new();
+    let mut retries = 0u32;
+    let mut json = false;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, Some(v)),
+            _ => (arg.as_str(), None),
+        };
+        match flag {
+            "--scenario" => scenario_id = take_value(flag, inline, &mut it)?,
+            "--fencing" => {
+                policy = Policy::parse(take_value(flag, inline, &mut it)?).map_err(|e| Usage(format!("--fencing: {e}")))?
+            }
+            "--x" => x_spec = Some(take_value(flag, inline, &mut it)?),
+            "--y" => y_spec = Some(take_value(flag, inline, &mut it)?),
+            "--set" => {
+                let v = take_value(flag, inline, &mut it)?;
+                let (n, d) = v.split_once('=').ok_or_else(|| Usage(format!("--set: expected NAME=DUR, got \"{v}\"")))?;
+                sets.push((n.to_string(), d.to_string()));
+            }
+            "--retries" => {
+                let v = take_value(flag, inline, &mut it)?;
+                retries = v
+                    .parse()
+                    .ok()
+                    .filter(|n| *n <= RETRIES_MAX)
+                    .ok_or_else(|| Usage(format!("--retries: expected a whole number from 0 to {RETRIES_MAX}, got \"{v}\"")))?;
+            }
+            "--format" => match take_value(flag, inline, &mut it)? {
+                "csv" => json = false,
+                "json" => json = true,
+                other => return Err(Usage(format!("--format: expected csv or json, got \"{other}\""))),
+            },
+            other => return Err(Usage(format!("unexpected argument \"{other}\"; see `leaselab help`"))),
+        }
+    }
+    let sc = catalogue::find(scenario_id).map_err(|e| Usage(format!("--scenario: {e}")))?;
+    let mut params = sc.defaults();
+    for (name, value) in &sets {
+        let us = parse_duration(value).map_err(|e| Usage(format!("--set: {e}")))?;
+        sc.set_param(&mut params, name, us).map_err(|e| Usage(format!("--set: {e}")))?;
+    }
+    let default_axis = |name: &str, from: u64, to: u64| -> Result<Axis, Usage> {
+        let i = sc.param_index(name).ok_or_else(|| {
+            Usage(format!("scenario {} has no parameter {name}; give --x/--y (it has: {})", sc.id, sc.param_names()))
+        })?;
+        let p = &sc.params[i];
+        Axis::new(sc, name, from.clamp(p.min_us, p.max_us), to.clamp(p.min_us, p.max_us), 64).map_err(|e| Usage(e.to_string()))
+    };
+    let x = match x_spec {
+        Some(t) => parse_axis("--x", t, sc)?,
+        None => default_axis("ttl", 10_000, 2_000_000)?,
+    };
+    let y = match y_spec {
+        Some(t) => parse_axis("--y", t, sc)?,
+        None => default_axis("pause", 0, 3_000_000)?,
+    };
+    if x.param == y.param {
+        return Err(Usage("--x and --y must be different parameters".into()));
+    }
+    let mut cells = Vec::new();
+    leaselab::sweep::sweep(sc, policy, &params, retries, &x, &y, &mut cells).map_err(|e| Usage(e.to_string()))?;
+    let (xn, yn) = (&sc.params[x.param].name, &sc.params[y.param].name);
+    let mut out = std::io::stdout().lock();
+    if json {
+        let mut j = report::Json::new();
+        j.begin_obj();
+        j.key("scenario").str(&sc.id);
+        j.key("fencing").str(policy.name());
+        j.key("x").str(xn);
+        j.key("y").str(yn);
+        j.key("cells").begin_arr();
+        for (i, c) in cells.iter().enumerate() {
+            let (xi, yi) = (i % x.steps, i / x.steps);
+            j.begin_obj();
+            j.key(&format!("{xn}_ms")).ms(x.value(xi));
+            j.key(&format!("{yn}_ms")).ms(y.value(yi));
+            j.key("final").int(c.final_balance);
+            j.key("lost_update").bool(c.lost_update);
+            j.key("code").int(i64::from(c.code()));
+            j.end_obj();
+        }
+        j.end_arr();
+        j.end_obj();
+        let _ = writeln!(out, "{}", j.finish());
+    } else {
+        let _ = writeln!(out, "{xn}_ms,{yn}_ms,final,lost_update,code");
+        for (i, c) in cells.iter().enumerate() {
+            let (xi, yi) = (i % x.steps, i / x.steps);
+            let _ = writeln!(out, "{},{},{},{},{}", Millis(x.value(xi)), Millis(y.value(yi)), c.final_balance, c.lost_update, c.code());
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
