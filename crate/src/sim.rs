@@ -727,14 +727,8 @@ impl Engine {
     /// The attempt failed (refused access, failed check, lost renewal): start over or give up.
     fn abort(&mut self, ctx: &Ctx, c: u8) {
         let now = self.now;
-        if self.clients[usize::from(c)].belief_from.is_some() {
-            // It has learned it lost the lock: its belief ends here (keep the token for the drawing).
-            let st = &self.clients[usize::from(c)];
-            let token = st.lease.and_then(|l| l.cred.token).unwrap_or(0);
-            let from = st.belief_from.unwrap_or(now);
-            self.run.beliefs.push(Span { client: c, from, to: now, tag: token as i64 });
-            self.clients[usize::from(c)].belief_from = None;
-        }
+        // It has learned it lost the lock: its belief ends here.
+        self.end_belief(c, now);
         let st = &mut self.clients[usize::from(c)];
         if st.attempt >= ctx.retries {
             st.phase = Phase::Done;

@@ -70,6 +70,40 @@ fn take_value<'a>(flag: &str, inline: Option<&'a str>, rest: &mut impl Iterator<
     }
 }
 
+/// Splits `--flag=value` into the flag and its inline value; anything else is a flag alone.
+fn split_flag(arg: &str) -> (&str, Option<&str>) {
+    match arg.split_once('=') {
+        Some((f, v)) if f.starts_with("--") => (f, Some(v)),
+        _ => (arg, None),
+    }
+}
+
+fn parse_fencing(v: &str) -> Result<Policy, Usage> {
+    Policy::parse(v).map_err(|e| Usage(format!("--fencing: {e}")))
+}
+
+fn parse_retries(v: &str) -> Result<u32, Usage> {
+    v.parse()
+        .ok()
+        .filter(|n| *n <= RETRIES_MAX)
+        .ok_or_else(|| Usage(format!("--retries: expected a whole number from 0 to {RETRIES_MAX}, got \"{v}\"")))
+}
+
+/// `--set NAME=DUR` → (name, duration text).
+fn parse_set(v: &str) -> Result<(String, String), Usage> {
+    let (name, value) = v.split_once('=').ok_or_else(|| Usage(format!("--set: expected NAME=DUR, got \"{v}\"")))?;
+    Ok((name.to_string(), value.to_string()))
+}
+
+/// Applies parameter settings `(name, duration text, the flag that gave it)` to `params`.
+fn apply_sets(sc: &Scenario, params: &mut [u64], sets: &[(String, String, &str)]) -> Result<(), Usage> {
+    for (name, value, flag) in sets {
+        let us = parse_duration(value).map_err(|e| Usage(format!("{flag}: {e}")))?;
+        sc.set_param(params, name, us).map_err(|e| Usage(format!("{flag}: {e}")))?;
+    }
+    Ok(())
+}
+
 fn run(args: &[String]) -> Result<ExitCode, Usage> {
     let mut mode: Option<(&str, Policy)> = None;
     let mut fencing: Option<Policy> = None;
@@ -80,10 +114,7 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
     let mut trace = false;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f, Some(v)),
-            _ => (arg.as_str(), None),
-        };
+        let (flag, inline) = split_flag(arg);
         match flag {
             "fenced" | "unfenced" => {
                 let policy = if flag == "fenced" { Policy::Token } else { Policy::None };
@@ -93,29 +124,16 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
                 mode = Some((flag, policy));
             }
             "--scenario" => scenario_id = Some(take_value(flag, inline, &mut it)?),
-            "--fencing" => {
-                let v = take_value(flag, inline, &mut it)?;
-                fencing = Some(Policy::parse(v).map_err(|e| Usage(format!("--fencing: {e}")))?);
-            }
+            "--fencing" => fencing = Some(parse_fencing(take_value(flag, inline, &mut it)?)?),
             "--ttl" | "--pause" => {
                 let v = take_value(flag, inline, &mut it)?;
                 sets.push((flag[2..].to_string(), v.to_string(), if flag == "--ttl" { "--ttl" } else { "--pause" }));
             }
             "--set" => {
-                let v = take_value(flag, inline, &mut it)?;
-                let (name, value) = v
-                    .split_once('=')
-                    .ok_or_else(|| Usage(format!("--set: expected NAME=DUR, got {v:?}")))?;
-                sets.push((name.to_string(), value.to_string(), "--set"));
+                let (name, value) = parse_set(take_value(flag, inline, &mut it)?)?;
+                sets.push((name, value, "--set"));
             }
-            "--retries" => {
-                let v = take_value(flag, inline, &mut it)?;
-                retries = v
-                    .parse()
-                    .ok()
-                    .filter(|n| *n <= RETRIES_MAX)
-                    .ok_or_else(|| Usage(format!("--retries: expected a whole number from 0 to {RETRIES_MAX}, got {v:?}")))?;
-            }
+            "--retries" => retries = parse_retries(take_value(flag, inline, &mut it)?)?,
             "--json" => json = true,
             "--trace" => trace = true,
             other if other.starts_with('-') => {
@@ -140,10 +158,7 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
     let sc = catalogue::find(scenario_id.unwrap_or(catalogue::DEFAULT_ID)).map_err(|e| Usage(format!("--scenario: {e}")))?;
     let mut cfg = Config::new(sc, policy);
     cfg.retries = retries;
-    for (name, value, flag) in &sets {
-        let us = parse_duration(value).map_err(|e| Usage(format!("{flag}: {e}")))?;
-        sc.set_param(&mut cfg.params, name, us).map_err(|e| Usage(format!("{flag}: {e}")))?;
-    }
+    apply_sets(sc, &mut cfg.params, &sets)?;
     let outcome = simulate(sc, &cfg).map_err(|e| Usage(e.to_string()))?;
     let mut out = std::io::stdout().lock();
     if json {
@@ -222,35 +237,22 @@ fn sweep(args: &[String]) -> Result<ExitCode, Usage> {
     let mut scenario_id = catalogue::DEFAULT_ID;
     let mut policy = Policy::None;
     let (mut x_spec, mut y_spec) = (None, None);
-    let mut sets: Vec<(String, String)> = Vec::new();
+    let mut sets: Vec<(String, String, &'static str)> = Vec::new();
     let mut retries = 0u32;
     let mut json = false;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f, Some(v)),
-            _ => (arg.as_str(), None),
-        };
+        let (flag, inline) = split_flag(arg);
         match flag {
             "--scenario" => scenario_id = take_value(flag, inline, &mut it)?,
-            "--fencing" => {
-                policy = Policy::parse(take_value(flag, inline, &mut it)?).map_err(|e| Usage(format!("--fencing: {e}")))?
-            }
+            "--fencing" => policy = parse_fencing(take_value(flag, inline, &mut it)?)?,
             "--x" => x_spec = Some(take_value(flag, inline, &mut it)?),
             "--y" => y_spec = Some(take_value(flag, inline, &mut it)?),
             "--set" => {
-                let v = take_value(flag, inline, &mut it)?;
-                let (n, d) = v.split_once('=').ok_or_else(|| Usage(format!("--set: expected NAME=DUR, got \"{v}\"")))?;
-                sets.push((n.to_string(), d.to_string()));
+                let (name, value) = parse_set(take_value(flag, inline, &mut it)?)?;
+                sets.push((name, value, "--set"));
             }
-            "--retries" => {
-                let v = take_value(flag, inline, &mut it)?;
-                retries = v
-                    .parse()
-                    .ok()
-                    .filter(|n| *n <= RETRIES_MAX)
-                    .ok_or_else(|| Usage(format!("--retries: expected a whole number from 0 to {RETRIES_MAX}, got \"{v}\"")))?;
-            }
+            "--retries" => retries = parse_retries(take_value(flag, inline, &mut it)?)?,
             "--format" => match take_value(flag, inline, &mut it)? {
                 "csv" => json = false,
                 "json" => json = true,
@@ -261,10 +263,7 @@ fn sweep(args: &[String]) -> Result<ExitCode, Usage> {
     }
     let sc = catalogue::find(scenario_id).map_err(|e| Usage(format!("--scenario: {e}")))?;
     let mut params = sc.defaults();
-    for (name, value) in &sets {
-        let us = parse_duration(value).map_err(|e| Usage(format!("--set: {e}")))?;
-        sc.set_param(&mut params, name, us).map_err(|e| Usage(format!("--set: {e}")))?;
-    }
+    apply_sets(sc, &mut params, &sets)?;
     let default_axis = |name: &str, from: u64, to: u64| -> Result<Axis, Usage> {
         let i = sc.param_index(name).ok_or_else(|| {
             Usage(format!("scenario {} has no parameter {name}; give --x/--y (it has: {})", sc.id, sc.param_names()))
