@@ -51,6 +51,17 @@ fn s(v: &str) -> String {
     format!("Cow::Borrowed({v:?})")
 }
 
+/// Text in a language other than English: the wasm leaves it out (the page loads it with the
+/// language's dictionary, from `leaselab scenarios --json --lang …`), so an English reader does not
+/// download it and the wasm stays within its size budget.
+fn other_lang(v: &str) -> String {
+    if std::env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("wasm32") {
+        s("")
+    } else {
+        s(v)
+    }
+}
+
 /// A slice literal from its Debug form (`[a, b]`), as a borrowed list.
 fn list<T: std::fmt::Debug>(items: &[T]) -> String {
     format!("Cow::Borrowed(&{items:?})")
@@ -80,20 +91,20 @@ fn emit(out: &mut String, n: usize, sc: &scenario::Scenario) {
         ("id", &sc.id),
         ("group", &sc.group),
         ("title_en", &sc.title_en),
-        ("title_bn", &sc.title_bn),
         ("summary_en", &sc.summary_en),
-        ("summary_bn", &sc.summary_bn),
         ("source", &sc.source),
         ("derived", &sc.derived),
     ] {
         let _ = writeln!(out, "  {k}: {},", s(v));
     }
+    let _ = writeln!(out, "  title_bn: {},", other_lang(&sc.title_bn));
+    let _ = writeln!(out, "  summary_bn: {},", other_lang(&sc.summary_bn));
     let _ = writeln!(out, "  params: Cow::Borrowed(&[");
     for p in sc.params.iter() {
         let _ = writeln!(
             out,
             "    ParamSpec {{ name: {}, default_us: {}, min_us: {}, max_us: {}, label_en: {}, label_bn: {} }},",
-            s(&p.name), p.default_us, p.min_us, p.max_us, s(&p.label_en), s(&p.label_bn)
+            s(&p.name), p.default_us, p.min_us, p.max_us, s(&p.label_en), other_lang(&p.label_bn)
         );
     }
     let _ = writeln!(out, "  ]),");

@@ -30,5 +30,9 @@ mkdir -p dist/pkg
 (cd www && find . -type f \( -name '*.html' -o -name '*.js' -o -name '*.css' -o -name '*.svg' -o -name '*.png' -o -name '*.txt' \) \
   -not -path './tests/*' -not -path './pkg/*' -not -path './node_modules/*' -print0 |
   xargs -0 -I{} cp --parents {} ../dist/)
-cp "$out_dir/$out_name.js" "$wasm" dist/pkg/
+# Scenario texts in languages other than English stay out of the wasm (size budget): the native CLI,
+# which carries them, writes one file per language for the page to load with that language's dictionary.
+echo "build-web: scenario texts (bn) from the native CLI"
+cargo run --release --quiet --bin leaselab -- scenarios --json --lang bn >"$out_dir/scenarios.bn.json"
+cp "$out_dir/$out_name.js" "$wasm" "$out_dir/scenarios.bn.json" dist/pkg/
 echo "build-web: dist/ ready ($(find dist -type f | wc -l) files)"

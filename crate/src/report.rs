@@ -486,7 +486,42 @@ pub fn json(o: &Outcome) -> String {
     j.finish()
 }
 
-/// The catalogue as JSON: ids, groups, texts in both languages, parameters with ranges, sources.
+/// A text in English and, where this build carries it, Bengali (the wasm does not: see
+/// [`catalogue_texts_json`]).
+fn texts(j: &mut Json, en: &str, bn: &str) {
+    j.begin_obj().key("en").str(en);
+    if !bn.is_empty() {
+        j.key("bn").str(bn);
+    }
+    j.end_obj();
+}
+
+/// The catalogue's texts in one language other than English, keyed by scenario id:
+/// `{"id": {"title", "summary", "params": {"name": "label"}}}`. The page loads this file with the
+/// language's dictionary. `None` for a language the catalogue does not have.
+pub fn catalogue_texts_json(lang: &str) -> Option<String> {
+    if lang != "bn" {
+        return None;
+    }
+    let mut j = Json::new();
+    j.begin_obj();
+    for sc in catalogue::catalogue() {
+        j.key(&sc.id).begin_obj();
+        j.key("title").str(&sc.title_bn);
+        j.key("summary").str(&sc.summary_bn);
+        j.key("params").begin_obj();
+        for p in sc.params.iter() {
+            j.key(&p.name).str(&p.label_bn);
+        }
+        j.end_obj();
+        j.end_obj();
+    }
+    j.end_obj();
+    Some(j.finish())
+}
+
+/// The catalogue as JSON: ids, groups, texts (English, plus Bengali in native builds), parameters with
+/// ranges, sources.
 pub fn catalogue_json() -> String {
     let mut j = Json::new();
     j.begin_arr();
@@ -494,8 +529,10 @@ pub fn catalogue_json() -> String {
         j.begin_obj();
         j.key("id").str(&sc.id);
         j.key("group").str(&sc.group);
-        j.key("title").begin_obj().key("en").str(&sc.title_en).key("bn").str(&sc.title_bn).end_obj();
-        j.key("summary").begin_obj().key("en").str(&sc.summary_en).key("bn").str(&sc.summary_bn).end_obj();
+        j.key("title");
+        texts(&mut j, &sc.title_en, &sc.title_bn);
+        j.key("summary");
+        texts(&mut j, &sc.summary_en, &sc.summary_bn);
         j.key("source").str(&sc.source);
         j.key("derived").str(&sc.derived);
         j.key("tokens").bool(sc.service.tokens);
@@ -512,7 +549,8 @@ pub fn catalogue_json() -> String {
             j.key("default_ms").ms(p.default_us);
             j.key("min_ms").ms(p.min_us);
             j.key("max_ms").ms(p.max_us);
-            j.key("label").begin_obj().key("en").str(&p.label_en).key("bn").str(&p.label_bn).end_obj();
+            j.key("label");
+            texts(&mut j, &p.label_en, &p.label_bn);
             j.end_obj();
         }
         j.end_arr();

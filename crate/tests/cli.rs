@@ -52,6 +52,8 @@ fn unknown_flags_scenarios_and_policies() {
     bad(&["run", "sideways"], &["sideways"]);
     bad(&["frobnicate"], &["frobnicate"]);
     bad(&["scenarios", "--fast"], &["--fast"]);
+    bad(&["scenarios", "--lang", "fr"], &["--lang", "fr", "bn"]);
+    bad(&["scenarios", "--lang"], &["--lang", "missing"]);
     bad(&["run", "--retries", "99"], &["--retries"]);
     bad(&["run", "--retries", "-1"], &["--retries"]);
 }
@@ -64,6 +66,24 @@ fn missing_values_and_conflicts() {
     bad(&["run", "unfenced", "fenced"], &["conflict"]);
     bad(&["run", "fenced", "--fencing", "none"], &["fenced", "--fencing", "conflicts"]);
     bad(&["run", "--json", "--trace"], &["--json", "--trace"]);
+}
+
+#[test]
+fn bengali_scenario_texts_cover_the_catalogue() {
+    let out = Command::new(env!("CARGO_BIN_EXE_leaselab")).args(["scenarios", "--json", "--lang", "bn"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    for sc in leaselab::catalogue::catalogue() {
+        let key = format!("\"{}\":{{\"title\":\"{}\"", sc.id, sc.title_bn);
+        assert!(text.contains(&key), "{} missing or untranslated", sc.id);
+        assert!(!sc.title_bn.is_empty() && !sc.summary_bn.is_empty(), "{} has no Bengali text", sc.id);
+        for p in sc.params.iter() {
+            assert!(text.contains(&format!("\"{}\":\"{}\"", p.name, p.label_bn)), "{}: param {}", sc.id, p.name);
+        }
+    }
+    let list = Command::new(env!("CARGO_BIN_EXE_leaselab")).args(["scenarios", "--lang", "bn"]).output().unwrap();
+    let list = String::from_utf8(list.stdout).unwrap();
+    assert!(list.lines().next().unwrap().contains(&*leaselab::catalogue::catalogue()[0].title_bn));
 }
 
 #[test]

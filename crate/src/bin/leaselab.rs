@@ -16,7 +16,7 @@ const USAGE: &str = "\
 usage:
   leaselab run [fenced|unfenced] [--scenario ID] [--ttl DUR] [--pause DUR] [--fencing POLICY]
                [--set NAME=DUR]... [--retries N] [--json | --trace]
-  leaselab scenarios [--json]
+  leaselab scenarios [--json] [--lang en|bn]
   leaselab sweep [--scenario ID] [--fencing POLICY] [--x NAME=FROM..TO:STEPS] [--y NAME=FROM..TO:STEPS]
                  [--set NAME=DUR]... [--retries N] [--format csv|json]
   leaselab help
@@ -201,18 +201,33 @@ fn print_trace(out: &mut impl std::io::Write, sc: &Scenario, o: &leaselab::Outco
 }
 
 fn scenarios(args: &[String]) -> Result<ExitCode, Usage> {
-    let json = match args {
-        [] => false,
-        [flag] if flag == "--json" => true,
-        [other, ..] => return Err(Usage(format!("unexpected argument {other:?}; `scenarios` takes only --json"))),
-    };
+    let (mut json, mut lang) = (false, "en");
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--json" => json = true,
+            "--lang" => match it.next().map(String::as_str) {
+                Some(l @ ("en" | "bn")) => lang = l,
+                Some(other) => return Err(Usage(format!("--lang: unknown language {other:?}; expected en or bn"))),
+                None => return Err(Usage("--lang: missing value; expected en or bn".into())),
+            },
+            other => return Err(Usage(format!("unexpected argument {other:?}; `scenarios` takes --json and --lang en|bn"))),
+        }
+    }
     if json {
-        println!("{}", report::catalogue_json());
+        // English: the whole catalogue. Another language: that language's texts, keyed by id (the file
+        // the page loads with the language's dictionary).
+        let out = match report::catalogue_texts_json(lang) {
+            Some(texts) => texts,
+            None => report::catalogue_json(),
+        };
+        println!("{out}");
         return Ok(ExitCode::SUCCESS);
     }
     let width = catalogue::catalogue().iter().map(|s| s.id.len()).max().unwrap_or(0);
     for sc in catalogue::catalogue() {
-        println!("{:<width$}  {}", sc.id, sc.title_en);
+        let title = if lang == "bn" { &sc.title_bn } else { &sc.title_en };
+        println!("{:<width$}  {}", sc.id, title);
     }
     Ok(ExitCode::SUCCESS)
 }
