@@ -51,10 +51,11 @@ fn s(v: &str) -> String {
     format!("Cow::Borrowed({v:?})")
 }
 
-/// Text in a language other than English: the wasm leaves it out (the page loads it with the
-/// language's dictionary, from `leaselab scenarios --json --lang …`), so an English reader does not
-/// download it and the wasm stays within its size budget.
-fn other_lang(v: &str) -> String {
+/// Prose the wasm leaves out: summaries, sources, notes, labels, and every text in a language other than
+/// English. The page loads them per language beside the wasm (`pkg/scenarios.LANG.json`, written by
+/// `leaselab scenarios --json --lang LANG` from these same files), so the wasm stays the engine and its
+/// data, within its size budget, and an English reader downloads no Bengali. Titles stay in.
+fn web_text(v: &str) -> String {
     if std::env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("wasm32") {
         s("")
     } else {
@@ -91,33 +92,40 @@ fn emit(out: &mut String, n: usize, sc: &scenario::Scenario) {
         ("id", &sc.id),
         ("group", &sc.group),
         ("title_en", &sc.title_en),
-        ("summary_en", &sc.summary_en),
-        ("source", &sc.source),
-        ("derived", &sc.derived),
     ] {
         let _ = writeln!(out, "  {k}: {},", s(v));
     }
-    let _ = writeln!(out, "  title_bn: {},", other_lang(&sc.title_bn));
-    let _ = writeln!(out, "  summary_bn: {},", other_lang(&sc.summary_bn));
+    for (k, v) in [
+        ("summary_en", &sc.summary_en),
+        ("source", &sc.source),
+        ("derived", &sc.derived),
+        ("title_bn", &sc.title_bn),
+        ("summary_bn", &sc.summary_bn),
+    ] {
+        let _ = writeln!(out, "  {k}: {},", web_text(v));
+    }
     let _ = writeln!(out, "  params: Cow::Borrowed(&[");
     for p in sc.params.iter() {
         let _ = writeln!(
             out,
             "    ParamSpec {{ name: {}, default_us: {}, min_us: {}, max_us: {}, label_en: {}, label_bn: {} }},",
-            s(&p.name), p.default_us, p.min_us, p.max_us, s(&p.label_en), other_lang(&p.label_bn)
+            s(&p.name), p.default_us, p.min_us, p.max_us, web_text(&p.label_en), web_text(&p.label_bn)
         );
     }
     let _ = writeln!(out, "  ]),");
     let v = &sc.service;
+    let node_clocks: Vec<String> = v.node_clocks.iter().map(clock).collect();
     let _ = writeln!(
         out,
-        "  service: ServiceSpec {{ kind: ServiceKind::{:?}, idle: {:?}, ttl: {:?}, lock_delay: {:?}, tokens: {}, lock_latency: {:?}, store_latency: {:?}, clock: {} }},",
-        v.kind, v.idle, v.ttl, v.lock_delay, v.tokens, v.lock_latency, v.store_latency, clock(&v.clock)
+        "  service: ServiceSpec {{ kind: ServiceKind::{:?}, idle: {:?}, ttl: {:?}, lock_delay: {:?}, tokens: {}, lock_latency: {:?}, store_latency: {:?}, clock: {}, \
+         nodes: {}, node_clocks: Cow::Borrowed(&[{}]), timeout: {:?}, jitter: {:?}, persist: Persist::{:?}, replica_lag: {:?}, first_token: {} }},",
+        v.kind, v.idle, v.ttl, v.lock_delay, v.tokens, v.lock_latency, v.store_latency, clock(&v.clock),
+        v.nodes, node_clocks.join(", "), v.timeout, v.jitter, v.persist, v.replica_lag, v.first_token
     );
     let _ = writeln!(out, "  balance: {},", sc.balance);
     let _ = writeln!(out, "  clients: Cow::Borrowed(&[");
     for c in sc.clients.iter() {
-        let _ = writeln!(out, "    ClientSpec {{ name: {:?}, start: {:?}, ops: {}, clock: {} }},", c.name, c.start, list(&c.ops), clock(&c.clock));
+        let _ = writeln!(out, "    ClientSpec {{ name: {:?}, start: {:?}, ops: {}, clock: {}, reach: {} }},", c.name, c.start, list(&c.ops), clock(&c.clock), c.reach);
     }
     let _ = writeln!(out, "  ]),");
     let _ = writeln!(out, "  faults: {},", list(&sc.faults));
@@ -129,9 +137,10 @@ fn emit(out: &mut String, n: usize, sc: &scenario::Scenario) {
     for e in sc.expects.iter() {
         let _ = writeln!(
             out,
-            "    Expectation {{ policy: Policy::{:?}, retry: {}, overrides: {}, final_balance: {:?}, expected: {:?}, lost: {:?}, rejected: {}, stale: {:?}, grants: {}, line: {} }},",
+            "    Expectation {{ policy: Policy::{:?}, retry: {}, naive: {}, overrides: {}, final_balance: {:?}, expected: {:?}, lost: {:?}, rejected: {}, stale: {:?}, grants: {}, line: {} }},",
             e.policy,
             e.retry,
+            e.naive,
             list(&e.overrides),
             e.final_balance,
             e.expected,

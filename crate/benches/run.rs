@@ -11,7 +11,7 @@ fn bench(c: &mut Criterion) {
     let cfg = Config::new(sc, Policy::None);
     let mut engine = Engine::new();
     c.bench_function("seed_run_engine_no_trace", |b| {
-        b.iter(|| black_box(engine.run_with(sc, Policy::None, black_box(&cfg.params), 0, false, 1).unwrap().final_balance))
+        b.iter(|| black_box(engine.run_with(sc, Policy::None, black_box(&cfg.params), 0, false, 1, false).unwrap().final_balance))
     });
     c.bench_function("seed_run_engine_trace", |b| {
         b.iter(|| black_box(engine.run(sc, black_box(&cfg)).unwrap().final_balance))
@@ -25,7 +25,7 @@ fn bench(c: &mut Criterion) {
     group.sample_size(10);
     group.bench_function("seed_256x256_ttl_pause", |b| {
         b.iter(|| {
-            sweep(sc, Policy::None, &cfg.params, 0, &x, &y, &mut cells).unwrap();
+            sweep(sc, &cfg, &x, &y, &mut cells).unwrap();
             black_box(cells.len())
         })
     });

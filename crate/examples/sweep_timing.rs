@@ -13,9 +13,10 @@ fn main() {
     let y = Axis::new(sc, "pause", 0, 3_000 * MS, 256).unwrap();
     let mut cells = Vec::new();
     let mut times = Vec::new();
+    let base = leaselab::Config::new(sc, Policy::None);
     for _ in 0..11 {
         let t = Instant::now();
-        sweep(sc, Policy::None, &sc.defaults(), 0, &x, &y, &mut cells).unwrap();
+        sweep(sc, &base, &x, &y, &mut cells).unwrap();
         times.push(t.elapsed().as_secs_f64() * 1e3);
     }
     times.sort_by(f64::total_cmp);

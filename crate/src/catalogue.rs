@@ -10,7 +10,7 @@ mod generated {
 
     use crate::client::{ClientSpec, Dur::*, Op::*};
     use crate::clock::Clock;
-    use crate::scenario::{Expectation, Fault, FaultAction::*, Lost::*, ParamSpec, Scenario, ServiceKind, ServiceSpec};
+    use crate::scenario::{Expectation, Fault, FaultAction::*, Lost::*, ParamSpec, Persist, Scenario, ServiceKind, ServiceSpec};
     use crate::store::Policy;
     include!(concat!(env!("OUT_DIR"), "/catalogue.rs"));
 }

@@ -62,6 +62,8 @@ pub struct ClientSpec {
     pub start: Dur,
     pub ops: crate::scenario::List<Op>,
     pub clock: Clock,
+    /// The Redlock nodes it can reach (bit mask): a partition cuts the others.
+    pub reach: u8,
 }
 
 impl ClientSpec {
@@ -114,4 +116,13 @@ pub struct ClientState {
     pub session_dead: bool,
     /// Frozen by a timed pause fault until then (events of its own wait).
     pub frozen_until: SimTime,
+    /// Redlock: the nodes it can reach now (bit mask).
+    pub reach: u8,
+    /// Redlock: acquisition rounds so far (each with its own random lock value).
+    pub round: u16,
+    /// Redlock: still collecting the current round's replies.
+    pub round_open: bool,
+    /// Redlock: nodes that answered this round, and those that granted (bit masks).
+    pub replied: u8,
+    pub granted: u8,
 }

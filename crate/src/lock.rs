@@ -15,6 +15,8 @@ use crate::time::SimTime;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LeaseRecord {
     pub client: u8,
+    /// Which lock server (Redlock node; 0 for a single service).
+    pub node: u8,
     pub token: u64,
     pub lock_value: u64,
     pub granted_at: SimTime,
@@ -24,6 +26,8 @@ pub struct LeaseRecord {
     pub released: bool,
     /// Ended because the holder's session ended (terminated or timed out), not by release or expiry.
     pub session_ended: bool,
+    /// Erased by a crash (not persisted) or a failover (not replicated): the key is simply gone.
+    pub lost: bool,
 }
 
 /// The answer to an acquire request.
@@ -42,6 +46,11 @@ pub struct LeaseService {
     pub lock_delay_us: u64,
     /// Whether grants carry fencing tokens (a counter). Off for services that hand out only random values.
     pub tokens: bool,
+    /// Which lock server this is (Redlock node index).
+    pub node: u8,
+    /// Down after a crash, until it restarts: requests to it are lost.
+    pub up: bool,
+    first_token: u64,
     next_token: u64,
     next_value: u64,
     /// Index into `leases` of the current (possibly expired) grant.
@@ -58,6 +67,9 @@ impl LeaseService {
             ttl_us,
             lock_delay_us,
             tokens,
+            node: 0,
+            up: true,
+            first_token: 1,
             next_token: 1,
             next_value: value_seed,
             current: None,
@@ -83,7 +95,8 @@ impl LeaseService {
         self.ttl_us = ttl_us;
         self.lock_delay_us = lock_delay_us;
         self.tokens = tokens;
-        self.next_token = 1;
+        self.up = true;
+        self.next_token = self.first_token;
         self.next_value = value_seed;
         self.current = None;
         self.leases.clear();
@@ -99,7 +112,20 @@ impl LeaseService {
         self.current.map(|i| self.leases[i].client)
     }
 
-    pub fn acquire(&mut self, client: u8, now: SimTime) -> Grant {
+    /// Sets the first token a grant carries (before the first grant; kept across resets).
+    pub fn set_first_token(&mut self, first: u64) {
+        self.first_token = first;
+        self.next_token = first;
+    }
+
+    /// Whether `client` holds a live lease here at `now`.
+    pub fn holds(&self, client: u8, now: SimTime) -> bool {
+        self.live(now).is_some_and(|l| l.client == client)
+    }
+
+    /// `SET key value NX PX ttl`: grants when free. `value` is the client's own random value (Redlock);
+    /// `None` lets the service make one up (a lease service's unique lock value).
+    pub fn acquire(&mut self, client: u8, now: SimTime, value: Option<u64>) -> Grant {
         if let Some(lease) = self.live(now) {
             return Grant::Denied { holder: Some(lease.client) };
         }
@@ -112,19 +138,24 @@ impl LeaseService {
         let token = if self.tokens { self.next_token } else { 0 };
         self.next_token += 1;
         // A unique value per grant, as a client would generate with a random generator (splitmix64 step).
-        self.next_value = crate::rng::splitmix64(self.next_value);
+        let lock_value = value.unwrap_or_else(|| {
+            self.next_value = crate::rng::splitmix64(self.next_value);
+            self.next_value
+        });
         let expires_at = self.end_of_lease(now);
         self.leases.push(LeaseRecord {
             client,
+            node: self.node,
             token,
-            lock_value: self.next_value,
+            lock_value,
             granted_at: now,
             ends_at: expires_at,
             released: false,
             session_ended: false,
+            lost: false,
         });
         self.current = Some(self.leases.len() - 1);
-        Grant::Granted { token, lock_value: self.next_value, expires_at }
+        Grant::Granted { token, lock_value, expires_at }
     }
 
     /// The current lease, if it is live at `now` and `owned` says it is the caller's.
@@ -148,6 +179,49 @@ impl LeaseService {
         lease.ends_at = now;
         lease.session_ended = true;
         true
+    }
+
+    /// The server crashes at `now`: it goes down, and a live key survives only if it was persisted —
+    /// always with `appendfsync always`; with `everysec`, if a whole second of true time passed since it
+    /// was set; never without persistence. Returns how many live keys were lost.
+    pub fn crash(&mut self, now: SimTime, persist: crate::scenario::Persist) -> u64 {
+        use crate::scenario::Persist;
+        self.up = false;
+        let mut lost = 0;
+        for l in self.leases.iter_mut().filter(|l| now < l.ends_at) {
+            let kept = match persist {
+                Persist::Always => true,
+                Persist::EverySec => l.granted_at.0 / crate::time::SEC < now.0 / crate::time::SEC,
+                Persist::None => false,
+            };
+            if !kept {
+                l.ends_at = now;
+                l.lost = true;
+                lost += 1;
+            }
+        }
+        lost
+    }
+
+    /// The master dies at `now` and its async replica, `lag` behind, takes over: grants from the last
+    /// `lag` never reached it, and neither did the `INCR`s that made their tokens, so the counter goes
+    /// back. Returns how many live grants were lost.
+    pub fn failover(&mut self, now: SimTime, lag: u64) -> u64 {
+        let mut lost = 0;
+        let mut next = self.first_token;
+        for l in self.leases.iter_mut() {
+            if l.granted_at.0.saturating_add(lag) > now.0 {
+                if now < l.ends_at {
+                    lost += 1;
+                }
+                l.ends_at = l.ends_at.min(now);
+                l.lost = true;
+            } else if self.tokens {
+                next = next.max(l.token + 1);
+            }
+        }
+        self.next_token = next;
+        lost
     }
 
     /// Value-checked renewal: extends the live lease with this value to `now + ttl`.
@@ -183,29 +257,59 @@ mod tests {
     #[test]
     fn lease_is_half_open_and_tokens_increase() {
         let mut s = LeaseService::new(300 * MS, 0, true, 7);
-        assert_eq!(token_of(s.acquire(0, t(0))), 1);
-        assert_eq!(s.acquire(1, t(299)), Grant::Denied { holder: Some(0) });
-        assert_eq!(token_of(s.acquire(1, t(300))), 2, "live on [granted, granted + ttl)");
+        assert_eq!(token_of(s.acquire(0, t(0), None)), 1);
+        assert_eq!(s.acquire(1, t(299), None), Grant::Denied { holder: Some(0) });
+        assert_eq!(token_of(s.acquire(1, t(300), None)), 2, "live on [granted, granted + ttl)");
         assert_eq!(s.latest_grantee(), Some(1));
     }
 
     #[test]
     fn release_and_renew_check_the_value() {
         let mut s = LeaseService::new(300 * MS, 0, true, 7);
-        let Grant::Granted { lock_value, .. } = s.acquire(0, t(0)) else { panic!() };
+        let Grant::Granted { lock_value, .. } = s.acquire(0, t(0), None) else { panic!() };
         assert!(!s.release(lock_value ^ 1, t(10)), "someone else's value");
         assert_eq!(s.renew(lock_value, t(100)), Some(t(400)));
         assert!(s.release(lock_value, t(150)));
         assert_eq!(s.leases[0].ends_at, t(150));
-        assert_eq!(token_of(s.acquire(1, t(150))), 2);
+        assert_eq!(token_of(s.acquire(1, t(150), None)), 2);
         assert_eq!(s.renew(lock_value, t(160)), None, "an old holder cannot renew");
+    }
+
+    #[test]
+    fn crash_keeps_what_was_persisted() {
+        use crate::scenario::Persist;
+        for (persist, lost) in [(Persist::None, 2), (Persist::EverySec, 1), (Persist::Always, 0)] {
+            let mut s = LeaseService::new(3_000 * MS, 0, false, 7);
+            s.acquire(0, t(0), Some(1));
+            s.release(1, t(10));
+            s.acquire(1, t(500), Some(2)); // set before the fsync at 1 s
+            s.leases[1].ends_at = t(5_000);
+            s.current = None;
+            s.acquire(2, t(1_100), Some(3)); // set after it
+            assert_eq!(s.crash(t(1_200), persist), lost, "{persist:?}");
+            assert!(!s.up);
+            assert!(!s.leases[0].lost, "a released key is not lost");
+        }
+    }
+
+    #[test]
+    fn failover_loses_unreplicated_grants_and_rolls_the_counter_back() {
+        let mut s = LeaseService::new(300 * MS, 0, true, 7);
+        assert_eq!(token_of(s.acquire(0, t(0), None)), 1);
+        assert_eq!(s.failover(t(5), 10 * MS), 1, "granted 5 ms ago, 10 ms of lag: never replicated");
+        assert!(s.leases[0].lost && s.leases[0].ends_at == t(5));
+        assert_eq!(token_of(s.acquire(1, t(10), None)), 1, "INCR rolled back: the same token again");
+        let mut s = LeaseService::new(300 * MS, 0, true, 7);
+        s.acquire(0, t(0), None);
+        assert_eq!(s.failover(t(50), 10 * MS), 0, "replicated");
+        assert_eq!(s.acquire(1, t(60), None), Grant::Denied { holder: Some(0) });
     }
 
     #[test]
     fn lock_delay_holds_an_expired_lock() {
         let mut s = LeaseService::new(300 * MS, 500 * MS, true, 7);
-        s.acquire(0, t(0));
-        assert_eq!(s.acquire(1, t(310)), Grant::Denied { holder: None });
-        assert_eq!(token_of(s.acquire(1, t(800))), 2);
+        s.acquire(0, t(0), None);
+        assert_eq!(s.acquire(1, t(310), None), Grant::Denied { holder: None });
+        assert_eq!(token_of(s.acquire(1, t(800), None)), 2);
     }
 }

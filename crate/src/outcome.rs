@@ -14,6 +14,8 @@ pub struct Outcome {
     pub policy: Policy,
     pub params: Vec<u64>,
     pub retries: u32,
+    /// Redlock clients were naive (trusted a majority without checking the validity).
+    pub naive: bool,
     pub run: Run,
     /// The final balance of the same schedule under the ideal guard (knows the lock service's truth).
     pub expected: i64,
@@ -83,7 +85,7 @@ pub fn summarize(run: &Run) -> Summary {
 /// Runs `sc` under `cfg` and under the ideal guard, and judges the result.
 pub fn simulate(sc: &'static Scenario, cfg: &Config) -> Result<Outcome, Error> {
     let mut engine = Engine::new();
-    let expected = engine.run_with(sc, Policy::Ideal, &cfg.params, cfg.retries, false, cfg.seed)?.final_balance;
+    let expected = engine.run_with(sc, Policy::Ideal, &cfg.params, cfg.retries, false, cfg.seed, cfg.naive)?.final_balance;
     let run = engine.run(sc, cfg)?.clone();
     let s = summarize(&run);
     let overlaps = overlaps(&run);
@@ -92,6 +94,7 @@ pub fn simulate(sc: &'static Scenario, cfg: &Config) -> Result<Outcome, Error> {
         policy: cfg.policy,
         params: cfg.params.clone(),
         retries: cfg.retries,
+        naive: cfg.naive,
         expected,
         lost_update: s.lost_update,
         stale_write_accepted: s.stale_write_accepted,
@@ -146,6 +149,7 @@ pub fn verify(sc: &'static Scenario, e: &crate::scenario::Expectation) -> Result
     if e.retry {
         cfg.retries = EXPECT_RETRIES;
     }
+    cfg.naive = e.naive;
     let o = simulate(sc, &cfg).map_err(|err| format!("{}: line {}: {err}", sc.id, e.line))?;
     let mut diffs = Vec::new();
     if let Some(f) = e.final_balance {
@@ -171,7 +175,12 @@ pub fn verify(sc: &'static Scenario, e: &crate::scenario::Expectation) -> Result
         }
     }
     if let Some(grants) = &e.grants {
-        let got: Vec<u8> = o.run.leases.iter().map(|l| l.client).collect();
+        // Redlock: the clients that came to hold a majority; otherwise the lock service's grants.
+        let got: Vec<u8> = if sc.service.kind == crate::scenario::ServiceKind::Redlock {
+            o.run.majorities.clone()
+        } else {
+            o.run.leases.iter().map(|l| l.client).collect()
+        };
         if got[..] != grants[..] {
             diffs.push(format!("grants to {got:?} (expected {grants:?})"));
         }
@@ -184,6 +193,6 @@ pub fn verify(sc: &'static Scenario, e: &crate::scenario::Expectation) -> Result
     if diffs.is_empty() {
         Ok(o)
     } else {
-        Err(format!("{} line {} ({}{}): {}", sc.id, e.line, e.policy.name(), if e.retry { " +retry" } else { "" }, diffs.join("; ")))
+        Err(format!("{} line {} ({}{}{}): {}", sc.id, e.line, e.policy.name(), if e.retry { " +retry" } else { "" }, if e.naive { " +naive" } else { "" }, diffs.join("; ")))
     }
 }

@@ -20,14 +20,17 @@ fn service_name(sc: &Scenario) -> &'static str {
     match sc.service.kind {
         ServiceKind::Lease => "lease",
         ServiceKind::Session => "session",
+        ServiceKind::Redis => "redis",
+        ServiceKind::Redlock => "redlock",
     }
 }
 
+/// ` tok=N` where the service hands out tokens; nothing where it does not (redis, redlock, sessions).
 fn tok(sc: &Scenario, token: u64) -> String {
     if sc.service.tokens {
-        token.to_string()
+        format!(" tok={token}")
     } else {
-        "-".to_string()
+        String::new()
     }
 }
 
@@ -73,6 +76,7 @@ pub fn transcript(o: &Outcome) -> Vec<String> {
     // A client that gives up right after a refusal needs no extra line: the REJECTED says it.
     let mut refused = [false; crate::scenario::CLIENTS_MAX];
     let session = sc.service.kind == ServiceKind::Session;
+    let redlock = sc.service.kind == ServiceKind::Redlock;
     for e in &o.run.trace {
         let who = sc.client_name(e.client);
         let i = usize::from(e.client);
@@ -98,14 +102,21 @@ pub fn transcript(o: &Outcome) -> Vec<String> {
                 lines.push(format!("{who}: pause {}s...", PySeconds(e.aux)));
             }
             Kind::PauseStart => {
-                let read = if e.value == i64::MIN { String::new() } else { format!(", read={}", e.value) };
-                lines.push(format!("{who}: tok={}{read}, pause {}s...", tok(sc, e.token), PySeconds(e.aux)));
+                let mut what: Vec<String> = Vec::new();
+                if sc.service.tokens {
+                    what.push(format!("tok={}", e.token));
+                }
+                if e.value != i64::MIN {
+                    what.push(format!("read={}", e.value));
+                }
+                what.push(format!("pause {}s...", PySeconds(e.aux)));
+                lines.push(format!("{who}: {}", what.join(", ")));
             }
             Kind::PauseEnd => woke[i] = true,
             Kind::WriteSent if e.aux > 0 => {
                 held[i] = true;
                 lines.push(format!(
-                    "{who}: write {} tok={} sent; the network holds it {}s...",
+                    "{who}: write {}{} sent; the network holds it {}s...",
                     e.value,
                     tok(sc, e.token),
                     PySeconds(e.aux)
@@ -119,11 +130,13 @@ pub fn transcript(o: &Outcome) -> Vec<String> {
                 };
                 let t = tok(sc, e.token);
                 if woke[i] {
-                    lines.push(format!("{who}: woke, write {} tok={t} → {verdict}", e.value));
+                    lines.push(format!("{who}: woke, write {}{t} → {verdict}", e.value));
                 } else if held[i] {
-                    lines.push(format!("{who}: write {} tok={t} arrives → {verdict}", e.value));
+                    lines.push(format!("{who}: write {}{t} arrives → {verdict}", e.value));
+                } else if sc.service.tokens {
+                    lines.push(format!("{who}:{t} → {verdict}")); // the seed's "B: tok=2 → ACCEPTED"
                 } else {
-                    lines.push(format!("{who}: tok={t} → {verdict}"));
+                    lines.push(format!("{who}: write {} → {verdict}", e.value));
                 }
                 woke[i] = false;
                 held[i] = false;
@@ -131,7 +144,7 @@ pub fn transcript(o: &Outcome) -> Vec<String> {
             }
             Kind::ReadRejected => {
                 let verdict = if e.reason == Some(crate::store::Refusal::SessionGone) { "FAILED (the session is gone)" } else { "REJECTED" };
-                lines.push(format!("{who}: read tok={} → {verdict}", tok(sc, e.token)));
+                lines.push(format!("{who}: read{} → {verdict}", tok(sc, e.token)));
                 refused[i] = true;
             }
             Kind::CheckOk | Kind::CheckFailed => {
@@ -141,7 +154,11 @@ pub fn transcript(o: &Outcome) -> Vec<String> {
             }
             Kind::RenewDenied => lines.push(format!("{who}: renewal refused: the lease is gone")),
             Kind::ServerClockStep | Kind::ClockStep => {
-                let whose = if e.kind == Kind::ServerClockStep { "server".to_string() } else { who.to_string() };
+                let whose = match e.kind {
+                    Kind::ClockStep => who.to_string(),
+                    _ if redlock => format!("n{}", e.node + 1),
+                    _ => "server".to_string(),
+                };
                 let sign = if e.value < 0 { "-" } else { "+" };
                 lines.push(format!("{whose}: wall clock steps {sign}{} ms", Millis(e.value.unsigned_abs())));
             }
@@ -151,9 +168,56 @@ pub fn transcript(o: &Outcome) -> Vec<String> {
                 lines.push(format!("{who}: retry {}: acquire, read and work again", e.aux));
             }
             Kind::GaveUp if !refused[i] => lines.push(format!("{who}: gives up")),
+            Kind::RedlockAcquired | Kind::RedlockFailed => {
+                if e.kind == Kind::RedlockFailed {
+                    woke[i] = false; // what it writes next follows a fresh acquisition, not the pause
+                }
+                let then = match (e.kind, e.value > 0) {
+                    (Kind::RedlockAcquired, true) => "holds the lock",
+                    (Kind::RedlockAcquired, false) => "trusts the majority anyway (naive client)",
+                    (_, _) if e.aux < u64::from(sc.service.quorum()) => "no majority: unlock all, retry later",
+                    _ => "no validity left: unlock all, retry later",
+                };
+                let sign = if e.value < 0 { "-" } else { "" };
+                lines.push(format!(
+                    "{who}: {}/{} nodes OK, validity {sign}{} ms → {then}",
+                    e.aux,
+                    sc.service.nodes,
+                    Millis(e.value.unsigned_abs())
+                ));
+            }
+            Kind::NodeCrashed => {
+                let keys = if e.value == 1 { "key" } else { "keys" };
+                let how = match sc.service.persist {
+                    crate::scenario::Persist::None => "no persistence",
+                    crate::scenario::Persist::EverySec => "appendfsync everysec",
+                    crate::scenario::Persist::Always => "appendfsync always",
+                };
+                lines.push(format!("n{}: crashes ({how}): {} live {keys} lost", e.node + 1, e.value));
+            }
+            Kind::NodeRestarted => lines.push(format!("n{}: restarts", e.node + 1)),
+            Kind::Failover => lines.push(format!(
+                "redis: the master dies; the replica takes over without {} grant(s) and their INCR",
+                e.value
+            )),
+            Kind::Partition => {
+                let nodes: Vec<String> = (0..8).filter(|k| e.aux & (1 << k) != 0).map(|k| format!("n{}", k + 1)).collect();
+                let how = if e.value == 1 { "cut off from" } else { "reconnected to" };
+                lines.push(format!("network: {who} {how} {}", nodes.join(",")));
+            }
             _ => {}
         }
     }
+    // Runs of the same line (a contender polling a held lock) collapse into one, with a count.
+    let mut runs: Vec<(String, u32)> = Vec::with_capacity(lines.len());
+    for line in lines {
+        match runs.last_mut() {
+            Some((last, n)) if *last == line => *n += 1,
+            _ => runs.push((line, 1)),
+        }
+    }
+    let mut lines: Vec<String> =
+        runs.into_iter().map(|(line, n)| if n > 1 { format!("{line} (×{n})") } else { line }).collect();
     lines.push(format!("final = {}  (expected: {})", o.run.final_balance, o.expected));
     lines.push(verdict_line(o));
     lines
@@ -331,6 +395,8 @@ pub fn json(o: &Outcome) -> String {
     j.key("verdict").str(if o.lost_update { "lost-update" } else { "safe" });
     j.key("tokens").bool(sc.service.tokens);
     j.key("service").str(service_name(sc));
+    j.key("nodes").int(i64::from(sc.service.nodes));
+    j.key("naive").bool(o.naive);
     j.key("clients").begin_arr();
     for c in sc.clients.iter() {
         j.str(&c.name.to_string());
@@ -368,6 +434,8 @@ pub fn json(o: &Outcome) -> String {
         j.key("open").bool(open);
         j.key("released").bool(l.released);
         j.key("session_ended").bool(l.session_ended);
+        j.key("node").int(i64::from(l.node));
+        j.key("lost").bool(l.lost);
         j.end_obj();
     }
     j.end_arr();
@@ -407,6 +475,9 @@ pub fn json(o: &Outcome) -> String {
         j.key("actor").str(&name(e.client));
         j.key("kind").str(e.kind.name());
         j.key("lane").str(e.kind.lane());
+        if sc.service.nodes > 1 && e.kind.lane() == "lock" && e.kind != Kind::Partition {
+            j.key("node").int(i64::from(e.node));
+        }
         match e.kind {
             Kind::Granted | Kind::Renewed => {
                 if e.kind == Kind::Granted && sc.service.tokens {
@@ -466,6 +537,21 @@ pub fn json(o: &Outcome) -> String {
             Kind::Retry => {
                 j.key("attempt").int(e.aux as i64);
             }
+            Kind::RedlockAcquired | Kind::RedlockFailed => {
+                j.key("granted_nodes").int(e.aux as i64);
+                j.key("validity_us").int(e.value);
+            }
+            Kind::NodeCrashed | Kind::Failover => {
+                j.key("keys_lost").int(e.value);
+            }
+            Kind::Partition => {
+                j.key("cut").bool(e.value == 1);
+                j.key("nodes").begin_arr();
+                for k in (0..8).filter(|k| e.aux & (1 << k) != 0) {
+                    j.int(k);
+                }
+                j.end_arr();
+            }
             Kind::ServerClockStep | Kind::ClockStep => {
                 let sign = if e.value < 0 { "-" } else { "" };
                 j.key("step_ms");
@@ -486,32 +572,44 @@ pub fn json(o: &Outcome) -> String {
     j.finish()
 }
 
-/// A text in English and, where this build carries it, Bengali (the wasm does not: see
-/// [`catalogue_texts_json`]).
-fn texts(j: &mut Json, en: &str, bn: &str) {
-    j.begin_obj().key("en").str(en);
-    if !bn.is_empty() {
-        j.key("bn").str(bn);
+/// A text in English and Bengali, each where this build carries it (the wasm carries English titles
+/// only: see [`catalogue_texts_json`]). Nothing when neither is there.
+fn texts(j: &mut Json, key: &str, en: &str, bn: &str) {
+    if en.is_empty() && bn.is_empty() {
+        return;
+    }
+    j.key(key).begin_obj();
+    for (lang, text) in [("en", en), ("bn", bn)] {
+        if !text.is_empty() {
+            j.key(lang).str(text);
+        }
     }
     j.end_obj();
 }
 
-/// The catalogue's texts in one language other than English, keyed by scenario id:
-/// `{"id": {"title", "summary", "params": {"name": "label"}}}`. The page loads this file with the
-/// language's dictionary. `None` for a language the catalogue does not have.
+/// The catalogue's prose in one language, keyed by scenario id:
+/// `{"id": {"title", "summary", "source", "derived", "params": {"name": "label"}}}` (sources and notes are
+/// in English only). The page loads this file beside the wasm, which leaves the prose out.
+/// `None` for a language the catalogue does not have.
 pub fn catalogue_texts_json(lang: &str) -> Option<String> {
-    if lang != "bn" {
-        return None;
-    }
+    let en = match lang {
+        "en" => true,
+        "bn" => false,
+        _ => return None,
+    };
     let mut j = Json::new();
     j.begin_obj();
     for sc in catalogue::catalogue() {
         j.key(&sc.id).begin_obj();
-        j.key("title").str(&sc.title_bn);
-        j.key("summary").str(&sc.summary_bn);
+        j.key("title").str(if en { &sc.title_en } else { &sc.title_bn });
+        j.key("summary").str(if en { &sc.summary_en } else { &sc.summary_bn });
+        if en {
+            j.key("source").str(&sc.source);
+            j.key("derived").str(&sc.derived);
+        }
         j.key("params").begin_obj();
         for p in sc.params.iter() {
-            j.key(&p.name).str(&p.label_bn);
+            j.key(&p.name).str(if en { &p.label_en } else { &p.label_bn });
         }
         j.end_obj();
         j.end_obj();
@@ -529,14 +627,16 @@ pub fn catalogue_json() -> String {
         j.begin_obj();
         j.key("id").str(&sc.id);
         j.key("group").str(&sc.group);
-        j.key("title");
-        texts(&mut j, &sc.title_en, &sc.title_bn);
-        j.key("summary");
-        texts(&mut j, &sc.summary_en, &sc.summary_bn);
-        j.key("source").str(&sc.source);
-        j.key("derived").str(&sc.derived);
+        texts(&mut j, "title", &sc.title_en, &sc.title_bn);
+        texts(&mut j, "summary", &sc.summary_en, &sc.summary_bn);
+        for (key, text) in [("source", &sc.source), ("derived", &sc.derived)] {
+            if !text.is_empty() {
+                j.key(key).str(text);
+            }
+        }
         j.key("tokens").bool(sc.service.tokens);
         j.key("service").str(service_name(sc));
+        j.key("nodes").int(i64::from(sc.service.nodes));
         j.key("clients").begin_arr();
         for c in sc.clients.iter() {
             j.str(&c.name.to_string());
@@ -549,8 +649,7 @@ pub fn catalogue_json() -> String {
             j.key("default_ms").ms(p.default_us);
             j.key("min_ms").ms(p.min_us);
             j.key("max_ms").ms(p.max_us);
-            j.key("label");
-            texts(&mut j, &p.label_en, &p.label_bn);
+            texts(&mut j, "label", &p.label_en, &p.label_bn);
             j.end_obj();
         }
         j.end_arr();

@@ -32,10 +32,22 @@
 //! steps). The lock server's clock likewise in the service line: `server-step=+300ms@50ms`,
 //! `server-monotonic`.
 //! Faults: `at D: terminate A` (an admin ends A's database session; needs `service: session`),
-//! `at D: pause A D2` (A freezes for D2 wherever it is in its script, replies in flight included).
-//! Services: `lease ttl=D [lock-delay=D] [tokens=yes|no]`, `session [idle=D]` (PostgreSQL advisory
-//! lock: no TTL, no tokens; `idle` ends a frozen client's session after that long without keepalives).
+//! `at D: pause A D2` (A freezes for D2 wherever it is in its script, replies in flight included),
+//! `at D: crash n3 [restart D2]` (a Redlock node crashes, keeping what its persistence saved, and
+//! restarts D2 later by its own clock), `at D: restart n3`, `at D: failover` (a single redis's async
+//! replica takes over), `at D: cut A n1,n2` / `at D: heal A n1,n2` (a partition between A and nodes).
+//! Services: `lease ttl=D [lock-delay=D] [tokens=yes|no] [first-token=N]`, `session [idle=D]`
+//! (PostgreSQL advisory lock: no TTL, no tokens; `idle` ends a frozen client's session after that long
+//! without keepalives), `redis ttl=D [tokens=incr|no] [replica-lag=D]` (SET NX PX on the server's wall
+//! clock; tokens only from INCR on the same redis), `redlock ttl=D [nodes=5] [timeout=D] [jitter=D]
+//! [persist=none|everysec|always]` (a majority of independent nodes; validity = TTL − elapsed − drift,
+//! drift = 1 % TTL + 2 ms; a failed round unlocks every node and retries after `every` plus a seeded
+//! random share of `jitter`). Redlock nodes' own clocks: `node n3: step=+300ms@50ms` or
+//! `node n3: monotonic`; a client's reachable nodes: `client A reach=n1,n2,n3: …`. Any service:
+//! `lock-latency=D`, `store-latency=D` (one-way network delay).
 //! `read via session` / `write N via session`: the access goes through the session holding the lock.
+//! Expectation flags after the policy: `+retry` (a refused client starts over, up to 3 times),
+//! `+naive` (Redlock clients trust a majority of OKs without checking the validity), `NAME=D` overrides.
 //! Expectation keys: `grants=A,B` (who was granted the lock, in order), `final=N`, `expected=N` (the ideal guard's final), `lost=A|B|none` (whose acknowledged update is missing),
 //! `rejected=A,B|none` (whose writes the storage refused), `stale=yes|no` (a stale write was accepted).
 
@@ -78,6 +90,24 @@ pub enum ServiceKind {
     /// A PostgreSQL advisory lock: no TTL; held until unlock or until the holder's session ends
     /// (terminated by an admin, or timed out by keepalives while the client is frozen). No tokens.
     Session,
+    /// A single redis: `SET key value NX PX ttl` on the server's wall clock, value-checked release.
+    /// Tokens only from `INCR` on the same redis (`tokens=incr`), which an async-replica failover
+    /// can roll back.
+    Redis,
+    /// Redlock: `nodes` independent redis servers; a client holds the lock when a majority granted it
+    /// and, unless it is naive, the validity `ttl − elapsed − drift` is still positive.
+    Redlock,
+}
+
+/// What a redis node keeps across a crash (`appendfsync`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Persist {
+    /// No persistence: a restarted node is empty.
+    None,
+    /// `appendfsync everysec`: keys set since the last whole second of the crash are lost.
+    EverySec,
+    /// `appendfsync always`: every key survives.
+    Always,
 }
 
 /// Something that happens to the world at a given time, apart from the clients' scripts.
@@ -88,6 +118,16 @@ pub enum FaultAction {
     /// The client freezes for this long wherever it is in its script — also while replies are in
     /// flight to it: they wait in its socket buffer until it wakes.
     Freeze(u8, Dur),
+    /// A redis node crashes (keeping what its persistence mode saved); it restarts after the delay,
+    /// measured by its own clock, if one is given.
+    Crash(u8, Option<Dur>),
+    /// A crashed node restarts.
+    Restart(u8),
+    /// The single redis master dies and its async replica is promoted: grants (and `INCR`s) made in the
+    /// last `replica-lag` before it were never replicated and are gone.
+    Failover,
+    /// The links between the client and these nodes (bit mask) go down (`true`) or come back.
+    Partition(u8, u8, bool),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,6 +151,36 @@ pub struct ServiceSpec {
     pub store_latency: Dur,
     /// The lock server's clock: leases expire when it says so (redis: the wall clock).
     pub clock: Clock,
+    /// How many lock servers: 1, or Redlock's N.
+    pub nodes: u8,
+    /// Each node's own clock (Redlock), when they differ from `clock`.
+    pub node_clocks: List<Clock>,
+    /// Redlock: how long a client waits for the nodes' replies before it counts them.
+    pub timeout: Dur,
+    /// Redlock: the retry delay after a failed attempt is `every` plus a seeded random share of this.
+    pub jitter: Dur,
+    pub persist: Persist,
+    /// Redis: how far the async replica lags behind the master.
+    pub replica_lag: Dur,
+    /// The first fencing token (Kafka-style epochs need not start at 1).
+    pub first_token: u64,
+}
+
+impl ServiceSpec {
+    /// Node `i`'s clock.
+    pub fn node_clock(&self, i: usize) -> &Clock {
+        self.node_clocks.get(i).unwrap_or(&self.clock)
+    }
+
+    /// A majority of the nodes.
+    pub fn quorum(&self) -> u8 {
+        self.nodes / 2 + 1
+    }
+
+    /// Redlock's clock-drift allowance: 1 % of the TTL plus 2 ms (Redis docs).
+    pub fn drift(ttl_us: u64) -> u64 {
+        ttl_us / 100 + 2 * MS
+    }
 }
 
 /// Whose update went missing.
@@ -125,6 +195,8 @@ pub enum Lost {
 pub struct Expectation {
     pub policy: Policy,
     pub retry: bool,
+    /// Run with naive clients (they trust a majority of grants without checking the validity).
+    pub naive: bool,
     /// Parameter overrides `(index, value)` for this expectation.
     pub overrides: List<(u8, u64)>,
     pub final_balance: Option<i64>,
@@ -245,6 +317,13 @@ impl Parser {
                 lock_latency: Dur::Lit(0),
                 store_latency: Dur::Lit(0),
                 clock: Clock::PERFECT,
+                nodes: 1,
+                node_clocks: List::Borrowed(&[]),
+                timeout: Dur::Lit(10 * MS),
+                jitter: Dur::Lit(0),
+                persist: Persist::None,
+                replica_lag: Dur::Lit(0),
+                first_token: 1,
             },
             balance: 500,
             clients: List::Borrowed(&[]),
@@ -291,6 +370,9 @@ impl Parser {
         }
         if let Some(rest) = line.strip_prefix("at ") {
             return self.fault(rest);
+        }
+        if let Some(rest) = line.strip_prefix("node ") {
+            return self.node(rest);
         }
         let (key, value) = split_key(line).ok_or_else(|| self.err(format!("expected `key: value`, got \"{line}\"")))?;
         let value = value.to_string();
@@ -374,8 +456,22 @@ impl Parser {
                 svc.kind = ServiceKind::Session;
                 svc.tokens = false;
             }
+            Some("redis") => {
+                let svc = &mut self.sc().service;
+                svc.kind = ServiceKind::Redis;
+                svc.tokens = false;
+            }
+            Some("redlock") => {
+                let svc = &mut self.sc().service;
+                svc.kind = ServiceKind::Redlock;
+                svc.tokens = false;
+                svc.nodes = 5;
+            }
             other => {
-                return Err(self.err(format!("unknown lock service \"{}\"; expected lease or session", other.unwrap_or(""))))
+                return Err(self.err(format!(
+                    "unknown lock service \"{}\"; expected lease, session, redis or redlock",
+                    other.unwrap_or("")
+                )))
             }
         }
         for w in words {
@@ -394,10 +490,33 @@ impl Parser {
                 "store-latency" => self.sc().service.store_latency = self.dur(v)?,
                 "idle" => self.sc().service.idle = self.dur(v)?,
                 "tokens" => {
-                    self.sc().service.tokens = match v {
-                        "yes" => true,
-                        "no" => false,
-                        _ => return Err(self.err("tokens must be yes or no")),
+                    let kind = self.sc().service.kind;
+                    self.sc().service.tokens = match (v, kind) {
+                        ("yes", ServiceKind::Lease) | ("incr", ServiceKind::Redis) => true,
+                        ("no", _) => false,
+                        _ => return Err(self.err("tokens must be yes or no (lease), incr or no (redis)")),
+                    }
+                }
+                "first-token" => {
+                    self.sc().service.first_token =
+                        v.parse().ok().filter(|n| *n >= 1).ok_or_else(|| self.err("first-token must be a positive integer"))?
+                }
+                "nodes" => {
+                    let n: u8 = v.parse().ok().filter(|n| (1..=7).contains(n) && n % 2 == 1).ok_or_else(|| self.err("nodes must be 1, 3, 5 or 7"))?;
+                    if self.sc().service.kind != ServiceKind::Redlock {
+                        return Err(self.err("nodes needs `service: redlock`"));
+                    }
+                    self.sc().service.nodes = n;
+                }
+                "timeout" => self.sc().service.timeout = self.dur(v)?,
+                "jitter" => self.sc().service.jitter = self.dur(v)?,
+                "replica-lag" => self.sc().service.replica_lag = self.dur(v)?,
+                "persist" => {
+                    self.sc().service.persist = match v {
+                        "none" => Persist::None,
+                        "everysec" => Persist::EverySec,
+                        "always" => Persist::Always,
+                        _ => return Err(self.err("persist must be none, everysec or always")),
                     }
                 }
                 other => return Err(self.err(format!("unknown service setting \"{other}\""))),
@@ -442,6 +561,42 @@ impl Parser {
         })
     }
 
+    /// `node n3: step=+300ms@50ms` or `node n3: monotonic`: one Redlock node's own clock.
+    fn node(&mut self, rest: &str) -> Result<(), Error> {
+        let (name, settings) = rest.split_once(':').ok_or_else(|| self.err("node needs `nK: clock settings`"))?;
+        let k = self.node_index(name.trim())?;
+        let svc = &self.sc().service;
+        let mut clocks: Vec<Clock> = (0..usize::from(svc.nodes)).map(|i| svc.node_clock(i).clone()).collect();
+        for w in settings.split_whitespace() {
+            self.clock_setting(&mut clocks[usize::from(k)], w)
+                .ok_or_else(|| self.err(format!("unknown node setting \"{w}\"; expected clock=Nppm, step=±BY@AT or monotonic")))??;
+        }
+        self.sc().service.node_clocks = clocks.into();
+        Ok(())
+    }
+
+    /// `n1` … `nN` → 0 … N−1, for a Redlock service declared before.
+    fn node_index(&mut self, name: &str) -> Result<u8, Error> {
+        let n = self.sc().service.nodes;
+        if self.sc().service.kind != ServiceKind::Redlock {
+            return Err(self.err("nodes need `service: redlock` declared before them"));
+        }
+        name.strip_prefix('n')
+            .and_then(|d| d.parse::<u8>().ok())
+            .filter(|k| (1..=n).contains(k))
+            .map(|k| k - 1)
+            .ok_or_else(|| self.err(format!("unknown node \"{name}\"; expected n1 to n{n}")))
+    }
+
+    /// `n1,n2,n3` → a bit mask of nodes.
+    fn node_mask(&mut self, list: &str) -> Result<u8, Error> {
+        let mut mask = 0;
+        for name in list.split(',') {
+            mask |= 1 << self.node_index(name.trim())?;
+        }
+        Ok(mask)
+    }
+
     fn client(&mut self, rest: &str) -> Result<(), Error> {
         let (head, script) = rest.split_once(':').ok_or_else(|| self.err("client needs `NAME: ops`"))?;
         let mut head_words = head.split_whitespace();
@@ -454,9 +609,15 @@ impl Parser {
             return Err(self.err("client name must be an uppercase letter"));
         }
         let mut clock = Clock::PERFECT;
+        let mut reach = u8::MAX;
         for w in head_words {
-            self.clock_setting(&mut clock, w)
-                .ok_or_else(|| self.err(format!("unknown client setting \"{w}\"; expected clock=Nppm, step=±BY@AT or monotonic")))??;
+            if let Some(list) = w.strip_prefix("reach=") {
+                reach = self.node_mask(list)?;
+                continue;
+            }
+            self.clock_setting(&mut clock, w).ok_or_else(|| {
+                self.err(format!("unknown client setting \"{w}\"; expected clock=Nppm, step=±BY@AT, monotonic or reach=n1,n2"))
+            })??;
         }
         if self.sc().clients.iter().any(|c| c.name == letter) {
             return Err(self.err(format!("client {letter} declared twice")));
@@ -512,6 +673,9 @@ impl Parser {
                     Op::Write { debit, delay, via_session }
                 }
                 ["release"] => Op::Release,
+                ["renew"] if self.sc().service.kind == ServiceKind::Redlock => {
+                    return Err(self.err("renew is not modelled for redlock"))
+                }
                 ["renew"] => Op::Renew,
                 ["idle"] => Op::Idle,
                 _ => return Err(self.err(format!("unknown operation \"{step}\""))),
@@ -529,7 +693,7 @@ impl Parser {
                 _ => {}
             }
         }
-        self.sc().clients.to_mut().push(ClientSpec { name: letter, start, ops: ops.into(), clock });
+        self.sc().clients.to_mut().push(ClientSpec { name: letter, start, ops: ops.into(), clock, reach });
         Ok(())
     }
 
@@ -546,9 +710,22 @@ impl Parser {
                 FaultAction::Terminate(self.client_index(who)?)
             }
             ["pause", who, d] => FaultAction::Freeze(self.client_index(who)?, self.dur(d)?),
+            ["crash", node] => FaultAction::Crash(self.node_index(node)?, None),
+            ["crash", node, "restart", d] => FaultAction::Crash(self.node_index(node)?, Some(self.dur(d)?)),
+            ["restart", node] => FaultAction::Restart(self.node_index(node)?),
+            ["failover"] => {
+                if self.sc().service.kind != ServiceKind::Redis {
+                    return Err(self.err("failover needs `service: redis` declared before it"));
+                }
+                FaultAction::Failover
+            }
+            ["cut" | "heal", who, nodes] => {
+                FaultAction::Partition(self.client_index(who)?, self.node_mask(nodes)?, words[0] == "cut")
+            }
             _ => {
                 return Err(self.err(format!(
-                    "unknown fault \"{}\"; expected `terminate CLIENT` or `pause CLIENT D`",
+                    "unknown fault \"{}\"; expected terminate CLIENT, pause CLIENT D, crash NODE [restart D], \
+                     restart NODE, failover, cut CLIENT NODES or heal CLIENT NODES",
                     what.trim()
                 )))
             }
@@ -571,11 +748,13 @@ impl Parser {
         let (head, body) = rest.split_once(':').ok_or_else(|| self.err("expect needs `POLICY: key=value …`"))?;
         let mut head_words = head.split_whitespace();
         let policy = Policy::parse(head_words.next().unwrap_or("")).map_err(|e| self.err(e.to_string()))?;
-        let mut retry = false;
+        let (mut retry, mut naive) = (false, false);
         let mut overrides = Vec::new();
         for w in head_words {
             if w == "+retry" {
                 retry = true;
+            } else if w == "+naive" {
+                naive = true;
             } else if let Some((k, v)) = w.split_once('=') {
                 let i = self.sc().param_index(k).ok_or_else(|| self.err(format!("unknown parameter \"{k}\"")))?;
                 let us = parse_duration(v).map_err(|e| self.err(e.to_string()))?;
@@ -587,6 +766,7 @@ impl Parser {
         let mut e = Expectation {
             policy,
             retry,
+            naive,
             overrides: overrides.into(),
             final_balance: None,
             expected: None,

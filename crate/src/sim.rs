@@ -10,7 +10,7 @@ use std::collections::VecDeque;
 use crate::client::{ClientSpec, ClientState, HeldLease, Op, Phase};
 use crate::error::Error;
 use crate::lock::{Grant, LeaseService};
-use crate::scenario::{FaultAction, Scenario, ServiceKind};
+use crate::scenario::{FaultAction, Scenario, ServiceKind, ServiceSpec};
 use crate::store::{Credentials, GuardedStore, Policy, Refusal};
 use crate::time::{SimTime, SEC};
 use crate::trace::{Kind, Span, TraceEvent, WriteRecord};
@@ -34,11 +34,13 @@ pub struct Config {
     pub trace: bool,
     /// Seeds the lock values (and any other randomness).
     pub seed: u64,
+    /// Redlock: clients trust a majority of grants without checking the validity left.
+    pub naive: bool,
 }
 
 impl Config {
     pub fn new(scenario: &Scenario, policy: Policy) -> Config {
-        Config { policy, params: scenario.defaults(), retries: 0, trace: true, seed: 0x1ea5e }
+        Config { policy, params: scenario.defaults(), retries: 0, trace: true, seed: 0x1ea5e, naive: false }
     }
 }
 
@@ -65,6 +67,16 @@ enum Ev {
     Disconnect(u8),
     /// A timed pause (a fault, not a script step) ends.
     Thaw(u8),
+    /// Redlock: the client's acquire request reaches a node (client, node, round).
+    NodeAcquireAt(u8, u8, u16),
+    /// Redlock: a node's answer reaches the client (client, node, granted, round).
+    NodeAcquireReply(u8, u8, bool, u16),
+    /// Redlock: an unlock reaches a node (client, node, round whose value it deletes).
+    NodeReleaseAt(u8, u8, u16),
+    /// Redlock: the client stops waiting for replies of this round.
+    RoundTimeout(u8, u16),
+    /// A crashed node restarts (the `u8` is the node).
+    Restart(u8),
 }
 
 impl Ev {
@@ -83,7 +95,12 @@ impl Ev {
             | Ev::Fault(c)
             | Ev::SessionTimeout(c)
             | Ev::Disconnect(c)
-            | Ev::Thaw(c) => c,
+            | Ev::Thaw(c)
+            | Ev::NodeAcquireAt(c, ..)
+            | Ev::NodeAcquireReply(c, ..)
+            | Ev::NodeReleaseAt(c, ..)
+            | Ev::RoundTimeout(c, _)
+            | Ev::Restart(c) => c,
             Ev::WriteAt { client, .. } => client,
         }
     }
@@ -105,24 +122,40 @@ struct Mailbox {
     renewed: Option<SimTime>,
 }
 
-/// A queue entry packed into one `u128`: time (64 bits), sequence (32), event tag (8), client (8).
-/// Ordering the integers orders by `(time, sequence)`, as sequences are unique.
+/// A queue entry packed into one `u128`: time (64 bits), sequence (32), event tag (8), client (8),
+/// payload (16: a Redlock message's node, answer and round). Ordering the integers orders by
+/// `(time, sequence)`, as sequences are unique.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct Queued(u128);
 
 impl Queued {
-    fn new(at: SimTime, seq: u32, tag: u8, client: u8) -> Queued {
-        Queued((u128::from(at.0) << 48) | (u128::from(seq) << 16) | (u128::from(tag) << 8) | u128::from(client))
+    fn new(at: SimTime, seq: u32, tag: u8, client: u8, payload: u16) -> Queued {
+        Queued(
+            (u128::from(at.0) << 64)
+                | (u128::from(seq) << 32)
+                | (u128::from(tag) << 24)
+                | (u128::from(client) << 16)
+                | u128::from(payload),
+        )
     }
     fn at(self) -> SimTime {
-        SimTime((self.0 >> 48) as u64)
+        SimTime((self.0 >> 64) as u64)
     }
     fn tag(self) -> u8 {
-        (self.0 >> 8) as u8
+        (self.0 >> 24) as u8
     }
     fn client(self) -> u8 {
-        self.0 as u8
+        (self.0 >> 16) as u8
     }
+    fn payload(self) -> u16 {
+        self.0 as u16
+    }
+}
+
+/// A Redlock message's payload: node (3 bits), answer (1), round (12, wrapping: replies never lag
+/// thousands of rounds behind).
+fn pack(node: u8, ok: bool, round: u16) -> u16 {
+    u16::from(node & 7) | (u16::from(ok) << 3) | (round << 4)
 }
 
 /// Everything one run produced. Buffers are reused by [`Engine`] across runs.
@@ -140,6 +173,9 @@ pub struct Run {
     pub pauses: Vec<Span>,
     /// Writes held by the network (`tag` = value).
     pub held: Vec<Span>,
+    /// Redlock: the clients that came to hold live keys on a majority of nodes, in order (the truth
+    /// the ideal guard follows).
+    pub majorities: Vec<u8>,
     /// Time of the last event.
     pub end: SimTime,
     pub events: u32,
@@ -157,7 +193,11 @@ pub struct Engine {
     now_fifo: VecDeque<Queued>,
     mail: Vec<Mailbox>,
     clients: Vec<ClientState>,
-    lock: Option<LeaseService>,
+    /// The lock servers: one, or Redlock's nodes.
+    locks: Vec<LeaseService>,
+    /// Redlock: the client holding live keys on a majority of nodes most recently.
+    majority: Option<u8>,
+    seed: u64,
     store: GuardedStore,
     seq: u32,
     now: SimTime,
@@ -176,6 +216,12 @@ struct Ctx<'a> {
     idle: u64,
     lock_latency: u64,
     store_latency: u64,
+    redlock: bool,
+    naive: bool,
+    timeout: u64,
+    jitter: u64,
+    /// Redlock's drift allowance for this TTL.
+    drift: u64,
 }
 
 impl Engine {
@@ -185,10 +231,11 @@ impl Engine {
 
     /// Runs `sc` under `cfg`; the result is in `self.run`.
     pub fn run(&mut self, sc: &Scenario, cfg: &Config) -> Result<&Run, Error> {
-        self.run_with(sc, cfg.policy, &cfg.params, cfg.retries, cfg.trace, cfg.seed)
+        self.run_with(sc, cfg.policy, &cfg.params, cfg.retries, cfg.trace, cfg.seed, cfg.naive)
     }
 
     /// As [`Engine::run`], with the configuration spelled out (no `Config` to build in hot loops).
+    #[allow(clippy::too_many_arguments)]
     pub fn run_with(
         &mut self,
         sc: &Scenario,
@@ -197,6 +244,7 @@ impl Engine {
         retries: u32,
         trace: bool,
         seed: u64,
+        naive: bool,
     ) -> Result<&Run, Error> {
         if params.len() != sc.params.len() {
             return Err(Error::BadValue {
@@ -208,18 +256,24 @@ impl Engine {
             return Err(Error::BadValue { what: "retries".into(), why: format!("expected 0 to {RETRIES_MAX}") });
         }
         let svc = &sc.service;
+        let ttl = match svc.kind {
+            ServiceKind::Session => u64::MAX,
+            _ => svc.ttl.resolve(params),
+        };
         let ctx = Ctx {
             sc,
             policy,
             params,
             retries,
-            ttl: match svc.kind {
-                ServiceKind::Lease => svc.ttl.resolve(params),
-                ServiceKind::Session => u64::MAX,
-            },
+            ttl,
             idle: svc.idle.resolve(params),
             lock_latency: svc.lock_latency.resolve(params),
             store_latency: svc.store_latency.resolve(params),
+            redlock: svc.kind == ServiceKind::Redlock,
+            naive,
+            timeout: svc.timeout.resolve(params),
+            jitter: svc.jitter.resolve(params),
+            drift: ServiceSpec::drift(ttl),
         };
         self.reset(&ctx, trace, seed);
         for (i, spec) in sc.clients.iter().enumerate() {
@@ -253,18 +307,30 @@ impl Engine {
     fn reset(&mut self, ctx: &Ctx, trace: bool, seed: u64) {
         let svc = &ctx.sc.service;
         let delay = svc.lock_delay.resolve(ctx.params);
-        match &mut self.lock {
-            Some(l) => l.reset(ctx.ttl, delay, svc.tokens, seed),
-            None => self.lock = Some(LeaseService::new(ctx.ttl, delay, svc.tokens, seed)),
+        let nodes = usize::from(svc.nodes);
+        self.locks.truncate(nodes);
+        for k in 0..nodes {
+            if k == self.locks.len() {
+                self.locks.push(LeaseService::new(ctx.ttl, delay, svc.tokens, seed));
+            }
+            let lock = &mut self.locks[k];
+            lock.set_first_token(svc.first_token);
+            lock.reset(ctx.ttl, delay, svc.tokens, seed);
+            lock.node = k as u8;
+            let clock = svc.node_clock(k);
+            if lock.clock != *clock {
+                lock.clock = clock.clone(); // borrowed data for built-in scenarios: no allocation
+            }
         }
-        let lock = self.lock.as_mut().expect("just set");
-        if lock.clock != svc.clock {
-            lock.clock = svc.clock.clone(); // borrowed data for built-in scenarios: no allocation
-        }
+        self.majority = None;
+        self.seed = seed;
         self.queue.clear();
         self.now_fifo.clear();
         self.clients.clear();
         self.clients.resize(ctx.sc.clients.len(), ClientState::default());
+        for (st, spec) in self.clients.iter_mut().zip(ctx.sc.clients.iter()) {
+            st.reach = spec.reach;
+        }
         self.mail.clear();
         self.mail.resize(ctx.sc.clients.len(), Mailbox::default());
         self.store = GuardedStore::new(ctx.sc.balance);
@@ -280,18 +346,38 @@ impl Engine {
         r.beliefs.clear();
         r.pauses.clear();
         r.held.clear();
+        r.majorities.clear();
         r.end = SimTime::ZERO;
         r.events = 0;
     }
 
     fn lock(&mut self) -> &mut LeaseService {
-        self.lock.as_mut().expect("reset creates the lock service")
+        &mut self.locks[0]
+    }
+
+    /// The client the ideal guard lets write: the lock service's latest grantee, or for Redlock the
+    /// latest client to hold live keys on a majority of the nodes.
+    fn rightful(&self, ctx: &Ctx) -> Option<u8> {
+        if ctx.redlock {
+            self.majority
+        } else {
+            self.locks[0].latest_grantee()
+        }
     }
 
     fn schedule(&mut self, at: SimTime, ev: Ev) {
         let c = ev.client();
-        if let Ev::Fault(_) = ev {
-            self.push(at, 11, c);
+        let (tag, payload) = match ev {
+            Ev::Fault(_) => (11, 0),
+            Ev::NodeAcquireAt(_, k, r) => (15, pack(k, false, r)),
+            Ev::NodeAcquireReply(_, k, ok, r) => (16, pack(k, ok, r)),
+            Ev::NodeReleaseAt(_, k, r) => (17, pack(k, false, r)),
+            Ev::RoundTimeout(_, r) => (18, pack(0, false, r)),
+            Ev::Restart(_) => (19, 0),
+            _ => (0xff, 0),
+        };
+        if tag != 0xff {
+            self.push(at, tag, c, payload);
             return;
         }
         let m = &mut self.mail[usize::from(c)];
@@ -334,13 +420,13 @@ impl Engine {
             Ev::SessionTimeout(_) => 12,
             Ev::Disconnect(_) => 13,
             Ev::Thaw(_) => 14,
-            Ev::Fault(_) => unreachable!("handled above"),
+            _ => unreachable!("handled above"),
         };
-        self.push(at, tag, c);
+        self.push(at, tag, c, 0);
     }
 
-    fn push(&mut self, at: SimTime, tag: u8, c: u8) {
-        let q = Queued::new(at, self.seq, tag, c);
+    fn push(&mut self, at: SimTime, tag: u8, c: u8, payload: u16) {
+        let q = Queued::new(at, self.seq, tag, c, payload);
         self.seq += 1;
         if at == self.now && self.run.events > 0 {
             self.now_fifo.push_back(q);
@@ -369,8 +455,16 @@ impl Engine {
     /// The event a queue entry stands for, with its payload taken from the mailbox.
     fn unpack(&mut self, q: Queued) -> Ev {
         let c = q.client();
-        if q.tag() == 11 {
-            return Ev::Fault(c);
+        let p = q.payload();
+        let (node, ok, round) = ((p & 7) as u8, p & 8 != 0, p >> 4);
+        match q.tag() {
+            11 => return Ev::Fault(c),
+            15 => return Ev::NodeAcquireAt(c, node, round),
+            16 => return Ev::NodeAcquireReply(c, node, ok, round),
+            17 => return Ev::NodeReleaseAt(c, node, round),
+            18 => return Ev::RoundTimeout(c, round),
+            19 => return Ev::Restart(c),
+            _ => {}
         }
         let m = &mut self.mail[usize::from(c)];
         match q.tag() {
@@ -396,8 +490,13 @@ impl Engine {
     }
 
     fn record(&mut self, client: u8, kind: Kind, token: u64, value: i64, aux: u64, reason: Option<Refusal>) {
+        self.record_on(0, client, kind, token, value, aux, reason);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn record_on(&mut self, node: u8, client: u8, kind: Kind, token: u64, value: i64, aux: u64, reason: Option<Refusal>) {
         if self.trace_on {
-            self.run.trace.push(TraceEvent { t: self.now, client, kind, token, value, aux, reason });
+            self.run.trace.push(TraceEvent { t: self.now, client, node, kind, token, value, aux, reason });
         }
     }
 
@@ -421,7 +520,7 @@ impl Engine {
             Ev::AcquireAt(_) => {
                 let now = self.now;
                 let dead = ctx.sc.service.kind == ServiceKind::Session && self.clients[usize::from(c)].session_dead;
-                let grant = if dead { Grant::NoSession } else { self.lock().acquire(c, now) };
+                let grant = if dead { Grant::NoSession } else { self.lock().acquire(c, now, None) };
                 match grant {
                     Grant::Granted { token, expires_at, .. } => {
                         self.record(c, Kind::Granted, token, 0, expires_at.0, None)
@@ -434,6 +533,68 @@ impl Engine {
                 self.schedule(now.plus(ctx.lock_latency), Ev::AcquireReply(c, grant));
             }
             Ev::AcquireReply(_, grant) => self.on_acquire_reply(ctx, c, grant),
+            Ev::NodeAcquireAt(_, k, round) => {
+                let now = self.now;
+                let value = self.lock_value(c, round);
+                let node = &mut self.locks[usize::from(k)];
+                if !node.up {
+                    return; // a crashed node: the request is lost
+                }
+                let grant = node.acquire(c, now, Some(value));
+                match grant {
+                    Grant::Granted { expires_at, .. } => {
+                        self.record_on(k, c, Kind::Granted, 0, 0, expires_at.0, None);
+                        let held = self.locks.iter().filter(|l| l.holds(c, now)).count();
+                        if held >= usize::from(ctx.sc.service.quorum()) && self.majority != Some(c) {
+                            self.majority = Some(c);
+                            self.run.majorities.push(c);
+                        }
+                    }
+                    _ => {
+                        let holder = match grant {
+                            Grant::Denied { holder: Some(h) } => u64::from(h) + 1,
+                            _ => 0,
+                        };
+                        self.record_on(k, c, Kind::Denied, 0, 0, holder, None);
+                    }
+                }
+                if self.clients[usize::from(c)].reach & (1 << k) != 0 {
+                    let ok = matches!(grant, Grant::Granted { .. });
+                    self.schedule(now.plus(ctx.lock_latency), Ev::NodeAcquireReply(c, k, ok, round));
+                }
+            }
+            Ev::NodeAcquireReply(_, k, ok, round) => {
+                let st = &mut self.clients[usize::from(c)];
+                if !st.round_open || round != st.round & 0xfff {
+                    return; // a late reply to a round already counted
+                }
+                st.replied |= 1 << k;
+                if ok {
+                    st.granted |= 1 << k;
+                }
+                if st.replied.count_ones() == u32::from(ctx.sc.service.nodes) {
+                    self.count_round(ctx, c);
+                }
+            }
+            Ev::RoundTimeout(_, round) => {
+                let st = &self.clients[usize::from(c)];
+                if st.round_open && round == st.round & 0xfff {
+                    self.count_round(ctx, c);
+                }
+            }
+            Ev::NodeReleaseAt(_, k, round) => {
+                let now = self.now;
+                let value = self.lock_value(c, round);
+                let node = &mut self.locks[usize::from(k)];
+                if node.up {
+                    let ended = node.release(value, now);
+                    self.record_on(k, c, Kind::Released, 0, 0, u64::from(ended), None);
+                }
+            }
+            Ev::Restart(k) => {
+                self.locks[usize::from(k)].up = true;
+                self.record_on(k, 0, Kind::NodeRestarted, 0, 0, 0, None);
+            }
             Ev::ReadAt(_, cred) => {
                 let result = if cred.via_session && self.clients[usize::from(c)].session_dead {
                     Err(Refusal::SessionGone)
@@ -457,7 +618,7 @@ impl Engine {
                 Err(_) => self.abort(ctx, c),
             },
             Ev::WriteAt { client, cred, version_read, value, debit, snapshot } => {
-                let latest = self.lock().latest_grantee() == Some(client);
+                let latest = self.rightful(ctx) == Some(client);
                 let result = if cred.via_session && self.clients[usize::from(c)].session_dead {
                     Err(Refusal::SessionGone)
                 } else {
@@ -514,6 +675,34 @@ impl Engine {
             }
             Ev::Fault(i) => match ctx.sc.faults[usize::from(i)].action {
                 FaultAction::Terminate(x) => self.end_session(x, 0),
+                FaultAction::Crash(k, restart) => {
+                    let now = self.now;
+                    let node = &mut self.locks[usize::from(k)];
+                    let lost = node.crash(now, ctx.sc.service.persist);
+                    if let Some(d) = restart {
+                        // "Wait at least a TTL before restarting", timed by the node's own clock.
+                        let local = node.clock.local(now).saturating_add(i64::try_from(d.resolve(ctx.params)).unwrap_or(i64::MAX));
+                        let at = node.clock.first_at_or_after(now, local);
+                        self.schedule(at, Ev::Restart(k));
+                    }
+                    self.record_on(k, 0, Kind::NodeCrashed, 0, lost as i64, 0, None);
+                }
+                FaultAction::Restart(k) => {
+                    if !self.locks[usize::from(k)].up {
+                        self.handle(ctx, Ev::Restart(k));
+                    }
+                }
+                FaultAction::Failover => {
+                    let now = self.now;
+                    let lag = ctx.sc.service.replica_lag.resolve(ctx.params);
+                    let lost = self.lock().failover(now, lag);
+                    self.record(0, Kind::Failover, 0, lost as i64, 0, None);
+                }
+                FaultAction::Partition(x, mask, cut) => {
+                    let st = &mut self.clients[usize::from(x)];
+                    st.reach = if cut { st.reach & !mask } else { st.reach | mask };
+                    self.record(x, Kind::Partition, 0, i64::from(cut), u64::from(mask), None);
+                }
                 FaultAction::Freeze(x, d) => {
                     let d = d.resolve(ctx.params);
                     let now = self.now;
@@ -562,11 +751,20 @@ impl Engine {
     fn deferred(&mut self, ev: Ev) -> bool {
         let own = matches!(
             ev,
-            Ev::Step(_) | Ev::Wake(_) | Ev::AcquireReply(..) | Ev::ReadReply(..) | Ev::WriteReply(..) | Ev::RenewReply(..)
+            Ev::Step(_)
+                | Ev::Wake(_)
+                | Ev::AcquireReply(..)
+                | Ev::ReadReply(..)
+                | Ev::WriteReply(..)
+                | Ev::RenewReply(..)
+                | Ev::NodeAcquireReply(..)
+                | Ev::RoundTimeout(..)
         );
-        let c = ev.client();
-        let until = self.clients[usize::from(c)].frozen_until;
-        if own && self.now < until {
+        if !own {
+            return false; // faults and restarts carry a fault or node index, not a client
+        }
+        let until = self.clients[usize::from(ev.client())].frozen_until;
+        if self.now < until {
             self.schedule(until, ev);
             return true;
         }
@@ -630,7 +828,23 @@ impl Engine {
                     st.tries += 1;
                     st.acquire_sent_local = spec.clock.local(now);
                     self.record(c, Kind::AcquireSent, 0, 0, 0, None);
-                    self.schedule(now.plus(ctx.lock_latency), Ev::AcquireAt(c));
+                    if ctx.redlock {
+                        // SET key value NX PX ttl on every node, with one random value for the round.
+                        let st = &mut self.clients[usize::from(c)];
+                        st.round = st.round.wrapping_add(1) & 0xfff;
+                        st.round_open = true;
+                        st.replied = 0;
+                        st.granted = 0;
+                        let (round, reach) = (st.round, st.reach);
+                        for k in 0..ctx.sc.service.nodes {
+                            if reach & (1 << k) != 0 {
+                                self.schedule(now.plus(ctx.lock_latency), Ev::NodeAcquireAt(c, k, round));
+                            }
+                        }
+                        self.schedule(now.plus(ctx.timeout), Ev::RoundTimeout(c, round));
+                    } else {
+                        self.schedule(now.plus(ctx.lock_latency), Ev::AcquireAt(c));
+                    }
                     return;
                 }
                 Op::Read { via_session } => {
@@ -691,7 +905,7 @@ impl Engine {
                     if let Some(lease) = st.lease {
                         self.end_belief(c, now); // while the lease (and its token) is still known
                         self.clients[usize::from(c)].lease = None;
-                        self.schedule(now.plus(ctx.lock_latency), Ev::ReleaseAt(c, lease.cred.lock_value));
+                        self.send_release(ctx, c, lease.cred.lock_value);
                     }
                     self.clients[usize::from(c)].pc += 1;
                 }
@@ -714,6 +928,66 @@ impl Engine {
                 }
             }
         }
+    }
+
+    /// The random value of a client's Redlock round: one per round, the same on every node, so an
+    /// unlock deletes only that round's keys (a deterministic stand-in for a random generator).
+    fn lock_value(&self, c: u8, round: u16) -> u64 {
+        crate::rng::splitmix64(self.seed ^ (u64::from(c) + 1) << 40 ^ u64::from(round))
+    }
+
+    /// Value-checked release: to the lock service, or to every Redlock node the client can reach.
+    fn send_release(&mut self, ctx: &Ctx, c: u8, value: u64) {
+        let at = self.now.plus(ctx.lock_latency);
+        if !ctx.redlock {
+            self.schedule(at, Ev::ReleaseAt(c, value));
+            return;
+        }
+        let st = &self.clients[usize::from(c)];
+        let (round, reach) = (st.round, st.reach);
+        for k in 0..ctx.sc.service.nodes {
+            if reach & (1 << k) != 0 {
+                self.schedule(at, Ev::NodeReleaseAt(c, k, round));
+            }
+        }
+    }
+
+    /// Redlock, after the replies are in (or the wait timed out): the lock is held if a majority granted
+    /// it and — unless the client is naive — validity = TTL − elapsed − drift is still positive, elapsed
+    /// measured by the client's own clock from when it sent the requests. Otherwise it unlocks every
+    /// node and tries again after `every` plus a seeded random share of `jitter`.
+    fn count_round(&mut self, ctx: &Ctx, c: u8) {
+        let spec = &ctx.sc.clients[usize::from(c)];
+        let now = self.now;
+        let st = &mut self.clients[usize::from(c)];
+        st.round_open = false;
+        let (granted, round, sent) = (st.granted.count_ones(), st.round, st.acquire_sent_local);
+        let ttl = i64::try_from(ctx.ttl).unwrap_or(i64::MAX);
+        let validity = ttl - (spec.clock.local(now) - sent) - ctx.drift as i64;
+        let value = self.lock_value(c, round);
+        if granted >= u32::from(ctx.sc.service.quorum()) && (ctx.naive || validity > 0) {
+            let st = &mut self.clients[usize::from(c)];
+            let cred = Credentials { token: None, lock_value: value, via_session: false };
+            st.lease = Some(HeldLease { cred, since: now, believed_end_local: sent + ttl - ctx.drift as i64 });
+            st.belief_from = Some(now);
+            st.pc += 1;
+            self.record(c, Kind::RedlockAcquired, 0, validity, u64::from(granted), None);
+            self.advance(ctx, c);
+            return;
+        }
+        self.record(c, Kind::RedlockFailed, 0, validity, u64::from(granted), None);
+        self.send_release(ctx, c, value);
+        let jitter = if ctx.jitter == 0 { 0 } else { self.lock_value(c, round ^ 0x800) % (ctx.jitter + 1) };
+        let st = &mut self.clients[usize::from(c)];
+        let Op::Acquire { every, tries } = spec.ops[st.pc] else {
+            unreachable!("a round is counted only while the client is at an acquire step")
+        };
+        if tries != 0 && st.tries >= tries {
+            st.phase = Phase::Done;
+            self.record(c, Kind::GaveUp, 0, 0, 0, None);
+            return;
+        }
+        self.schedule(now.plus(every.resolve(ctx.params)).plus(jitter), Ev::Step(c));
     }
 
     fn end_belief(&mut self, c: u8, to: SimTime) {
@@ -745,7 +1019,7 @@ impl Engine {
         let attempt = st.attempt;
         if let Some(lease) = st.lease.take() {
             // Hand back whatever it may still hold before asking again (value-checked: harmless if gone).
-            self.schedule(now.plus(ctx.lock_latency), Ev::ReleaseAt(c, lease.cred.lock_value));
+            self.send_release(ctx, c, lease.cred.lock_value);
         }
         self.record(c, Kind::Retry, 0, 0, u64::from(attempt), None);
         self.advance(ctx, c);
@@ -779,17 +1053,19 @@ impl Engine {
                 self.end_belief(c as u8, self.now);
             }
         }
-        let lock = self.lock.as_ref().expect("reset creates the lock service");
-        self.run.leases.extend_from_slice(&lock.leases);
+        for lock in &self.locks {
+            self.run.leases.extend_from_slice(&lock.leases);
+        }
         if self.trace_on {
             // Lease expiries are facts of the lock service's clock, not events that change anything:
             // merge them into the trace (before other events at the same instant).
-            for l in &lock.leases {
-                if !l.released && !l.session_ended && l.ends_at <= self.now {
+            for l in self.locks.iter().flat_map(|lock| &lock.leases) {
+                if !l.released && !l.session_ended && !l.lost && l.ends_at <= self.now {
                     let at = self.run.trace.partition_point(|e| e.t < l.ends_at);
                     let ev = TraceEvent {
                         t: l.ends_at,
                         client: l.client,
+                        node: l.node,
                         kind: Kind::LeaseExpired,
                         token: l.token,
                         value: 0,
@@ -799,16 +1075,18 @@ impl Engine {
                     self.run.trace.insert(at, ev);
                 }
             }
-            // Clock steps, likewise: the server's (which moves expiries) and each client's.
-            let server = &ctx.sc.service.clock;
+            // Clock steps, likewise: each server's (which move expiries) and each client's.
+            let servers = self.locks.iter().map(|l| (l.node, &l.clock, Kind::ServerClockStep));
             let clients = ctx.sc.clients.iter().enumerate().map(|(i, c)| (i as u8, &c.clock, Kind::ClockStep));
-            for (c, clock, kind) in std::iter::once((0u8, server, Kind::ServerClockStep)).chain(clients) {
+            for (c, clock, kind) in servers.chain(clients) {
                 if clock.monotonic {
                     continue;
                 }
                 for &(at, by) in clock.steps.iter().filter(|s| s.0 <= self.now.0) {
                     let i = self.run.trace.partition_point(|e| e.t.0 < at);
-                    let ev = TraceEvent { t: SimTime(at), client: c, kind, token: 0, value: by, aux: 0, reason: None };
+                    // A server's step is on its lane (`node`); a client's on the client's.
+                    let (client, node) = if kind == Kind::ServerClockStep { (0, c) } else { (c, 0) };
+                    let ev = TraceEvent { t: SimTime(at), client, node, kind, token: 0, value: by, aux: 0, reason: None };
                     self.run.trace.insert(i, ev);
                 }
             }

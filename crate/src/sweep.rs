@@ -6,8 +6,7 @@
 use crate::error::Error;
 use crate::outcome::{summarize, Summary};
 use crate::scenario::Scenario;
-use crate::sim::Engine;
-use crate::store::Policy;
+use crate::sim::{Config, Engine};
 
 /// Most cells along one axis.
 pub const AXIS_MAX: usize = 1024;
@@ -50,25 +49,18 @@ impl Axis {
     }
 }
 
-/// Runs every cell of `x × y` (row-major: y outer, x inner) with the other parameters from `base`.
-pub fn sweep(
-    sc: &Scenario,
-    policy: Policy,
-    base: &[u64],
-    retries: u32,
-    x: &Axis,
-    y: &Axis,
-    out: &mut Vec<Summary>,
-) -> Result<(), Error> {
+/// Runs every cell of `x × y` (row-major: y outer, x inner) with the other parameters, the policy,
+/// retries, client kind and seed from `base`.
+pub fn sweep(sc: &Scenario, base: &Config, x: &Axis, y: &Axis, out: &mut Vec<Summary>) -> Result<(), Error> {
     let mut engine = Engine::new();
-    let mut params = base.to_vec();
+    let mut params = base.params.clone();
     out.clear();
     out.reserve(x.steps * y.steps);
     for yi in 0..y.steps {
         params[y.param] = y.value(yi);
         for xi in 0..x.steps {
             params[x.param] = x.value(xi);
-            let run = engine.run_with(sc, policy, &params, retries, false, 0x1ea5e)?;
+            let run = engine.run_with(sc, base.policy, &params, base.retries, false, base.seed, base.naive)?;
             out.push(summarize(run));
         }
     }

@@ -58,6 +58,21 @@ pub enum Kind {
     GaveUp,
     /// Client: finished its script.
     Done,
+    /// Client (Redlock): counted the nodes' replies and holds the lock (`aux` = nodes that granted,
+    /// `value` = validity in µs; negative only for a naive client, which does not check it).
+    RedlockAcquired,
+    /// Client (Redlock): too few nodes, or no validity left: unlocks every node and backs off
+    /// (`aux` = nodes that granted, `value` = validity in µs).
+    RedlockFailed,
+    /// Lock server (`node`): crashed (`value` = live keys lost with it).
+    NodeCrashed,
+    /// Lock server (`node`): restarted.
+    NodeRestarted,
+    /// Redis: the master died and its replica took over (`value` = live grants it never received).
+    Failover,
+    /// Network: the links between the client and some nodes (`aux` = bit mask) went down (`value` 1)
+    /// or came back (`value` 0).
+    Partition,
 }
 
 impl Kind {
@@ -86,6 +101,12 @@ impl Kind {
             Kind::Retry => "retry",
             Kind::GaveUp => "gave-up",
             Kind::Done => "done",
+            Kind::RedlockAcquired => "redlock-acquired",
+            Kind::RedlockFailed => "redlock-failed",
+            Kind::NodeCrashed => "node-crashed",
+            Kind::NodeRestarted => "node-restarted",
+            Kind::Failover => "failover",
+            Kind::Partition => "partition",
         }
     }
 
@@ -99,7 +120,11 @@ impl Kind {
             | Kind::Renewed
             | Kind::RenewDenied
             | Kind::SessionEnded
-            | Kind::ServerClockStep => "lock",
+            | Kind::ServerClockStep
+            | Kind::NodeCrashed
+            | Kind::NodeRestarted
+            | Kind::Failover
+            | Kind::Partition => "lock",
             Kind::Read | Kind::ReadRejected | Kind::WriteAccepted | Kind::WriteRejected => "storage",
             _ => "client",
         }
@@ -111,6 +136,8 @@ impl Kind {
 pub struct TraceEvent {
     pub t: SimTime,
     pub client: u8,
+    /// The lock server an event of the lock lane happened on (Redlock node index; 0 otherwise).
+    pub node: u8,
     pub kind: Kind,
     /// Fencing token involved (0 when none).
     pub token: u64,

@@ -109,6 +109,13 @@ impl Simulation {
         Ok(())
     }
 
+    /// Redlock clients trust a majority of OKs without checking the validity left (the naive client).
+    /// Ignored by scenarios that do not use redlock.
+    #[wasm_bindgen(js_name = setNaive)]
+    pub fn set_naive(&mut self, naive: bool) {
+        self.config.naive = naive && self.scenario.service.kind == crate::scenario::ServiceKind::Redlock;
+    }
+
     /// Runs and returns the whole outcome as JSON (the same bytes as `leaselab run --json`).
     #[wasm_bindgen(js_name = runJson)]
     pub fn run_json(&self) -> Result<String, JsError> {
@@ -119,7 +126,7 @@ impl Simulation {
     /// Runs without a trace and returns `[final, lost (0 nobody, 1 + client), rejected (0/1), stale (0/1)]`.
     pub fn quick(&mut self) -> Result<Vec<i32>, JsError> {
         let c = &self.config;
-        let run = self.engine.run_with(self.scenario, c.policy, &c.params, c.retries, false, c.seed).map_err(js)?;
+        let run = self.engine.run_with(self.scenario, c.policy, &c.params, c.retries, false, c.seed, c.naive).map_err(js)?;
         let s = summarize(run);
         Ok(vec![
             s.final_balance as i32,
@@ -149,7 +156,7 @@ impl Simulation {
         let x = Axis::new(sc, x_name, ms_to_us(x_name, x_from_ms)?, ms_to_us(x_name, x_to_ms)?, x_steps as usize).map_err(js)?;
         let y = Axis::new(sc, y_name, ms_to_us(y_name, y_from_ms)?, ms_to_us(y_name, y_to_ms)?, y_steps as usize).map_err(js)?;
         let mut cells = Vec::new();
-        sweep(sc, self.config.policy, &self.config.params, self.config.retries, &x, &y, &mut cells).map_err(js)?;
+        sweep(sc, &self.config, &x, &y, &mut cells).map_err(js)?;
         Ok(cells.iter().map(|s| s.code()).collect())
     }
 }

@@ -44,10 +44,10 @@ fn warmed_up_runs_allocate_nothing() {
         for p in Policy::ALL {
             let params = sc.defaults();
             let mut engine = Engine::new();
-            engine.run_with(sc, p, &params, 2, false, 1).unwrap();
+            engine.run_with(sc, p, &params, 2, false, 1, false).unwrap();
             let before = ALLOCS.load(Ordering::Relaxed);
             for _ in 0..100 {
-                engine.run_with(sc, p, &params, 2, false, 1).unwrap();
+                engine.run_with(sc, p, &params, 2, false, 1, false).unwrap();
             }
             assert_eq!(ALLOCS.load(Ordering::Relaxed) - before, 0, "{} {:?} allocates per run", sc.id, p);
         }
@@ -56,13 +56,13 @@ fn warmed_up_runs_allocate_nothing() {
 
 fn a_sweep_allocates_a_bounded_amount_not_per_cell() {
     let sc = catalogue::find("seed-gc-pause").unwrap();
-    let params = sc.defaults();
+    let base = leaselab::Config::new(sc, Policy::None);
     let small = (Axis::new(sc, "ttl", 10 * MS, 2_000 * MS, 8).unwrap(), Axis::new(sc, "pause", 0, 3_000 * MS, 8).unwrap());
     let big = (Axis::new(sc, "ttl", 10 * MS, 2_000 * MS, 128).unwrap(), Axis::new(sc, "pause", 0, 3_000 * MS, 128).unwrap());
     let mut cells = Vec::with_capacity(128 * 128);
     let count = |axes: &(Axis, Axis), cells: &mut Vec<_>| {
         let before = ALLOCS.load(Ordering::Relaxed);
-        sweep(sc, Policy::None, &params, 0, &axes.0, &axes.1, cells).unwrap();
+        sweep(sc, &base, &axes.0, &axes.1, cells).unwrap();
         ALLOCS.load(Ordering::Relaxed) - before
     };
     let a = count(&small, &mut cells);

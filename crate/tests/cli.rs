@@ -81,6 +81,12 @@ fn bengali_scenario_texts_cover_the_catalogue() {
             assert!(text.contains(&format!("\"{}\":\"{}\"", p.name, p.label_bn)), "{}: param {}", sc.id, p.name);
         }
     }
+    let en = Command::new(env!("CARGO_BIN_EXE_leaselab")).args(["scenarios", "--json", "--lang", "en"]).output().unwrap();
+    let en = String::from_utf8(en.stdout).unwrap();
+    for sc in leaselab::catalogue::catalogue() {
+        assert!(en.contains(&format!("\"{}\":{{\"title\":\"{}\",\"summary\":", sc.id, sc.title_en)), "{}", sc.id);
+        assert!(!sc.summary_en.is_empty() && !sc.source.is_empty(), "{} needs a summary and a source", sc.id);
+    }
     let list = Command::new(env!("CARGO_BIN_EXE_leaselab")).args(["scenarios", "--lang", "bn"]).output().unwrap();
     let list = String::from_utf8(list.stdout).unwrap();
     assert!(list.lines().next().unwrap().contains(&*leaselab::catalogue::catalogue()[0].title_bn));

@@ -31,6 +31,7 @@ fn native_runs_match_the_parity_files() {
             sc.set_param(&mut cfg.params, name, ms * 1000).unwrap();
         }
         cfg.retries = case.retries;
+        cfg.naive = case.naive;
         check(&format!("{i}.json"), &report::json(&simulate(sc, &cfg).unwrap()));
     }
 }
@@ -42,7 +43,7 @@ fn native_sweep_matches_the_parity_file() {
     let x = Axis::new(sc, s.x.0, s.x.1 * 1000, s.x.2 * 1000, s.x.3).unwrap();
     let y = Axis::new(sc, s.y.0, s.y.1 * 1000, s.y.2 * 1000, s.y.3).unwrap();
     let mut cells = Vec::new();
-    sweep(sc, Policy::parse(s.policy).unwrap(), &sc.defaults(), 0, &x, &y, &mut cells).unwrap();
+    sweep(sc, &leaselab::Config::new(sc, Policy::parse(s.policy).unwrap()), &x, &y, &mut cells).unwrap();
     let codes: String = cells.iter().map(|c| char::from(b'0' + c.code())).collect();
     check("sweep.txt", &codes);
 }

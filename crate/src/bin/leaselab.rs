@@ -15,14 +15,15 @@ use leaselab::{simulate, Config, Policy};
 const USAGE: &str = "\
 usage:
   leaselab run [fenced|unfenced] [--scenario ID] [--ttl DUR] [--pause DUR] [--fencing POLICY]
-               [--set NAME=DUR]... [--retries N] [--json | --trace]
+               [--set NAME=DUR]... [--retries N] [--naive] [--json | --trace]
   leaselab scenarios [--json] [--lang en|bn]
   leaselab sweep [--scenario ID] [--fencing POLICY] [--x NAME=FROM..TO:STEPS] [--y NAME=FROM..TO:STEPS]
-                 [--set NAME=DUR]... [--retries N] [--format csv|json]
+                 [--set NAME=DUR]... [--retries N] [--naive] [--format csv|json]
   leaselab help
 
 DUR is a number with unit ms or s (300ms, 0.3s, 30s); a bare number is milliseconds.
 POLICY is one of: none, token, first-touch, version, owner (fenced = token, unfenced = none).
+--naive: Redlock clients trust a majority of OKs without checking the validity left.
 `run` exits 1 when an update was lost, 0 when not, 2 on bad input.
 `sweep` runs a grid (default: ttl=10ms..2s:64 by pause=0..3s:64) and prints one row per cell:
 code 0 safe, 1 safe with a write refused, 2+i client i's update lost.";
@@ -104,12 +105,21 @@ fn apply_sets(sc: &Scenario, params: &mut [u64], sets: &[(String, String, &str)]
     Ok(())
 }
 
+/// `--naive` only means something for Redlock clients.
+fn check_naive(sc: &Scenario, naive: bool) -> Result<bool, Usage> {
+    if naive && sc.service.kind != leaselab::scenario::ServiceKind::Redlock {
+        return Err(Usage(format!("--naive: scenario {} does not use redlock; the switch applies to redlock clients", sc.id)));
+    }
+    Ok(naive)
+}
+
 fn run(args: &[String]) -> Result<ExitCode, Usage> {
     let mut mode: Option<(&str, Policy)> = None;
     let mut fencing: Option<Policy> = None;
     let mut scenario_id: Option<&str> = None;
     let mut sets: Vec<(String, String, &'static str)> = Vec::new();
     let mut retries = 0u32;
+    let mut naive = false;
     let mut json = false;
     let mut trace = false;
     let mut it = args.iter();
@@ -134,6 +144,7 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
                 sets.push((name, value, "--set"));
             }
             "--retries" => retries = parse_retries(take_value(flag, inline, &mut it)?)?,
+            "--naive" => naive = true,
             "--json" => json = true,
             "--trace" => trace = true,
             other if other.starts_with('-') => {
@@ -158,6 +169,7 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
     let sc = catalogue::find(scenario_id.unwrap_or(catalogue::DEFAULT_ID)).map_err(|e| Usage(format!("--scenario: {e}")))?;
     let mut cfg = Config::new(sc, policy);
     cfg.retries = retries;
+    cfg.naive = check_naive(sc, naive)?;
     apply_sets(sc, &mut cfg.params, &sets)?;
     let outcome = simulate(sc, &cfg).map_err(|e| Usage(e.to_string()))?;
     let mut out = std::io::stdout().lock();
@@ -187,12 +199,25 @@ fn print_trace(out: &mut impl std::io::Write, sc: &Scenario, o: &leaselab::Outco
         if let Some(r) = e.reason {
             detail.push_str(&format!(" ({})", r.name()));
         }
+        use leaselab::trace::Kind;
+        // Events of the lock servers themselves name the server; others name the client.
+        let server = matches!(e.kind, Kind::ServerClockStep | Kind::NodeCrashed | Kind::NodeRestarted | Kind::Failover);
+        let redlock = sc.service.nodes > 1 && e.kind.lane() == "lock" && e.kind != Kind::Partition;
+        let actor = match (server, redlock) {
+            (true, true) => format!("n{}", e.node + 1),
+            (true, false) => "server".to_string(),
+            (false, true) => format!("{} @n{}", sc.client_name(e.client), e.node + 1),
+            (false, false) => sc.client_name(e.client).to_string(),
+        };
+        if matches!(e.kind, Kind::RedlockAcquired | Kind::RedlockFailed) {
+            detail.push_str(&format!(" nodes={} validity_us={}", e.aux, e.value));
+        }
         let _ = writeln!(
             out,
             "{:>10} ms  {:<8} {} {}{}",
             Millis(e.t.0).to_string(),
             e.kind.lane(),
-            sc.client_name(e.client),
+            actor,
             e.kind.name(),
             detail
         );
@@ -201,13 +226,13 @@ fn print_trace(out: &mut impl std::io::Write, sc: &Scenario, o: &leaselab::Outco
 }
 
 fn scenarios(args: &[String]) -> Result<ExitCode, Usage> {
-    let (mut json, mut lang) = (false, "en");
+    let (mut json, mut lang) = (false, None);
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--json" => json = true,
             "--lang" => match it.next().map(String::as_str) {
-                Some(l @ ("en" | "bn")) => lang = l,
+                Some(l @ ("en" | "bn")) => lang = Some(l),
                 Some(other) => return Err(Usage(format!("--lang: unknown language {other:?}; expected en or bn"))),
                 None => return Err(Usage("--lang: missing value; expected en or bn".into())),
             },
@@ -215,9 +240,9 @@ fn scenarios(args: &[String]) -> Result<ExitCode, Usage> {
         }
     }
     if json {
-        // English: the whole catalogue. Another language: that language's texts, keyed by id (the file
-        // the page loads with the language's dictionary).
-        let out = match report::catalogue_texts_json(lang) {
+        // The whole catalogue; or, with --lang, that language's prose keyed by id (the file the page
+        // loads beside the wasm).
+        let out = match lang.and_then(report::catalogue_texts_json) {
             Some(texts) => texts,
             None => report::catalogue_json(),
         };
@@ -226,7 +251,7 @@ fn scenarios(args: &[String]) -> Result<ExitCode, Usage> {
     }
     let width = catalogue::catalogue().iter().map(|s| s.id.len()).max().unwrap_or(0);
     for sc in catalogue::catalogue() {
-        let title = if lang == "bn" { &sc.title_bn } else { &sc.title_en };
+        let title = if lang == Some("bn") { &sc.title_bn } else { &sc.title_en };
         println!("{:<width$}  {}", sc.id, title);
     }
     Ok(ExitCode::SUCCESS)
@@ -254,6 +279,7 @@ fn sweep(args: &[String]) -> Result<ExitCode, Usage> {
     let (mut x_spec, mut y_spec) = (None, None);
     let mut sets: Vec<(String, String, &'static str)> = Vec::new();
     let mut retries = 0u32;
+    let mut naive = false;
     let mut json = false;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -268,6 +294,7 @@ fn sweep(args: &[String]) -> Result<ExitCode, Usage> {
                 sets.push((name, value, "--set"));
             }
             "--retries" => retries = parse_retries(take_value(flag, inline, &mut it)?)?,
+            "--naive" => naive = true,
             "--format" => match take_value(flag, inline, &mut it)? {
                 "csv" => json = false,
                 "json" => json = true,
@@ -298,7 +325,8 @@ fn sweep(args: &[String]) -> Result<ExitCode, Usage> {
         return Err(Usage("--x and --y must be different parameters".into()));
     }
     let mut cells = Vec::new();
-    leaselab::sweep::sweep(sc, policy, &params, retries, &x, &y, &mut cells).map_err(|e| Usage(e.to_string()))?;
+    let base = Config { params, retries, naive: check_naive(sc, naive)?, ..Config::new(sc, policy) };
+    leaselab::sweep::sweep(sc, &base, &x, &y, &mut cells).map_err(|e| Usage(e.to_string()))?;
     let (xn, yn) = (&sc.params[x.param].name, &sc.params[y.param].name);
     let mut out = std::io::stdout().lock();
     if json {

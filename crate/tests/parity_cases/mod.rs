@@ -7,22 +7,32 @@ pub struct Case {
     /// Parameter overrides in whole milliseconds.
     pub params: &'static [(&'static str, u64)],
     pub retries: u32,
+    /// Redlock clients trust a majority without checking the validity.
+    pub naive: bool,
 }
 
 pub const CASES: &[Case] = &[
-    Case { scenario: "seed-gc-pause", policy: "none", params: &[], retries: 0 },
-    Case { scenario: "seed-gc-pause", policy: "token", params: &[], retries: 0 },
-    Case { scenario: "seed-gc-pause", policy: "none", params: &[("pause", 200)], retries: 0 },
-    Case { scenario: "seed-gc-pause", policy: "token", params: &[("ttl", 1234), ("pause", 2999), ("retry", 7), ("work", 13)], retries: 2 },
-    Case { scenario: "gc-pause", policy: "first-touch", params: &[], retries: 3 },
-    Case { scenario: "write-only-gap", policy: "token", params: &[], retries: 0 },
-    Case { scenario: "write-only-gap", policy: "version", params: &[], retries: 3 },
-    Case { scenario: "delayed-write", policy: "owner", params: &[], retries: 1 },
-    Case { scenario: "slow-clock", policy: "version", params: &[], retries: 3 },
-    Case { scenario: "lock-delay", policy: "none", params: &[("pause", 900)], retries: 0 },
-    Case { scenario: "renewal-frozen", policy: "token", params: &[], retries: 0 },
-    Case { scenario: "check-then-write", policy: "none", params: &[("ttl", 250)], retries: 2 },
-    Case { scenario: "happy-path", policy: "owner", params: &[], retries: 0 },
+    Case { scenario: "seed-gc-pause", policy: "none", params: &[], retries: 0, naive: false },
+    Case { scenario: "seed-gc-pause", policy: "token", params: &[], retries: 0, naive: false },
+    Case { scenario: "seed-gc-pause", policy: "none", params: &[("pause", 200)], retries: 0, naive: false },
+    Case { scenario: "seed-gc-pause", policy: "token", params: &[("ttl", 1234), ("pause", 2999), ("retry", 7), ("work", 13)], retries: 2, naive: false },
+    Case { scenario: "gc-pause", policy: "first-touch", params: &[], retries: 3, naive: false },
+    Case { scenario: "write-only-gap", policy: "token", params: &[], retries: 0, naive: false },
+    Case { scenario: "write-only-gap", policy: "version", params: &[], retries: 3, naive: false },
+    Case { scenario: "delayed-write", policy: "owner", params: &[], retries: 1, naive: false },
+    Case { scenario: "slow-clock", policy: "version", params: &[], retries: 3, naive: false },
+    Case { scenario: "lock-delay", policy: "none", params: &[("pause", 900)], retries: 0, naive: false },
+    Case { scenario: "renewal-frozen", policy: "token", params: &[], retries: 0, naive: false },
+    Case { scenario: "check-then-write", policy: "none", params: &[("ttl", 250)], retries: 2, naive: false },
+    Case { scenario: "happy-path", policy: "owner", params: &[], retries: 0, naive: false },
+    Case { scenario: "redlock-pause-before-check", policy: "none", params: &[], retries: 0, naive: false },
+    Case { scenario: "redlock-pause-before-check", policy: "version", params: &[("pause", 420)], retries: 2, naive: true },
+    Case { scenario: "redlock-clock-jump", policy: "owner", params: &[], retries: 1, naive: false },
+    Case { scenario: "redlock-crash-restart", policy: "none", params: &[("restart", 300)], retries: 0, naive: false },
+    Case { scenario: "redlock-restart-clock-jump", policy: "token", params: &[], retries: 0, naive: false },
+    Case { scenario: "replica-failover", policy: "token", params: &[], retries: 0, naive: false },
+    Case { scenario: "postgres-terminate", policy: "none", params: &[], retries: 1, naive: false },
+    Case { scenario: "epoch-fencing", policy: "token", params: &[], retries: 3, naive: false },
 ];
 
 pub struct SweepCase {
