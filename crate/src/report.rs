@@ -397,6 +397,23 @@ pub fn json(o: &Outcome) -> String {
     j.key("service").str(service_name(sc));
     j.key("nodes").int(i64::from(sc.service.nodes));
     j.key("naive").bool(o.naive);
+    if sc.service.nodes > 1 {
+        // Redlock: each node's clock, and the nodes each client can reach (a partition, when not all).
+        j.key("node_clocks").begin_arr();
+        for k in 0..usize::from(sc.service.nodes) {
+            j.str(if sc.service.node_clock(k).monotonic { "monotonic" } else { "wall" });
+        }
+        j.end_arr();
+        j.key("reach").begin_obj();
+        for c in sc.clients.iter() {
+            j.key(&c.name.to_string()).begin_arr();
+            for k in (0..sc.service.nodes).filter(|k| c.reach & (1 << k) != 0) {
+                j.int(i64::from(k));
+            }
+            j.end_arr();
+        }
+        j.end_obj();
+    }
     j.key("clients").begin_arr();
     for c in sc.clients.iter() {
         j.str(&c.name.to_string());
