@@ -28,7 +28,7 @@ test-rust:
 	cargo test --release --workspace
 
 test-wasm:
-	wasm-pack test --headless --chrome crate --release --test web
+	wasm-pack test --headless --chrome crate --release --test web --features estimate
 
 test-e2e:
 	node --test --test-concurrency=1 www/tests/

@@ -41,6 +41,9 @@ pub mod catalogue;
 pub mod client;
 pub mod clock;
 pub mod error;
+// Natively always; in wasm only with the `estimate` feature (the page's wasm leaves it out).
+#[cfg(any(not(target_arch = "wasm32"), feature = "estimate"))]
+pub mod estimate;
 pub mod lock;
 pub mod outcome;
 pub mod report;

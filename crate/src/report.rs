@@ -676,6 +676,53 @@ pub fn catalogue_json() -> String {
     j.finish()
 }
 
+/// A Monte Carlo estimate as JSON (the CLI's `estimate --json`).
+#[cfg(any(not(target_arch = "wasm32"), feature = "estimate"))]
+pub fn estimate_json(spec: &crate::estimate::Spec, r: &crate::estimate::Estimate, per_day: f64) -> String {
+    use crate::estimate::PauseDist;
+    let mut j = Json::new();
+    j.begin_obj();
+    j.key("fencing").str(spec.policy.name());
+    j.key("ttl_ms").ms(spec.ttl_us);
+    j.key("retry_ms").ms(spec.retry_us);
+    j.key("work_ms").ms(spec.work_us);
+    match spec.dist {
+        PauseDist::Pareto { scale_us, shape } => {
+            j.key("dist").str("pareto");
+            j.key("scale_ms").raw(&fnum(scale_us / 1000.0));
+            j.key("shape").raw(&fnum(shape));
+        }
+        PauseDist::LogNormal { median_us, sigma } => {
+            j.key("dist").str("lognormal");
+            j.key("median_ms").raw(&fnum(median_us / 1000.0));
+            j.key("sigma").raw(&fnum(sigma));
+        }
+    }
+    j.key("rate_per_s").raw(&fnum(spec.rate_per_s));
+    j.key("seed").raw(&spec.seed.to_string());
+    j.key("ops").raw(&r.ops.to_string());
+    j.key("lost").raw(&r.lost.to_string());
+    j.key("simulated").raw(&r.simulated.to_string());
+    j.key("over_range").raw(&r.over_range.to_string());
+    j.key("p").raw(&fnum(r.p));
+    j.key("low").raw(&fnum(r.low));
+    j.key("high").raw(&fnum(r.high));
+    j.key("analytic").raw(&fnum(r.analytic));
+    j.key("per_day").raw(&fnum(per_day));
+    j.end_obj();
+    j.finish()
+}
+
+/// A float as JSON: shortest round-trip form (the same text natively and in wasm), finite only.
+#[cfg(any(not(target_arch = "wasm32"), feature = "estimate"))]
+fn fnum(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:?}")
+    } else {
+        "null".to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

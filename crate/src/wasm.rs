@@ -160,3 +160,68 @@ impl Simulation {
         Ok(cells.iter().map(|s| s.code()).collect())
     }
 }
+
+/// A Monte Carlo estimate of P(lost update) for the seed's run (see [`crate::estimate`]), advanced in
+/// chunks so a Web Worker can report progress and stop when cancelled. The numbers depend only on the
+/// settings and the number of operations, not on the chunking, and equal the CLI's `leaselab estimate`.
+#[cfg(feature = "estimate")]
+#[wasm_bindgen]
+pub struct Estimator {
+    inner: crate::estimate::Estimator,
+}
+
+#[cfg(feature = "estimate")]
+#[wasm_bindgen]
+impl Estimator {
+    /// `dist` is `pareto` (a = scale in ms, b = shape) or `lognormal` (a = median in ms, b = sigma);
+    /// `rate` is contenders per second, 0 for one always waiting; `seed` a whole number below 2^53.
+    #[wasm_bindgen(constructor)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        policy: &str,
+        ttl_ms: f64,
+        retry_ms: f64,
+        work_ms: f64,
+        dist: &str,
+        a: f64,
+        b: f64,
+        rate: f64,
+        seed: f64,
+    ) -> Result<Estimator, JsError> {
+        use crate::estimate::{PauseDist, Spec};
+        let policy = Policy::parse(policy).map_err(js)?;
+        if !(a.is_finite() && b.is_finite()) {
+            return Err(JsError::new("pause distribution: expected finite numbers"));
+        }
+        let dist = match dist {
+            "pareto" => PauseDist::Pareto { scale_us: a * 1000.0, shape: b },
+            "lognormal" => PauseDist::LogNormal { median_us: a * 1000.0, sigma: b },
+            _ => return Err(JsError::new("dist: expected pareto or lognormal")),
+        };
+        if !(seed.is_finite() && seed >= 0.0 && seed <= 9_007_199_254_740_991.0 && seed.fract() == 0.0) {
+            return Err(JsError::new("seed: expected a whole number from 0 to 2^53 - 1"));
+        }
+        let spec = Spec {
+            policy,
+            dist,
+            ttl_us: ms_to_us("ttl", ttl_ms)?,
+            retry_us: ms_to_us("retry", retry_ms)?,
+            work_us: ms_to_us("work", work_ms)?,
+            rate_per_s: rate,
+            seed: seed as u64,
+        };
+        Ok(Estimator { inner: crate::estimate::Estimator::new(spec).map_err(js)? })
+    }
+
+    /// Runs `n` more operations.
+    pub fn step(&mut self, n: u32) -> Result<(), JsError> {
+        self.inner.step(u64::from(n)).map_err(js)
+    }
+
+    /// `[ops, lost, simulated, over_range, p, low, high, analytic]` (numbers, not text: float formatting
+    /// would cost kilobytes of wasm).
+    pub fn result(&self) -> Vec<f64> {
+        let r = self.inner.result();
+        vec![r.ops as f64, r.lost as f64, r.simulated as f64, r.over_range as f64, r.p, r.low, r.high, r.analytic]
+    }
+}

@@ -37,7 +37,8 @@ fn negative_and_overflowing_durations() {
 fn out_of_range_parameters() {
     bad(&["run", "--ttl", "0"], &["--ttl", "ttl", "out of range", "10 ms"]);
     bad(&["run", "--pause", "2h"], &["--pause"]);
-    bad(&["run", "--pause", "61s"], &["--pause", "out of range"]);
+    bad(&["run", "--pause", "3601s"], &["--pause", "limit"]);
+    bad(&["run", "--scenario", "gc-pause", "--pause", "61s"], &["--pause", "out of range"]);
     bad(&["run", "--scenario", "happy-path", "--pause", "100ms"], &["--pause", "no parameter", "ttl"]);
     bad(&["run", "--set", "nope=1ms"], &["--set", "nope"]);
     bad(&["run", "--set", "ttl"], &["--set", "NAME=DUR"]);
@@ -144,4 +145,26 @@ fn every_sweep_row_is_the_single_run() {
         assert!(json.contains(&format!("\"final\":{},", f[2])), "{row}: {json}");
         assert!(json.contains(&format!("\"lost_update\":{},", f[3])), "{row}");
     }
+}
+
+#[test]
+fn estimate_bad_input_and_a_good_run() {
+    bad(&["estimate", "--preset", "parallel"], &["--preset", "parallel", "g1"]);
+    bad(&["estimate", "--pareto", "50ms"], &["--pareto", "DUR:NUMBER"]);
+    bad(&["estimate", "--pareto", "50ms:-2"], &["--pareto"]);
+    bad(&["estimate", "--pareto", "0ms:2"], &["pause scale"]);
+    bad(&["estimate", "--lognormal", "50ms:0"], &["sigma"]);
+    bad(&["estimate", "--rate", "0"], &["--rate"]);
+    bad(&["estimate", "--rate", "lots"], &["--rate"]);
+    bad(&["estimate", "--ops", "0"], &["--ops"]);
+    bad(&["estimate", "--ttl", "0"], &["ttl"]);
+    bad(&["estimate", "--seed", "x"], &["--seed"]);
+    bad(&["estimate", "--frobnicate"], &["--frobnicate"]);
+    let out = Command::new(env!("CARGO_BIN_EXE_leaselab"))
+        .args(["estimate", "--ttl", "300ms", "--ops", "100000", "--json", "--seed", "0x2a"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("\"ops\":100000") && text.contains("\"seed\":42") && text.contains("\"analytic\":0.0277"), "{text}");
 }

@@ -47,3 +47,32 @@ fn native_sweep_matches_the_parity_file() {
     let codes: String = cells.iter().map(|c| char::from(b'0' + c.code())).collect();
     check("sweep.txt", &codes);
 }
+
+#[test]
+fn native_estimates_match_the_parity_file() {
+    use leaselab::estimate::{Estimator, PauseDist, Spec};
+    let mut lines = String::new();
+    for &(policy, ttl, retry, work, dist, a, b, rate, seed, ops) in parity_cases::ESTIMATES {
+        let dist = match dist {
+            "pareto" => PauseDist::Pareto { scale_us: a * 1000.0, shape: b },
+            _ => PauseDist::LogNormal { median_us: a * 1000.0, sigma: b },
+        };
+        let ms = |v: f64| (v * 1000.0).round() as u64;
+        let spec = Spec {
+            policy: Policy::parse(policy).unwrap(),
+            dist,
+            ttl_us: ms(ttl),
+            retry_us: ms(retry),
+            work_us: ms(work),
+            rate_per_s: rate,
+            seed: seed as u64,
+        };
+        let mut e = Estimator::new(spec).unwrap();
+        e.step(u64::from(ops)).unwrap();
+        let r = e.result();
+        let v = [r.ops as f64, r.lost as f64, r.simulated as f64, r.over_range as f64, r.p, r.low, r.high, r.analytic];
+        lines.push_str(&parity_cases::estimate_line(&v));
+        lines.push('\n');
+    }
+    check("estimate.txt", &lines);
+}

@@ -99,3 +99,28 @@ fn catalogue_and_policies_are_complete() {
     assert!(cat.starts_with('[') && cat.contains("\"id\":\"seed-gc-pause\"") && !cat.contains("\"bn\":") && !cat.contains("\"summary\":"), "the wasm carries English titles only; the prose comes from scenarios.LANG.json");
     assert_eq!(policies(), "none,token,first-touch,version,owner");
 }
+
+#[wasm_bindgen_test]
+fn facade_estimates_equal_native() {
+    use leaselab::wasm::Estimator;
+    let want = include_str!("golden/parity/estimate.txt");
+    let mut got = String::new();
+    for &(policy, ttl, retry, work, dist, a, b, rate, seed, ops) in parity_cases::ESTIMATES {
+        let mut e = Estimator::new(policy, ttl, retry, work, dist, a, b, rate, seed).unwrap();
+        // In uneven chunks, as a worker would: the numbers must not depend on them.
+        let mut left = ops;
+        let mut chunk = 7_919;
+        while left > 0 {
+            let n = chunk.min(left);
+            e.step(n).unwrap();
+            left -= n;
+            chunk = chunk * 3 / 2;
+        }
+        got.push_str(&parity_cases::estimate_line(&e.result()));
+        got.push('\n');
+    }
+    assert_eq!(got, want);
+    assert!(Estimator::new("none", 300.0, 50.0, 0.0, "cauchy", 1.0, 1.0, 0.0, 1.0).is_err());
+    assert!(Estimator::new("none", 300.0, 50.0, 0.0, "pareto", 50.0, 2.0, 0.0, 0.5).is_err());
+    assert!(Estimator::new("none", f64::NAN, 50.0, 0.0, "pareto", 50.0, 2.0, 0.0, 1.0).is_err());
+}

@@ -49,3 +49,15 @@ pub const SWEEP: SweepCase = SweepCase {
     x: ("ttl", 10, 2000, 48),
     y: ("pause", 0, 3000, 48),
 };
+
+/// Monte Carlo settings both halves run: (policy, ttl ms, retry ms, work ms, dist, a, b, rate /s, seed, ops).
+pub const ESTIMATES: &[(&str, f64, f64, f64, &str, f64, f64, f64, f64, u32)] = &[
+    ("none", 300.0, 50.0, 0.0, "pareto", 50.0, 2.0, 0.0, 7.0, 200_000),
+    ("token", 300.0, 50.0, 30.0, "lognormal", 150.0, 0.7, 3.0, 123_456_789.0, 200_000),
+    ("none", 30_000.0, 50.0, 0.0, "pareto", 50.0, 2.0, 0.0, 125_534.0, 300_000),
+];
+
+/// One line per estimate: its result numbers in Rust's shortest round-trip form.
+pub fn estimate_line(v: &[f64]) -> String {
+    v.iter().map(|x| format!("{x:?}")).collect::<Vec<_>>().join(",")
+}

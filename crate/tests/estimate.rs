@@ -1,0 +1,96 @@
+//! The Monte Carlo estimate: it converges to the catalogue's approximation where that is exact, it does
+//! not depend on how it is chunked, and the operations it skips are ones the engine finds safe.
+#![cfg(not(target_arch = "wasm32"))]
+
+use leaselab::estimate::{analytic, Estimator, PauseDist, Spec};
+use leaselab::time::MS;
+use leaselab::{catalogue, Config, Engine, Policy};
+use proptest::prelude::*;
+
+fn run(spec: Spec, ops: u64) -> leaselab::estimate::Estimate {
+    let mut e = Estimator::new(spec).unwrap();
+    e.step(ops).unwrap();
+    e.result()
+}
+
+/// Contender always waiting, TTL a multiple of the retry interval: the approximation is exact.
+#[test]
+fn converges_to_the_exact_cases_within_the_interval() {
+    let cases = [
+        (Policy::None, PauseDist::Pareto { scale_us: 50_000.0, shape: 2.0 }, 300 * MS, 0),
+        (Policy::None, PauseDist::LogNormal { median_us: 200_000.0, sigma: 0.5 }, 300 * MS, 20 * MS),
+        (Policy::Token, PauseDist::Pareto { scale_us: 100_000.0, shape: 1.5 }, 300 * MS, 40 * MS),
+        (Policy::FirstTouch, PauseDist::Pareto { scale_us: 100_000.0, shape: 1.5 }, 300 * MS, 40 * MS),
+    ];
+    for (policy, dist, ttl_us, work_us) in cases {
+        let spec = Spec { policy, dist, ttl_us, retry_us: 50 * MS, work_us, rate_per_s: 0.0, seed: 7 };
+        let r = run(spec, 400_000);
+        let want = analytic(&spec);
+        assert!(r.low <= want && want <= r.high, "{policy:?} {dist:?}: {want} outside [{}, {}] (p = {})", r.low, r.high, r.p);
+        if want > 0.0 {
+            assert!(r.high - r.low < want, "the interval should be informative: {r:?}");
+        } else {
+            assert_eq!(r.lost, 0, "{policy:?} never loses here");
+        }
+    }
+}
+
+#[test]
+fn the_seed_ratio_is_rare_not_never() {
+    // 50 ms GC pauses (Pareto, shape 2) against a 30 s TTL: 2.8e-6 per operation.
+    let r = run(Spec::new(Policy::None), 5_000_000);
+    assert!(r.lost > 0 && r.lost < 40, "{r:?}");
+    assert!(r.low <= r.analytic && r.analytic <= r.high, "{r:?}");
+    assert!(r.simulated < 100, "almost every operation is provably safe: {r:?}");
+    let fenced = run(Spec { policy: Policy::FirstTouch, ..Spec::new(Policy::None) }, 5_000_000);
+    assert_eq!(fenced.lost, 0, "first-touch: zero at any ratio");
+}
+
+#[test]
+fn chunking_and_seeds() {
+    let spec = Spec { ttl_us: 300 * MS, rate_per_s: 4.0, ..Spec::new(Policy::None) };
+    let whole = run(spec, 100_000);
+    let mut e = Estimator::new(spec).unwrap();
+    for _ in 0..10 {
+        e.step(10_000).unwrap();
+    }
+    assert_eq!(e.result(), whole, "the same numbers whatever the chunks");
+    assert_eq!(run(spec, 100_000), whole, "same seed, same numbers");
+    assert_ne!(run(Spec { seed: 8, ..spec }, 100_000).lost, whole.lost, "another seed, other draws");
+}
+
+#[test]
+fn bad_settings_are_errors() {
+    let base = Spec::new(Policy::None);
+    for bad in [
+        Spec { dist: PauseDist::Pareto { scale_us: 0.0, shape: 2.0 }, ..base },
+        Spec { dist: PauseDist::Pareto { scale_us: 50_000.0, shape: f64::NAN }, ..base },
+        Spec { dist: PauseDist::LogNormal { median_us: 50_000.0, sigma: 0.0 }, ..base },
+        Spec { rate_per_s: -1.0, ..base },
+        Spec { ttl_us: 0, ..base },
+        Spec { retry_us: 0, ..base },
+    ] {
+        assert!(Estimator::new(bad).is_err(), "{bad:?}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// What the estimator skips without a run, the engine finds safe: a pause shorter than the TTL,
+    /// or a contender that first asks after A has written.
+    #[test]
+    fn skipped_operations_are_safe(
+        ttl in 10u64..=2_000, pause in 0u64..=5_000, retry in 1u64..=400, work in 0u64..=500,
+        arrival in 0u64..=5_000, p in prop::sample::select(Policy::ALL.to_vec()),
+    ) {
+        prop_assume!(pause < ttl || arrival > pause);
+        let sc = catalogue::find(leaselab::estimate::SCENARIO).unwrap();
+        let mut cfg = Config::new(sc, p);
+        for (name, v) in [("ttl", ttl), ("pause", pause), ("retry", retry), ("work", work), ("arrival", arrival)] {
+            sc.set_param(&mut cfg.params, name, v * MS).unwrap();
+        }
+        let run = Engine::new().run(sc, &cfg).unwrap().clone();
+        prop_assert!(!leaselab::outcome::lost_update(&run));
+    }
+}
