@@ -26,13 +26,21 @@ echo "build-web: wasm-opt $before → $(wc -c <"$wasm") bytes"
 
 rm -rf dist
 mkdir -p dist/pkg
-# The page: everything under www/ except its tests, tooling and the raw pkg folder.
+# The page: everything under www/ except its tests, tooling and the raw pkg folder — index.html, embed.html,
+# lease-lab.js and the modules, i18n/ (one dictionary per language) and examples/ (the docs page).
 (cd www && find . -type f \( -name '*.html' -o -name '*.js' -o -name '*.css' -o -name '*.svg' -o -name '*.png' -o -name '*.txt' \) \
   -not -path './tests/*' -not -path './pkg/*' -not -path './node_modules/*' -print0 |
   xargs -0 -I{} cp --parents {} ../dist/)
-# Scenario texts in languages other than English stay out of the wasm (size budget): the native CLI,
-# which carries them, writes one file per language for the page to load with that language's dictionary.
-echo "build-web: scenario texts (bn) from the native CLI"
-cargo run --release --quiet --bin leaselab -- scenarios --json --lang bn >"$out_dir/scenarios.bn.json"
-cp "$out_dir/$out_name.js" "$wasm" "$out_dir/scenarios.bn.json" dist/pkg/
+# Scenario prose stays out of the wasm (size budget; English titles excepted): the native CLI, which
+# carries it, writes one file per language for the page to load beside the wasm.
+echo "build-web: scenario texts (en, bn) from the native CLI"
+for lang in en bn; do
+  cargo run --release --quiet --bin leaselab -- scenarios --json --lang "$lang" >"$out_dir/scenarios.$lang.json"
+done
+cp "$out_dir/$out_name.js" "$wasm" "$out_dir"/scenarios.*.json dist/pkg/
+# The no-JS fallback, from this build: the pictures the pages ask for (fallback/<scenario>-<policy>.svg)
+# and the transcripts they show (<pre data-transcript="…">), in dist/ only.
+node tools/fallback.mjs dist
+# Then shrink the shipped JavaScript (www/ keeps the readable source): terser, module by module.
+node tools/minify.mjs dist
 echo "build-web: dist/ ready ($(find dist -type f | wc -l) files)"

@@ -1,30 +1,78 @@
 #!/usr/bin/env bash
 # Prints the web build's sizes and fails above the budgets in wasm-pack.toml:
-#   the wasm, gzipped; and everything the page loads (HTML, CSS, JS, wasm), gzipped.
+#   the wasm, gzipped; everything the English page loads at start (index.html, its stylesheets, the
+#   module graph of its scripts, the wasm), gzipped; and the same for a host page's first <lease-lab>
+#   (lease-lab.js's module graph, the stylesheet it links, the wasm). Also printed, not budgeted: what
+#   lang=bn adds (its dictionary and scenario texts) and what loads only on demand (share.js).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 wasm_budget=$(bash tools/webcfg.sh wasm_gzip_budget)
 page_budget=$(bash tools/webcfg.sh page_gzip_budget)
-gz() { gzip -9 -c "$1" | wc -c; }
+out_name=$(bash tools/webcfg.sh out_name)
+gz() { gzip -9 -c "dist/$1" | wc -c; }
 
-wasm=dist/pkg/$(bash tools/webcfg.sh out_name)_bg.wasm
-[ -f "$wasm" ] || { echo "size-check: $wasm missing; run tools/build-web.sh first" >&2; exit 1; }
-wasm_raw=$(wc -c <"$wasm")
+wasm=pkg/${out_name}_bg.wasm
+[ -f "dist/$wasm" ] || { echo "size-check: dist/$wasm missing; run tools/build-web.sh first" >&2; exit 1; }
+
+# What one file loads at start, as paths under dist/: an HTML file's module scripts, stylesheets and
+# modulepreloads; a module's static imports (import() loads on demand and is not followed).
+deps() {
+  local f=$1
+  case "$f" in
+    *.html) grep -oE '<(script|link)[^>]*>' "dist/$f" | grep -E 'type="module"|rel="stylesheet"|rel="modulepreload"' |
+      grep -oE '(src|href)="[^"]+"' | sed -E 's/^(src|href)="(.*)"$/\2/' || true ;;
+    # Static imports, in readable or minified form (import{a}from"./x.js";import"./y.js"); import( is not one.
+    *.js) grep -oE "(import|export)[ {*][^'\"();]*from ?['\"][^'\"]+['\"]|import ?['\"][^'\"]+['\"]" "dist/$f" |
+      grep -oE "['\"][^'\"]+['\"]$" | tr -d "'\"" || true ;;
+  esac | while read -r p; do realpath -m --relative-to=dist "dist/$(dirname "$f")/$p"; done
+  # wasm-bindgen's glue fetches the wasm next to itself.
+  [ "$f" != "pkg/$out_name.js" ] || echo "$wasm"
+  return 0
+}
+
+# The closure of deps over the given files, one path a line, sorted.
+graph() {
+  local todo=("$@") seen=" " f
+  while [ ${#todo[@]} -gt 0 ]; do
+    f=${todo[0]}
+    todo=("${todo[@]:1}")
+    case "$seen" in *" $f "*) continue ;; esac
+    [ -f "dist/$f" ] || { echo "size-check: dist/$f (loaded at start) missing" >&2; exit 1; }
+    seen="$seen$f "
+    while read -r d; do [ -n "$d" ] && todo+=("$d"); done < <(deps "$f")
+  done
+  echo $seen | tr ' ' '\n' | sort
+}
+
+sum() {
+  local total=0 f
+  for f in "$@"; do total=$((total + $(gz "$f"))); done
+  echo $total
+}
+
+wasm_raw=$(wc -c <"dist/$wasm")
 wasm_gz=$(gz "$wasm")
-
-# What index.html loads: itself, its stylesheets and scripts (and their imports), and the wasm.
-page_files=$(cd dist && find . -maxdepth 1 -type f \( -name 'index.html' -o -name '*.css' -o -name '*.js' \) | sort; echo ./pkg/*.js ./pkg/*.wasm)
-page_gz=0
-for f in $page_files; do
-  page_gz=$((page_gz + $(gz "dist/$f")))
-done
+# Where the build keeps the scenarios' English prose beside the wasm, lab.js fetches it at start.
+start_data=()
+[ ! -f dist/pkg/scenarios.en.json ] || start_data=(pkg/scenarios.en.json)
+mapfile -t page_files < <(graph index.html "${start_data[@]}")
+mapfile -t element_files < <(graph lease-lab.js style.css "${start_data[@]}")
+page_gz=$(sum "${page_files[@]}")
+element_gz=$(sum "${element_files[@]}")
+bn_files=(i18n/bn.js pkg/scenarios.bn.json)
+bn_gz=$(sum "${bn_files[@]}")
+later_gz=$(sum share.js)
 
 fail=0
 echo "wasm_bytes: $wasm_raw B"
 echo "wasm_gzip_bytes: $wasm_gz B (budget $wasm_budget B)"
-echo "page_gzip_bytes: $page_gz B (budget $page_budget B) — $(echo $page_files | wc -w) files"
+echo "page_gzip_bytes: $page_gz B (budget $page_budget B) — the English page: ${#page_files[@]} files: ${page_files[*]}"
+echo "element_gzip_bytes: $element_gz B (budget $page_budget B) — a host page's first <lease-lab>: ${#element_files[@]} files"
+echo "bn_extra_gzip_bytes: $bn_gz B — what lang=bn adds: ${bn_files[*]}"
+echo "on_demand_gzip_bytes: $later_gz B — share.js, on the first copy or export"
 if [ "$wasm_gz" -gt "$wasm_budget" ]; then echo "size-check: FAIL wasm over budget" >&2; fail=1; fi
 if [ "$page_gz" -gt "$page_budget" ]; then echo "size-check: FAIL page over budget" >&2; fail=1; fi
+if [ "$element_gz" -gt "$page_budget" ]; then echo "size-check: FAIL element over budget" >&2; fail=1; fi
 [ "$fail" = 0 ] && echo "size-check: ok"
 exit $fail

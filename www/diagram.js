@@ -63,7 +63,14 @@ export function drawDiagram(svg, run, { width, d, num, lang, id = 'svg', mark = 
 
   // --- Pass 1: collect marks per lane, so the annotation rows can be sized before drawing.
   const clients = run.clients;
-  const laneKeys = ['lock', ...clients, 'storage'];
+  // Redlock: a lane per node (n1 … nN), each with its own keys and clock; otherwise one lock service.
+  const nodes = run.nodes > 1 ? Array.from({ length: run.nodes }, (_, k) => `n${k + 1}`) : null;
+  const svcLanes = nodes || ['lock'];
+  const svcOf = (e) => (nodes ? nodes[e.node || 0] : 'lock');
+  const isSvc = (k) => k === 'lock' || (nodes && nodes.includes(k));
+  const laneKeys = [...svcLanes, ...clients, 'storage'];
+  const nodeList = (ks) => ks.map((k) => `n${k + 1}`).join(', ');
+  const lastRound = {}; // client → the note of its last failed Redlock round (repeats are not noted again)
   const notes = Object.fromEntries(laneKeys.map((k) => [k, []])); // {x, text, cls}
   const arrows = []; // {from, to, xa, xb, cls}
   const asks = []; // {lane, x}
@@ -74,8 +81,9 @@ export function drawDiagram(svg, run, { width, d, num, lang, id = 'svg', mark = 
     switch (e.kind) {
       case 'granted': {
         const x = slot(e.t_ms);
-        arrows.push({ from: 'lock', to: a, xa: x, xb: x, cls: 'grant' });
-        notes[a].push({ x, text: tok ? fmt(d.gets, { t: num(e.token) }) : d.getsNoToken, cls: 'n-grant' });
+        arrows.push({ from: svcOf(e), to: a, xa: x, xb: x, cls: 'grant' });
+        // Redlock: one grant per node; the client's own count (below) says whether it holds the lock.
+        if (!nodes) notes[a].push({ x, text: tok ? fmt(d.gets, { t: num(e.token) }) : d.getsNoToken, cls: 'n-grant' });
         break;
       }
       case 'renewed': {
@@ -87,6 +95,34 @@ export function drawDiagram(svg, run, { width, d, num, lang, id = 'svg', mark = 
       case 'denied':
         asks.push({ lane: a, x: sx(e.t_ms) });
         break;
+      case 'redlock-acquired':
+      case 'redlock-failed': {
+        const v = fmt(d.validity, { v: `${e.validity_us < 0 ? '−' : ''}${num(Math.abs(e.validity_us) / 1000)}` });
+        const g = `${num(e.granted_nodes)}/${num(run.nodes)}`;
+        let text;
+        const short = narrow ? 'Short' : '';
+        if (e.kind === 'redlock-acquired') text = fmt(e.validity_us > 0 ? d[`rlHolds${short}`] : d[`rlTrusts${short}`], { g, v });
+        else text = fmt(e.granted_nodes * 2 > run.nodes ? d[`rlTooLate${short}`] : d.rlNoMajority, { g, v });
+        if (e.kind === 'redlock-failed') {
+          asks.push({ lane: a, x: sx(e.t_ms) });
+          if (lastRound[a] === text) break;
+        }
+        lastRound[a] = e.kind === 'redlock-failed' ? text : null;
+        notes[a].push({ x: sx(e.t_ms), text, cls: e.kind === 'redlock-acquired' ? (e.validity_us > 0 ? 'n-grant' : 'n-bad') : '' });
+        break;
+      }
+      case 'node-crashed':
+        notes[svcOf(e)].push({ x: sx(e.t_ms), text: fmt(d.crashed, { k: num(e.keys_lost) }), cls: 'n-bad' });
+        break;
+      case 'node-restarted':
+        notes[svcOf(e)].push({ x: sx(e.t_ms), text: d.restarted, cls: '' });
+        break;
+      case 'failover':
+        notes.lock.push({ x: sx(e.t_ms), text: fmt(d.failover, { k: num(e.keys_lost) }), cls: 'n-bad' });
+        break;
+      case 'partition':
+        notes[a].push({ x: sx(e.t_ms), text: fmt(e.cut ? d.cutOff : d.healed, { n: nodeList(e.nodes) }), cls: e.cut ? 'n-bad' : '' });
+        break;
       case 'read':
       case 'read-rejected': {
         const x = slot(e.t_ms);
@@ -96,7 +132,7 @@ export function drawDiagram(svg, run, { width, d, num, lang, id = 'svg', mark = 
         break;
       }
       case 'server-clock-step':
-        notes.lock.push({ x: sx(e.t_ms), text: fmt(d.serverStep, { by: `${e.step_ms > 0 ? '+' : '−'}${num(Math.abs(e.step_ms))}` }), cls: 'n-bad' });
+        notes[svcOf(e)].push({ x: sx(e.t_ms), text: fmt(d.serverStep, { by: `${e.step_ms > 0 ? '+' : '−'}${num(Math.abs(e.step_ms))}` }), cls: 'n-bad' });
         break;
       case 'clock-step':
         notes[a].push({ x: sx(e.t_ms), text: fmt(d.clientStep, { by: `${e.step_ms > 0 ? '+' : '−'}${num(Math.abs(e.step_ms))}` }), cls: 'n-bad' });
@@ -130,9 +166,13 @@ export function drawDiagram(svg, run, { width, d, num, lang, id = 'svg', mark = 
   }
   for (const l of run.leases) {
     if (l.open) continue; // still held when the run ends: no end to mark
-    if (l.released) notes.lock.push({ x: sx(l.ends_ms), text: fmt(narrow ? d.releasedShort : d.released, { c: l.client }), cls: '' });
-    else if (l.session_ended) notes.lock.push({ x: sx(l.ends_ms), text: fmt(narrow ? d.sessionEndedShort : d.sessionEnded, { c: l.client }), cls: 'n-bad' });
-    else notes.lock.push({ x: sx(l.ends_ms), text: fmt(narrow ? d.expiredShort : d.expired, { c: l.client }), cls: 'n-exp' });
+    const lane = notes[svcOf(l)];
+    // Redlock lanes are busy: a release there needs no words (the bar ends), an expiry a short one.
+    if (l.lost) lane.push({ x: sx(l.ends_ms), text: fmt(narrow ? d.keyLostShort : d.keyLost, { c: l.client }), cls: 'n-bad' });
+    else if (l.released) {
+      if (!nodes) lane.push({ x: sx(l.ends_ms), text: fmt(narrow ? d.releasedShort : d.released, { c: l.client }), cls: '' });
+    } else if (l.session_ended) lane.push({ x: sx(l.ends_ms), text: fmt(narrow ? d.sessionEndedShort : d.sessionEnded, { c: l.client }), cls: 'n-bad' });
+    else lane.push({ x: sx(l.ends_ms), text: fmt(narrow || nodes ? d.expiredShort : d.expired, { c: l.client }), cls: 'n-exp' });
   }
 
   // Greedy row assignment: each label goes to the first row where it does not touch its neighbour.
@@ -141,8 +181,11 @@ export function drawDiagram(svg, run, { width, d, num, lang, id = 'svg', mark = 
     const rows = [];
     for (const n of notes[k].sort((p, q) => p.x - q.x)) {
       const w = textW(n.text);
-      n.end = n.x + 3 + w > x1; // flip to the left of its mark near the right edge
-      const a = n.end ? n.x - 3 - w : n.x + 3;
+      // After its mark; flipped to the left of it near the right edge; kept inside the plot either way.
+      let a = n.x + 3;
+      if (a + w > x1) a = n.x - 3 - w;
+      if (a < x0) a = Math.max(x0, x1 - w);
+      n.at = a;
       let r = rows.findIndex((right) => right + 6 <= a);
       if (r < 0) r = rows.length < 4 ? rows.push(-Infinity) - 1 : rows.length - 1;
       rows[r] = a + w;
@@ -157,7 +200,7 @@ export function drawDiagram(svg, run, { width, d, num, lang, id = 'svg', mark = 
   const lanes = {};
   let y = head;
   for (const k of laneKeys) {
-    const line = y + fs + 31;
+    const line = y + fs + (nodes && isSvc(k) ? 22 : 31);
     lanes[k] = { top: y, line, notes: line + 18 + fs };
     y = line + 20 + rowsOf[k] * rowH + 4;
   }
@@ -210,12 +253,26 @@ export function drawDiagram(svg, run, { width, d, num, lang, id = 'svg', mark = 
     }
   };
 
-  // Lock service lane: the leases as the lock service knows them — the truth.
+  // Redlock: a crashed node is down until it restarts (dotted, no keys, no answers).
+  if (nodes) {
+    const down = {};
+    for (const e of run.events) {
+      if (e.kind === 'node-crashed') down[e.node] = e.t_ms;
+      if (e.kind === 'node-restarted' && down[e.node] != null) {
+        bar(lanes[nodes[e.node]], down[e.node], e.t_ms, -6, 12, 'down', d.down, '');
+        delete down[e.node];
+      }
+    }
+    for (const k in down) bar(lanes[nodes[k]], down[k], tMax, -6, 12, 'down', d.down, '');
+  }
+
+  // Lock service lane(s): the leases as the lock service knows them — the truth.
   for (const l of run.leases) {
+    const lane = lanes[svcOf(l)];
     const label = tok ? fmt(d.lease, { c: l.client, t: num(l.token) }) : fmt(d.leaseNoToken, { c: l.client });
-    bar(lanes.lock, l.granted_ms, l.ends_ms, -10, 20, 'lease', label, tok ? fmt(d.leaseShort, { c: l.client, t: num(l.token) }) : l.client);
+    bar(lane, l.granted_ms, l.ends_ms, -10, 20, l.lost ? 'lease lost' : 'lease', label, tok ? fmt(d.leaseShort, { c: l.client, t: num(l.token) }) : l.client);
     const x = sx(l.ends_ms);
-    if (!l.open) el(svg, 'line', { x1: x, x2: x, y1: lanes.lock.line - 13, y2: lanes.lock.line + 13, class: l.released ? 'lease-end released' : 'lease-end' });
+    if (!l.open) el(svg, 'line', { x1: x, x2: x, y1: lane.line - 13, y2: lane.line + 13, class: l.released ? 'lease-end released' : 'lease-end' });
   }
 
   // Lock-delay (Chubby, Consul): after a lease ends without a release, the lock is not grantable for a while.
@@ -266,7 +323,7 @@ export function drawDiagram(svg, run, { width, d, num, lang, id = 'svg', mark = 
     const la = lanes[a.from];
     const lb = lanes[a.to];
     const down = lb.line > la.line;
-    const ya = la.line + (down ? 10 : -10) * (a.from === 'lock' || a.from === 'storage' ? 1 : 0.2);
+    const ya = la.line + (down ? 10 : -10) * (isSvc(a.from) || a.from === 'storage' ? 1 : 0.2);
     const yb = lb.line + (down ? -3 : 3);
     const m = a.cls.includes('ok') ? 'ah-ok' : a.cls.includes('bad') ? 'ah-bad' : 'ah';
     el(svg, 'line', { x1: a.xa, y1: ya, x2: a.xb, y2: yb, class: `arrow ${a.cls}`, 'marker-end': `url(#${m})` });
@@ -276,16 +333,27 @@ export function drawDiagram(svg, run, { width, d, num, lang, id = 'svg', mark = 
   for (const k of laneKeys) {
     for (const n of notes[k]) {
       el(svg, 'text', {
-        x: n.end ? n.x - 3 : n.x + 3,
+        x: n.at,
         y: lanes[k].notes + n.row * rowH,
         class: `ann ${n.cls}`,
-        'text-anchor': n.end ? 'end' : 'start',
+        'text-anchor': 'start',
       }, n.text);
     }
   }
 
   for (const k of laneKeys) {
-    const name = k === 'lock' ? d.lanes.lock : k === 'storage' ? d.lanes.storage : fmt(d.lanes.client, { c: k });
+    let name;
+    if (k === 'lock') name = run.service === 'redis' ? d.lanes.redis : d.lanes.lock;
+    else if (k === 'storage') name = d.lanes.storage;
+    else if (nodes && nodes.includes(k)) {
+      const i = nodes.indexOf(k);
+      const mono = run.node_clocks && run.node_clocks[i] === 'monotonic';
+      name = `${fmt(d.lanes.node, { n: i + 1 })} · ${mono ? d.clockMonotonic : d.clockWall}`;
+    } else {
+      name = fmt(d.lanes.client, { c: k });
+      const reach = run.reach && run.reach[k];
+      if (reach && reach.length < run.nodes) name += ` · ${fmt(d.reaches, { n: nodeList(reach) })}`;
+    }
     el(svg, 'text', { x: x0, y: lanes[k].top + fs + 2, class: 'lane-name' }, name);
   }
 

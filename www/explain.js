@@ -18,6 +18,11 @@ export function describeEvent(e, run, d, num) {
     need: num(e.need_ms),
     reason: d.reasons[e.reason] || e.reason || '',
     step: e.step_ms != null ? `${e.step_ms > 0 ? '+' : '−'}${num(Math.abs(e.step_ms))}` : '',
+    node: e.node != null ? `n${e.node + 1}` : '',
+    g: e.granted_nodes != null ? `${num(e.granted_nodes)}/${num(run.nodes)}` : '',
+    validity: e.validity_us != null ? `${e.validity_us < 0 ? '−' : ''}${num(Math.abs(e.validity_us) / 1000)}` : '',
+    k: e.keys_lost != null ? num(e.keys_lost) : '',
+    nodes: e.nodes ? e.nodes.map((k) => `n${k + 1}`).join(', ') : '',
   };
   let key = e.kind;
   if (key === 'granted' && e.lease_end_ms == null) key = 'grantedSession';
@@ -26,6 +31,11 @@ export function describeEvent(e, run, d, num) {
   else if (key === 'denied' && e.holder == null) key = 'deniedDelay';
   else if (key === 'session-ended') key = `session-ended-${e.cause}`;
   else if (key === 'write-sent' && e.held_ms > 0) key = 'write-held';
+  else if (key === 'partition') key = e.cut ? 'partition-cut' : 'partition-heal';
+  else if (key === 'redlock-acquired' && e.validity_us <= 0) key = 'redlock-trusted';
+  else if (key === 'redlock-failed' && e.granted_nodes * 2 > run.nodes) key = 'redlock-late';
+  // Redlock: the node's own words for what happens on it.
+  if (e.node != null && ['granted', 'grantedNoToken', 'denied', 'released', 'lease-expired', 'server-clock-step'].includes(key)) key = `node-${key}`;
   v.freed = e.freed_lock ? d.ev.freed : '';
   v.tok = e.token != null && run.tokens ? fmt(d.ev.tok, { token: num(e.token) }) : '';
   return key in d.ev ? fmt(d.ev[key], v) : `${e.actor}: ${e.kind}`;
@@ -33,6 +43,7 @@ export function describeEvent(e, run, d, num) {
 
 /** Who the events table names: the client itself, or the lock service / storage acting on it. */
 export function whoOf(e, d) {
+  if (e.lane === 'lock' && e.node != null) return `${d.node} n${e.node + 1}`;
   return e.lane === 'lock' ? d.lockService : e.lane === 'storage' ? d.storage : e.actor;
 }
 
@@ -106,6 +117,7 @@ export function explainVerdict(run, d, num) {
  * Returns one sentence per late write, or one sentence saying every write landed inside its lease.
  */
 export function safetyMargin(run, d, num) {
+  if (run.nodes > 1) return redlockMargin(run, d, num);
   const out = [];
   for (const w of run.writes) {
     // The writer's lease at the time: the last one granted to it before the write landed.
@@ -131,5 +143,44 @@ export function safetyMargin(run, d, num) {
     out.push(`${head} ${broke}`.trim());
   }
   if (!out.length) out.push(run.ttl_ms == null ? d.marginNoTtl : d.marginOk);
+  return out;
+}
+
+/**
+ * Redlock's margin: a client holds the lock while it has live keys on a majority of the nodes, and it
+ * trusts it for validity = TTL − elapsed − drift. For each write from a client that no longer held a
+ * majority, say when it lost it and why: a pause, a key that a crash forgot, a node whose clock jumped,
+ * or a naive client that trusted a majority with no validity left.
+ */
+function redlockMargin(run, d, num) {
+  const out = [];
+  const quorum = Math.floor(run.nodes / 2) + 1;
+  const drift = run.ttl_ms / 100 + 2;
+  for (const w of run.writes.filter((x) => x.stale)) {
+    const acq = run.events.filter((e) => e.actor === w.client && e.kind === 'redlock-acquired' && e.t_ms <= w.t_ms).pop();
+    if (!acq) continue;
+    // Its keys from that round: granted between its requests and its count.
+    const sent = run.events.filter((e) => e.actor === w.client && e.kind === 'acquire-sent' && e.t_ms <= acq.t_ms).pop();
+    const from = sent ? sent.t_ms : 0;
+    const keys = run.leases.filter((l) => l.client === w.client && l.granted_ms >= from && l.granted_ms <= acq.t_ms);
+    const ends = keys.map((l) => l.ends_ms).sort((a, b) => a - b);
+    // With fewer than a quorum of keys left it no longer held the lock.
+    const end = ends.length >= quorum ? ends[ends.length - quorum] : acq.t_ms;
+    const causes = [];
+    if (acq.validity_us <= 0) causes.push(fmt(d.marginNaive, { c: w.client, v: num(acq.validity_us / 1000) }));
+    for (const p of run.pauses.filter((p) => p.client === w.client && p.from_ms < w.t_ms && p.to_ms > end - run.ttl_ms)) {
+      causes.push(fmt(d.marginPause, { c: w.client, dur: num(p.to_ms - p.from_ms) }));
+    }
+    for (const l of keys.filter((l) => l.ends_ms <= end && l.ends_ms < l.granted_ms + run.ttl_ms)) {
+      const n = `n${l.node + 1}`;
+      const step = run.events.find((e) => e.kind === 'server-clock-step' && e.node === l.node && e.t_ms <= l.ends_ms);
+      if (l.lost) causes.push(fmt(d.marginCrash, { n, c: w.client, t: num(l.ends_ms) }));
+      else if (step) causes.push(fmt(d.marginJump, { n, by: num(step.step_ms), t: num(step.t_ms) }));
+    }
+    const head = fmt(d.marginMajority, { c: w.client, t: num(w.t_ms), end: num(end), late: num(Math.max(0, w.t_ms - end)), q: num(quorum), n: num(run.nodes) });
+    const broke = causes.length ? fmt(d.marginBecause, { causes: causes.join(d.marginAnd) }) : '';
+    out.push(`${head} ${broke}`.trim());
+  }
+  if (!out.length) out.push(fmt(d.marginRedlockOk, { drift: num(drift) }));
   return out;
 }

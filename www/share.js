@@ -28,10 +28,11 @@ export async function copyText(text, fallbackInput) {
   }
 }
 
-/** The page's stylesheet rules that style the diagram, so an exported SVG looks the same alone. */
-function diagramCss() {
+/** The stylesheet rules that style the diagram (the page's, or a <lease-lab>'s shadow root's), so an
+ *  exported SVG looks the same alone. */
+function diagramCss(svg) {
   const rules = [];
-  for (const sheet of document.styleSheets) {
+  for (const sheet of svg.getRootNode().styleSheets || document.styleSheets) {
     let list;
     try {
       list = sheet.cssRules;
@@ -51,7 +52,7 @@ export function standaloneSvg(svg) {
   copy.setAttribute('width', Math.round(width));
   copy.setAttribute('height', Math.round(height));
   const style = document.createElementNS('http://www.w3.org/2000/svg', 'style');
-  style.textContent = `svg{background:#fff;font-family:system-ui,sans-serif}\n${diagramCss()}`;
+  style.textContent = `svg{background:#fff;font-family:system-ui,sans-serif}\n${diagramCss(svg)}`;
   copy.insertBefore(style, copy.firstChild);
   return new XMLSerializer().serializeToString(copy);
 }

@@ -156,6 +156,7 @@ test('keyboard: the Pause slider moves with ArrowLeft, PageDown and Home, and th
 
 test('every scenario in the picker renders a verdict and a diagram', () =>
   withPage('', async (page) => {
+    await verdict(page); // the picker is filled once the lab has loaded
     const ids = await page.locator('#scenario option').evaluateAll((os) => os.map((o) => o.value));
     assert.ok(ids.length >= 9, `found ${ids.length} scenarios`);
     const groups = await page.locator('#scenario optgroup').evaluateAll((gs) => gs.map((g) => g.label));
@@ -263,6 +264,7 @@ for (const [query, opts] of [
   ['', {}],
   ['?lang=bn&fencing=token', { width: 390, height: 800 }],
   ['?scenario=postgres-terminate', { colorScheme: 'dark' }],
+  ['?scenario=redlock-crash-restart&lang=bn', {}],
 ]) {
   test(`axe-core: no serious or critical violations (${query || 'default'}${opts.width ? ', 390 px' : ''}${opts.colorScheme ? ', dark' : ''})`, () =>
     withPage(query, async (page) => {
@@ -394,4 +396,66 @@ test('exports: transcript, JSON, a standalone SVG and a PNG; copy link', () =>
     // location.href, which is what the field would show.)
     const link = shown ? await page.locator('#share-text').inputValue() : await page.evaluate(() => location.href);
     assert.match(link, /\?fencing=token$/);
+  }));
+
+test('redlock: a lane per node with its clock, partitions named, and two holders after the clock jump', () =>
+  withPage('?scenario=redlock-clock-jump', async (page) => {
+    await expectVerdict(page, 'lost-update', 440, 450);
+    const names = await page.locator('#svg text.lane-name').allTextContents();
+    for (let n = 1; n <= 5; n++) assert.ok(names.some((t) => t.startsWith(`Redis node n${n}`)), `lane n${n}: ${names}`);
+    assert.ok(names.includes('Redis node n3 · wall clock'), names.join(' | '));
+    assert.ok(names.some((t) => /Client A · reaches only n1, n2, n3/.test(t)), names.join(' | '));
+    // Three of A's keys and three of B's, each on its own node's lane.
+    assert.equal(await page.locator('#svg rect.lease').count(), 6);
+    const svg = await page.locator('#svg').textContent();
+    assert.match(svg, /server clock \+300/);
+    assert.match(svg, /3\/5 OK · validity 285 ms → holds the lock/);
+    assert.match(await page.locator('#svg .overlap-label').first().textContent(), /two clients believe they hold the lock/);
+    assert.match(await page.locator('#margin').textContent(), /stopped holding live keys on 3 of 5 nodes \(at 50 ms\).*n3’s wall clock jumping/);
+    // The same schedule with monotonic expiry on n3: one holder, nothing lost.
+    await page.locator('#scenario').selectOption('redlock-clock-jump-monotonic');
+    await expectVerdict(page, 'safe', 390, 390);
+    assert.ok((await page.locator('#svg text.lane-name').allTextContents()).includes('Redis node n3 · monotonic clock'));
+    assert.equal(await page.locator('#svg .overlap').count(), 0, 'one holder at a time');
+  }));
+
+test('redlock: the compliant client by default, the naive switch in the URL, bad values noticed', () =>
+  withPage('?scenario=redlock-pause-before-check', async (page) => {
+    await expectVerdict(page, 'safe', 390, 390);
+    assert.equal(await page.locator('#naive').isChecked(), false);
+    assert.match(await page.locator('#svg').textContent(), /validity −56 ms → gives up/);
+    await page.locator('#naive').check();
+    await expectVerdict(page, 'lost-update', 450, 450);
+    assert.match(page.url(), /naive=1/);
+    assert.match(await page.locator('#svg').textContent(), /trusts it anyway/);
+    await page.reload();
+    await expectVerdict(page, 'lost-update', 450, 450);
+    assert.equal(await page.locator('#naive').isChecked(), true);
+    // The side-by-side view works on node lanes too: version rejects B's write instead.
+    await page.locator('#compare summary').click();
+    await page.locator('#compare-policy').selectOption('version');
+    await page.locator('#compare-verdict.safe').waitFor();
+    assert.ok((await page.locator('#svg2 text.lane-name').allTextContents()).includes('Redis node n5 · wall clock'));
+    // Not a Redlock scenario: the switch is hidden and naive=1 is ignored with a notice.
+    await page.goto(env.url + '?naive=1');
+    await expectVerdict(page, 'lost-update', 440, 450);
+    assert.equal(await page.locator('#naive-box').isHidden(), true);
+    assert.match(await page.locator('#notice').textContent(), /does not use Redlock/);
+    await page.goto(env.url + '?scenario=redlock-pause-before-check&naive=maybe');
+    await expectVerdict(page, 'safe', 390, 390);
+    assert.match(await page.locator('#notice').textContent(), /naive=maybe is not 1 or 0/);
+  }));
+
+test('redlock: a crashed node is drawn down until it restarts, and the lost key is named', () =>
+  withPage('?scenario=redlock-crash-restart', async (page) => {
+    await expectVerdict(page, 'lost-update', 440, 450);
+    assert.equal(await page.locator('#svg rect.down').count(), 1, 'n3 is down from 50 to 60 ms');
+    assert.equal(await page.locator('#svg rect.lease.lost').count(), 1, 'A’s key on n3, forgotten');
+    const svg = await page.locator('#svg').textContent();
+    assert.match(svg, /crashes: 1 key\(s\) lost/);
+    assert.match(svg, /restarts/);
+    // Delay the restart by the TTL: safe.
+    const restart = page.locator('#extra-list input[type=range]').first();
+    await restart.fill('300');
+    await expectVerdict(page, 'safe', 390, 390);
   }));

@@ -1,0 +1,115 @@
+// <lease-lab>: the lab as a custom element for docs pages and static sites. One script tag, any number
+// of elements, each with its own state, shadow DOM, keyboard handling, live region and verdict:
+//
+//   <script type="module" src="https://example.org/leaselab/lease-lab.js"></script>
+//   <lease-lab scenario="seed-gc-pause" ttl="300" pause="600" fencing="token"></lease-lab>
+//
+// Attributes (README, "Embedding"): the settings the page takes in its URL (scenario, ttl, pause,
+// fencing, retries, lang and the scenario's own parameters by name), and controls, theme, autoplay,
+// height. The wasm, the stylesheet and the dictionaries are found next to this file, so the folder can
+// live under any path; the wasm is initialised once per page. Children of the element are its
+// fallback: shown while it loads, and instead of it where scripts do not run.
+import { Lab, FEATURES, HERE } from './lab.js';
+import { languages } from './i18n.js';
+
+const STYLE = new URL('style.css', import.meta.url).href;
+/** What shows when `controls` is absent. */
+export const DEFAULT_CONTROLS = 'sliders fencing play share';
+const PRESENTATION = ['controls', 'theme', 'height', 'autoplay'];
+
+/**
+ * `controls`: tokens separated by spaces or commas, each a part to show (FEATURES), or `all`, or
+ * `none` (also the empty string). Unknown tokens are reported and skipped.
+ */
+export function parseControls(value) {
+  const set = new Set();
+  const bad = [];
+  for (const t of (value ?? DEFAULT_CONTROLS).toLowerCase().split(/[\s,]+/).filter(Boolean)) {
+    if (t === 'all') FEATURES.forEach((f) => set.add(f));
+    else if (FEATURES.includes(t)) set.add(t);
+    else if (t !== 'none') bad.push(t);
+  }
+  return { set, bad };
+}
+
+/** `height`: a CSS length (a bare number is pixels), or null when unusable. */
+function parseHeight(v) {
+  const m = /^\s*(\d+(?:\.\d+)?)(px|em|rem|vh|svh|dvh|%)?\s*$/.exec(v);
+  return m ? `${m[1]}${m[2] || 'px'}` : null;
+}
+
+class LeaseLab extends HTMLElement {
+  connectedCallback() {
+    if (this.lab) return;
+    const root = this.attachShadow({ mode: 'open' });
+    root.innerHTML =
+      `<link rel="stylesheet" href="${STYLE}">` +
+      '<div id="lab" class="lab embed"><p id="status" class="status" role="status">Loading the simulation…</p>' +
+      '<div id="fallback"><slot></slot></div><div id="mount"></div></div>';
+    this.pending = new Set();
+    this.lab = new Lab(root, {
+      mount: root.getElementById('mount'),
+      get: (name) => this.setting(name),
+      autoplay: this.hasAttribute('autoplay'),
+      link: () => {
+        const q = new URLSearchParams(this.lab.params()).toString();
+        return new URL(q ? `?${q}` : '', HERE).href;
+      },
+      attrs: () => PRESENTATION.filter((a) => this.hasAttribute(a)).map((a) => [a, this.getAttribute(a)]),
+      onVerdict: (run) =>
+        this.dispatchEvent(new CustomEvent('verdict', { bubbles: true, detail: { outcome: run.verdict, final: run.final, expected: run.expected } })),
+    });
+    this.present();
+    new MutationObserver((records) => {
+      for (const r of records) this.pending.add(r.attributeName);
+      if (this.lab.run) this.flush();
+    }).observe(this, { attributes: true });
+    this.lab.start().then(
+      () => {
+        root.getElementById('status').hidden = true;
+        root.getElementById('fallback').remove();
+        this.flush(); // attributes that changed while it loaded
+      },
+      (e) => this.lab.showError(e),
+    );
+  }
+
+  disconnectedCallback() {
+    this.lab?.stop();
+  }
+
+  /** A setting's value: the attribute; for `lang` without one, the page's language if the lab has it. */
+  setting(name) {
+    const v = this.getAttribute(name);
+    if (name !== 'lang' || v !== null) return v;
+    const code = (this.parentElement?.closest('[lang]')?.lang || '').split('-')[0].toLowerCase();
+    return Object.hasOwn(languages, code) ? code : null;
+  }
+
+  /** The presentation attributes: which controls show, the height; bad values become notices. */
+  present() {
+    const notices = [];
+    const { set, bad } = parseControls(this.getAttribute('controls'));
+    for (const t of bad) notices.push({ key: 'badControls', vars: { value: t, list: ['all', 'none', ...FEATURES].join(', ') } });
+    const theme = this.getAttribute('theme');
+    if (theme !== null && !['light', 'dark', 'auto'].includes(theme)) notices.push({ key: 'badTheme', vars: { value: theme } });
+    const raw = this.getAttribute('height');
+    const height = raw === null ? null : parseHeight(raw);
+    if (raw !== null && !height) notices.push({ key: 'badHeight', vars: { value: raw } });
+    // CSSOM, not a style attribute: allowed under a CSP without 'unsafe-inline'.
+    this.style.height = height || '';
+    this.style.overflow = height ? 'auto' : '';
+    this.lab.setFeatures(set);
+    this.lab.setExtraNotices(notices);
+  }
+
+  flush() {
+    const names = this.pending;
+    this.pending = new Set();
+    if (PRESENTATION.some((a) => names.has(a))) this.present();
+    if (names.has('autoplay') && this.hasAttribute('autoplay') && !this.lab.reduceMotion.matches) this.lab.startPlay();
+    if ([...names].some((n) => this.lab.names.has(n))) this.lab.update(names).catch((e) => this.lab.showError(e));
+  }
+}
+
+if (!customElements.get('lease-lab')) customElements.define('lease-lab', LeaseLab);
