@@ -125,7 +125,14 @@ fn emit(out: &mut String, n: usize, sc: &scenario::Scenario) {
     let _ = writeln!(out, "  balance: {},", sc.balance);
     let _ = writeln!(out, "  clients: Cow::Borrowed(&[");
     for c in sc.clients.iter() {
-        let _ = writeln!(out, "    ClientSpec {{ name: {:?}, start: {:?}, ops: {}, clock: {}, reach: {} }},", c.name, c.start, list(&c.ops), clock(&c.clock), c.reach);
+        let _ = writeln!(out, "    ClientSpec {{ name: {:?}, start: {:?}, ops: {}, clock: {}, reach: {}, links: {} }},",
+            c.name,
+            c.start,
+            list(&c.ops),
+            clock(&c.clock),
+            c.reach,
+            list(&c.links)
+        );
     }
     let _ = writeln!(out, "  ]),");
     let _ = writeln!(out, "  faults: {},", list(&sc.faults));

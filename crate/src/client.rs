@@ -64,6 +64,16 @@ pub struct ClientSpec {
     pub clock: Clock,
     /// The Redlock nodes it can reach (bit mask): a partition cuts the others.
     pub reach: u8,
+    /// One-way latency of its links to particular Redlock nodes `(node, latency)`; other links use the
+    /// service's `lock-latency`.
+    pub links: crate::scenario::List<(u8, Dur)>,
+}
+
+impl ClientSpec {
+    /// The one-way latency between this client and Redlock node `k`.
+    pub fn link(&self, k: u8, default_us: u64, params: &[u64]) -> u64 {
+        self.links.iter().find(|l| l.0 == k).map_or(default_us, |l| l.1.resolve(params))
+    }
 }
 
 impl ClientSpec {

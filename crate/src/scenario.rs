@@ -43,7 +43,8 @@
 //! [persist=none|everysec|always]` (a majority of independent nodes; validity = TTL − elapsed − drift,
 //! drift = 1 % TTL + 2 ms; a failed round unlocks every node and retries after `every` plus a seeded
 //! random share of `jitter`). Redlock nodes' own clocks: `node n3: step=+300ms@50ms` or
-//! `node n3: monotonic`; a client's reachable nodes: `client A reach=n1,n2,n3: …`. Any service:
+//! `node n3: monotonic`; a client's reachable nodes: `client A reach=n1,n2,n3: …`, and the delay of its
+//! links to particular nodes: `client A latency=n1:1ms,n2:3ms: …` (others: `lock-latency`). Any service:
 //! `lock-latency=D`, `store-latency=D` (one-way network delay).
 //! `read via session` / `write N via session`: the access goes through the session holding the lock.
 //! Expectation flags after the policy: `+retry` (a refused client starts over, up to 3 times),
@@ -598,7 +599,9 @@ impl Parser {
     }
 
     fn client(&mut self, rest: &str) -> Result<(), Error> {
-        let (head, script) = rest.split_once(':').ok_or_else(|| self.err("client needs `NAME: ops`"))?;
+        // The head ends at the first ": " (a colon alone may sit inside a setting, as in latency=n1:1ms).
+        let (head, script) =
+            rest.split_once(": ").or_else(|| rest.split_once(':')).ok_or_else(|| self.err("client needs `NAME: ops`"))?;
         let mut head_words = head.split_whitespace();
         let name = head_words.next().unwrap_or("");
         let mut chars = name.chars();
@@ -610,13 +613,26 @@ impl Parser {
         }
         let mut clock = Clock::PERFECT;
         let mut reach = u8::MAX;
+        let mut links = Vec::new();
         for w in head_words {
             if let Some(list) = w.strip_prefix("reach=") {
                 reach = self.node_mask(list)?;
                 continue;
             }
+            if let Some(list) = w.strip_prefix("latency=") {
+                // latency=n1:1ms,n2:3ms — one-way delay on the links to those nodes
+                for item in list.split(',') {
+                    let (node, d) = item.split_once(':').ok_or_else(|| self.err("latency needs NODE:D pairs like n1:1ms,n2:3ms"))?;
+                    let k = self.node_index(node)?;
+                    let d = self.dur(d)?;
+                    links.push((k, d));
+                }
+                continue;
+            }
             self.clock_setting(&mut clock, w).ok_or_else(|| {
-                self.err(format!("unknown client setting \"{w}\"; expected clock=Nppm, step=±BY@AT, monotonic or reach=n1,n2"))
+                self.err(format!(
+                    "unknown client setting \"{w}\"; expected clock=Nppm, step=±BY@AT, monotonic, reach=n1,n2 or latency=n1:1ms"
+                ))
             })??;
         }
         if self.sc().clients.iter().any(|c| c.name == letter) {
@@ -693,7 +709,7 @@ impl Parser {
                 _ => {}
             }
         }
-        self.sc().clients.to_mut().push(ClientSpec { name: letter, start, ops: ops.into(), clock, reach });
+        self.sc().clients.to_mut().push(ClientSpec { name: letter, start, ops: ops.into(), clock, reach, links: links.into() });
         Ok(())
     }
 

@@ -560,7 +560,8 @@ impl Engine {
                 }
                 if self.clients[usize::from(c)].reach & (1 << k) != 0 {
                     let ok = matches!(grant, Grant::Granted { .. });
-                    self.schedule(now.plus(ctx.lock_latency), Ev::NodeAcquireReply(c, k, ok, round));
+                    let lat = ctx.sc.clients[usize::from(c)].link(k, ctx.lock_latency, ctx.params);
+                    self.schedule(now.plus(lat), Ev::NodeAcquireReply(c, k, ok, round));
                 }
             }
             Ev::NodeAcquireReply(_, k, ok, round) => {
@@ -838,7 +839,8 @@ impl Engine {
                         let (round, reach) = (st.round, st.reach);
                         for k in 0..ctx.sc.service.nodes {
                             if reach & (1 << k) != 0 {
-                                self.schedule(now.plus(ctx.lock_latency), Ev::NodeAcquireAt(c, k, round));
+                                let lat = spec.link(k, ctx.lock_latency, ctx.params);
+                                self.schedule(now.plus(lat), Ev::NodeAcquireAt(c, k, round));
                             }
                         }
                         self.schedule(now.plus(ctx.timeout), Ev::RoundTimeout(c, round));
@@ -945,9 +947,10 @@ impl Engine {
         }
         let st = &self.clients[usize::from(c)];
         let (round, reach) = (st.round, st.reach);
+        let spec = &ctx.sc.clients[usize::from(c)];
         for k in 0..ctx.sc.service.nodes {
             if reach & (1 << k) != 0 {
-                self.schedule(at, Ev::NodeReleaseAt(c, k, round));
+                self.schedule(self.now.plus(spec.link(k, ctx.lock_latency, ctx.params)), Ev::NodeReleaseAt(c, k, round));
             }
         }
     }

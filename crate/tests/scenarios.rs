@@ -61,6 +61,7 @@ scenario_tests! {
     redlock_crash_restart => "redlock-crash-restart",
     redlock_crash_fsync => "redlock-crash-fsync",
     redlock_restart_clock_jump => "redlock-restart-clock-jump",
+    redlock_split_vote => "redlock-split-vote",
     replica_failover => "replica-failover",
     epoch_fencing => "epoch-fencing",
 }
