@@ -5,7 +5,7 @@ SHELL := bash
 PORT ?= 8000
 export PATH := $(HOME)/.cargo/bin:$(PATH)
 
-.PHONY: run test dist bench test-rust test-wasm test-e2e size
+.PHONY: run test dist bench test-rust test-wasm test-e2e size conformance
 
 ## make run — build the lab and serve it on http://127.0.0.1:$(PORT)/ (loopback only)
 run: dist
@@ -44,3 +44,11 @@ bench:
 	bash tools/build-web.sh
 	bash tools/size-check.sh
 	node www/tests/bench.mjs
+
+## make conformance — the simulator against the real thing: the seed's steps and the core scenarios run on
+## a throwaway PostgreSQL cluster and redis-servers (installed if missing, started and removed by the
+## suite), compared row by row with leaselab's predictions. Non-zero on any disagreement.
+conformance:
+	bash conformance/setup.sh
+	cargo build --release --quiet -p leaselab-conformance
+	bash conformance/run.sh "$${CARGO_TARGET_DIR:-target}/release/leaselab-conformance"

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# conformance/setup.sh — installs what `make conformance` needs on a fresh Debian machine, and nothing
+# that is there: PostgreSQL's server binaries (initdb, postgres) and redis-server, from Debian's packages.
+# The suite starts its own throwaway servers on loopback ports (never the packages' default services),
+# so nothing here starts or configures a server. Needs root (or sudo) for apt-get. Safe to run again.
+set -euo pipefail
+say() { printf 'conformance setup: %s\n' "$*"; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+need=()
+pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
+if [ -z "$pg_bin" ] || [ ! -x "$pg_bin/initdb" ] || [ ! -x "$pg_bin/postgres" ]; then
+  need+=(postgresql)
+fi
+if ! command -v redis-server >/dev/null; then
+  need+=(redis-server)
+fi
+if ((${#need[@]})); then
+  say "apt-get update"
+  as_root apt-get update -qq
+  say "apt-get install ${need[*]}"
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+# The suite runs PostgreSQL as an unprivileged user when it is root (initdb refuses root): the
+# package's `postgres` user, created here if a machine has the binaries without it.
+if [ "$(id -u)" = 0 ] && ! id -u postgres >/dev/null 2>&1; then
+  say "useradd postgres"
+  useradd --system --home-dir /var/lib/postgresql --shell /usr/sbin/nologin postgres
+fi
+say "ready (postgres: $(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1), redis: $(redis-server --version | awk '{print $3}'))"

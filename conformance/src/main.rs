@@ -1,0 +1,331 @@
+//! leaselab-conformance: runs the seed's steps and the core scenarios against real PostgreSQL and
+//! redis servers, and compares each outcome with the simulator's prediction for the same parameters.
+//!
+//! ```text
+//! leaselab-conformance [--workdir DIR] [--only TEXT] [--verbose]
+//! ```
+//!
+//! It starts a throwaway PostgreSQL cluster and redis-servers on loopback ports under the work
+//! directory (a fresh temporary one unless `--workdir` names one), and stops and removes them on the way
+//! out, also on failure. Prints a table (scenario, parameters, simulator, real, agree) and exits 0 when
+//! every row agrees, 1 on a disagreement, 2 when a server could not be set up or a run failed.
+//! `make conformance` installs the servers first (conformance/setup.sh) and runs this.
+
+mod cases;
+mod real;
+mod servers;
+mod step1;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use leaselab::scenario::ServiceKind;
+
+use cases::{Case, Verdict};
+use servers::{Postgres, Redis, Res, WorkDir};
+
+/// A real run that fell further behind the scenario's timeline than its case allows (a slow statement, a
+/// late wake-up on a busy machine) is not a fair test of the timeline: it is discarded, whatever its
+/// outcome, and run again, up to this many times in all.
+const ATTEMPTS: u32 = 5;
+
+struct Row {
+    scenario: String,
+    params: String,
+    sim: String,
+    real: String,
+    /// `Some(true)` agree, `Some(false)` disagree, `None` the run failed.
+    agree: Option<bool>,
+    /// Which attempt counted (earlier ones fell behind the timeline).
+    attempt: u32,
+    detail: Vec<String>,
+}
+
+struct Args {
+    workdir: Option<PathBuf>,
+    only: Option<String>,
+    verbose: bool,
+}
+
+fn args() -> Result<Args, String> {
+    let mut a = Args { workdir: None, only: None, verbose: false };
+    let mut it = std::env::args().skip(1);
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--workdir" => a.workdir = Some(it.next().ok_or("--workdir needs a directory")?.into()),
+            "--only" => a.only = Some(it.next().ok_or("--only needs a text to match the scenario id")?),
+            "--verbose" | "-v" => a.verbose = true,
+            "--help" | "-h" => {
+                println!("leaselab-conformance [--workdir DIR] [--only TEXT] [--verbose]");
+                std::process::exit(0);
+            }
+            other => return Err(format!("unknown argument {other:?}; expected --workdir DIR, --only TEXT or --verbose")),
+        }
+    }
+    Ok(a)
+}
+
+fn main() -> ExitCode {
+    let a = match args() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("leaselab-conformance: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let started = Instant::now();
+    let rows = match suite(&a) {
+        Ok(rows) => rows,
+        Err(e) => {
+            eprintln!("\nconformance: SETUP FAILED: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    // Every server has stopped and the work directory is gone by now (the guards dropped in `suite`).
+    print_table(&rows);
+    let failed = rows.iter().filter(|r| r.agree.is_none()).count();
+    let disagree = rows.iter().filter(|r| r.agree == Some(false)).count();
+    let agree = rows.len() - failed - disagree;
+    println!("\n{agree} passed, {} failed", failed + disagree);
+    println!("conformance: {} rows in {:.1} s", rows.len(), started.elapsed().as_secs_f64());
+    if failed > 0 {
+        eprintln!("conformance: {failed} run(s) FAILED to complete (see above)");
+        return ExitCode::from(2);
+    }
+    if disagree > 0 {
+        eprintln!("conformance: {disagree} row(s) DISAGREE with the simulator (see above)");
+        return ExitCode::from(1);
+    }
+    ExitCode::SUCCESS
+}
+
+fn wanted(a: &Args, id: &str) -> bool {
+    a.only.as_deref().is_none_or(|o| id.contains(o))
+}
+
+fn suite(a: &Args) -> Res<Vec<Row>> {
+    // Declared first, dropped last: the servers inside it stop before it is removed.
+    let work = WorkDir::new(a.workdir.clone())?;
+    eprintln!("conformance: work directory {}", work.path.display());
+    let pg = Postgres::start(&work.path)?;
+    eprintln!("conformance: PostgreSQL {} on 127.0.0.1:{}", pg.version, pg.port);
+    {
+        let mut c = pg.connect("postgres", "setup")?;
+        c.batch_execute(&format!("CREATE DATABASE {}", real::DB)).map_err(|e| format!("CREATE DATABASE: {e}"))?;
+    }
+    let redis = Redis::start(work.path.join("redis"), servers::Persistence::None)?;
+    let version = {
+        let mut c = redis.connect(std::time::Duration::from_secs(2))?;
+        let info: String = redis::cmd("INFO").arg("server").query(&mut c).map_err(|e| e.to_string())?;
+        info.lines().find_map(|l| l.strip_prefix("redis_version:")).unwrap_or("?").trim().to_string()
+    };
+    eprintln!("conformance: redis {version} on 127.0.0.1:{}", redis.port);
+
+    let mut rows = Vec::new();
+    if wanted(a, "seed-step-1") {
+        rows.push(step1_row(&pg, a.verbose));
+    }
+    for (i, case) in cases::cases().iter().enumerate() {
+        if !wanted(a, case.id) {
+            continue;
+        }
+        let t = Instant::now();
+        let row = case_row(case, i, &pg, &redis, &work.path, a.verbose);
+        eprintln!(
+            "conformance: {} {} — {} ({:.1} s)",
+            case.id,
+            row.params,
+            match row.agree {
+                Some(true) => "agree",
+                Some(false) => "DISAGREE",
+                None => "FAILED",
+            },
+            t.elapsed().as_secs_f64()
+        );
+        rows.push(row);
+    }
+    drop(redis);
+    drop(pg);
+    drop(work);
+    Ok(rows)
+}
+
+fn step1_row(pg: &Postgres, verbose: bool) -> Row {
+    let mut row = Row {
+        scenario: "seed step 1 (verbatim)".into(),
+        params: "psql's SQL; pg_advisory_lock, pg_try_advisory_lock, pg_terminate_backend".into(),
+        sim: String::new(),
+        real: String::new(),
+        agree: None,
+        attempt: 1,
+        detail: Vec::new(),
+    };
+    let sim = match cases::step1_sim() {
+        Ok(v) => v,
+        Err(e) => {
+            row.detail.push(format!("simulator: {e}"));
+            return row;
+        }
+    };
+    row.sim = sim.text();
+    match step1::run(pg) {
+        Ok((real, log)) => {
+            row.real = real.text();
+            row.agree = Some(real == sim);
+            if real != sim || verbose {
+                row.detail = log;
+                row.detail.extend(sim.diff(&real));
+            }
+        }
+        Err(e) => row.detail.push(format!("real run failed: {e}")),
+    }
+    eprintln!("conformance: seed step 1 — {}", if row.agree == Some(true) { "agree" } else { "DISAGREE/FAILED" });
+    row
+}
+
+fn describe(case: &Case) -> String {
+    let mut p = vec![case.policy.name().to_string()];
+    for (k, v) in case.set {
+        p.push(format!("{k}={v}ms"));
+    }
+    if case.scale != 1 {
+        p.push(format!("timeline ×{}", case.scale));
+    }
+    format!("{} — {}", p.join(" "), case.how)
+}
+
+fn case_row(case: &Case, index: usize, pg: &Postgres, redis: &Redis, work: &std::path::Path, verbose: bool) -> Row {
+    let mut row = Row {
+        scenario: case.id.to_string(),
+        params: describe(case),
+        sim: String::new(),
+        real: String::new(),
+        agree: None,
+        attempt: 1,
+        detail: Vec::new(),
+    };
+    if let Some((id, set)) = case.predict_with {
+        let set: Vec<String> = set.iter().map(|(k, v)| format!("{k}={v}ms")).collect();
+        row.params.push_str(&format!(" (simulator: {id} {} {}, the same timeline)", case.policy.name(), set.join(" ")));
+    }
+    match play(case, index, pg, redis, work) {
+        Ok(p) => {
+            row.sim = p.sim.text();
+            row.real = p.real.text();
+            row.agree = Some(p.sim == p.real);
+            row.attempt = p.attempt;
+            row.detail.extend(p.discarded);
+            if p.sim != p.real || verbose {
+                row.detail.extend(p.sim.diff(&p.real));
+                row.detail.push(format!("real run (at worst {} ms behind the timeline: {}):", p.lateness.as_millis(), p.late_who));
+                row.detail.extend(p.log);
+                row.detail.push("simulator:".into());
+                row.detail.extend(p.sim_log);
+            }
+        }
+        Err(e) => row.detail.push(e),
+    }
+    row
+}
+
+struct Played {
+    sim: Verdict,
+    real: Verdict,
+    log: Vec<String>,
+    sim_log: Vec<String>,
+    attempt: u32,
+    discarded: Vec<String>,
+    lateness: Duration,
+    late_who: String,
+}
+
+fn play(case: &Case, index: usize, pg: &Postgres, redis: &Redis, work: &std::path::Path) -> Res<Played> {
+    let sc = cases::scenario(case.id, case.scale)?;
+    let setup = real::Setup { policy: case.policy, params: cases::params(sc, case.set, case.scale)?, fence_counter: case.fence_counter };
+    real::supported(sc, &setup)?;
+    let (predicted, judge_sc) = match case.predict_with {
+        Some((id, set)) => (cases::predict(id, case.policy, set, case.scale)?, cases::scenario(id, case.scale)?),
+        None => (cases::predict(case.id, case.policy, case.set, case.scale)?, sc),
+    };
+    let sim = cases::sim_verdict(judge_sc, &predicted);
+    if case.scale != 1 && case.predict_with.is_none() {
+        // The slower timeline must tell the catalogue's own story, or the row would check something else.
+        let base = cases::predict(case.id, case.policy, case.set, 1)?;
+        let base = cases::sim_verdict(judge_sc, &base);
+        if base != sim {
+            return Err(format!("the timeline ×{} predicts {} but the catalogue's predicts {}", case.scale, sim.text(), base.text()));
+        }
+    }
+    let sim_log = leaselab::report::transcript(&predicted);
+    let tolerance = Duration::from_millis(case.tolerance_ms);
+
+    let mut discarded = Vec::new();
+    for attempt in 1..=ATTEMPTS {
+        let mut servers = real::Servers { pg, redis: None, nodes: Vec::new() };
+        match sc.service.kind {
+            ServiceKind::Session => {}
+            ServiceKind::Lease | ServiceKind::Redis => servers.redis = Some(redis),
+            ServiceKind::Redlock => {
+                // Fresh nodes for every attempt, with the scenario's persistence.
+                let persistence = real::persistence(&sc.service);
+                let dir = work.join(format!("redlock-{index}-{attempt}"));
+                for k in 0..sc.service.nodes {
+                    servers.nodes.push(Redis::start(dir.join(format!("n{}", k + 1)), persistence)?);
+                }
+            }
+        }
+        let run = real::run(sc, &setup, &mut servers)?;
+        drop(servers); // stops this attempt's Redlock nodes
+        if run.lateness > tolerance {
+            let why = format!(
+                "attempt {attempt} discarded: {} was {} ms behind the scenario's timeline (tolerance {} ms)",
+                run.late_who,
+                run.lateness.as_millis(),
+                tolerance.as_millis()
+            );
+            eprintln!("conformance: {} {}: {why}", case.id, case.policy.name());
+            discarded.push(why);
+            continue;
+        }
+        let real = cases::real_verdict(sc, &run);
+        return Ok(Played {
+            sim,
+            real,
+            log: run.transcript,
+            sim_log,
+            attempt,
+            discarded,
+            lateness: run.lateness,
+            late_who: run.late_who,
+        });
+    }
+    Err(format!(
+        "inconclusive: in all {ATTEMPTS} attempts the real run fell behind the scenario's timeline by more than {} ms          (is the machine very busy?): {}",
+        tolerance.as_millis(),
+        discarded.join("; ")
+    ))
+}
+
+fn print_table(rows: &[Row]) {
+    for r in rows {
+        if !r.detail.is_empty() {
+            println!("\n--- {} [{}] — {}", r.scenario, r.params, if r.agree.is_none() { "FAILED" } else if r.agree == Some(true) { "detail" } else { "DISAGREES" });
+            for d in &r.detail {
+                println!("    {d}");
+            }
+        }
+    }
+    println!();
+    println!("| scenario | parameters | simulator | real | agree |");
+    println!("|---|---|---|---|---|");
+    for r in rows {
+        let agree = match r.agree {
+            Some(true) if r.attempt > 1 => format!("yes (attempt {})", r.attempt),
+            Some(true) => "yes".into(),
+            Some(false) => "**NO**".into(),
+            None => "**run failed**".into(),
+        };
+        println!("| `{}` | {} | {} | {} | {agree} |", r.scenario, r.params, r.sim, r.real);
+    }
+}

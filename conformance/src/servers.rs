@@ -1,0 +1,340 @@
+//! Throwaway servers on loopback ports: one PostgreSQL cluster (initdb into the work directory, run as
+//! an unprivileged user when we are root, since initdb refuses root) and redis-server instances.
+//! Each server is a child process owned by a guard whose `Drop` stops it, so they go away on success,
+//! on failure and on a panic. Every wait here is bounded.
+
+use std::fs::{self, File};
+use std::io::{Read, Seek, SeekFrom};
+use std::net::TcpListener;
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+/// How long a server may take to answer after it was started.
+const READY_WITHIN: Duration = Duration::from_secs(30);
+/// How long a server may take to stop before it is killed.
+const STOP_WITHIN: Duration = Duration::from_secs(15);
+
+pub type Res<T> = Result<T, String>;
+
+/// A free TCP port on 127.0.0.1 (the OS picks it; we close it again and the server binds it).
+pub fn free_port() -> Res<u16> {
+    let l = TcpListener::bind("127.0.0.1:0").map_err(|e| format!("cannot bind a loopback port: {e}"))?;
+    l.local_addr().map(|a| a.port()).map_err(|e| e.to_string())
+}
+
+/// Waits for `child` to exit, at most `within`; true if it did.
+fn wait_exit(child: &mut Child, within: Duration) -> bool {
+    let end = Instant::now() + within;
+    loop {
+        match child.try_wait() {
+            Ok(Some(_)) | Err(_) => return true,
+            Ok(None) if Instant::now() >= end => return false,
+            Ok(None) => sleep(Duration::from_millis(20)),
+        }
+    }
+}
+
+/// Sends `signal` (a name such as `INT`) to a process we started.
+fn signal(pid: u32, signal: &str) {
+    let _ = Command::new("kill").arg(format!("-{signal}")).arg(pid.to_string()).stderr(Stdio::null()).status();
+}
+
+/// Runs a command to completion within `within`, or kills it. Its output goes to `log`.
+fn run_bounded(mut cmd: Command, what: &str, log: &Path, within: Duration) -> Res<()> {
+    let out = File::create(log).map_err(|e| format!("{}: {e}", log.display()))?;
+    let err = out.try_clone().map_err(|e| e.to_string())?;
+    let mut child = cmd.stdout(out).stderr(err).stdin(Stdio::null()).spawn().map_err(|e| format!("cannot run {what}: {e}"))?;
+    if !wait_exit(&mut child, within) {
+        let _ = child.kill();
+        let _ = child.wait();
+        return Err(format!("{what} did not finish within {}s (log: {})", within.as_secs(), log.display()));
+    }
+    match child.wait() {
+        Ok(s) if s.success() => Ok(()),
+        Ok(s) => Err(format!("{what} failed ({s}); its output:\n{}", tail(log, 2000))),
+        Err(e) => Err(format!("{what}: {e}")),
+    }
+}
+
+/// The last `max` bytes of a log file, for error messages.
+pub fn tail(path: &Path, max: u64) -> String {
+    let Ok(mut f) = File::open(path) else { return String::new() };
+    let len = f.metadata().map(|m| m.len()).unwrap_or(0);
+    let _ = f.seek(SeekFrom::Start(len.saturating_sub(max)));
+    let mut s = String::new();
+    let _ = f.read_to_string(&mut s);
+    s
+}
+
+/// The unprivileged account PostgreSQL runs as when we are root: `(uid, gid)` of `postgres`.
+fn postgres_account() -> Res<Option<(u32, u32)>> {
+    let me = Command::new("id").arg("-u").output().map_err(|e| format!("id -u: {e}"))?;
+    if String::from_utf8_lossy(&me.stdout).trim() != "0" {
+        return Ok(None);
+    }
+    let passwd = fs::read_to_string("/etc/passwd").map_err(|e| format!("/etc/passwd: {e}"))?;
+    for line in passwd.lines() {
+        let f: Vec<&str> = line.split(':').collect();
+        if f.len() > 3 && f[0] == "postgres" {
+            let uid = f[2].parse().map_err(|_| "bad uid for postgres in /etc/passwd".to_string())?;
+            let gid = f[3].parse().map_err(|_| "bad gid for postgres in /etc/passwd".to_string())?;
+            return Ok(Some((uid, gid)));
+        }
+    }
+    Err("running as root, and there is no `postgres` user to run PostgreSQL as (initdb refuses root); \
+         run conformance/setup.sh"
+        .into())
+}
+
+/// The newest PostgreSQL server binaries Debian installed (`/usr/lib/postgresql/N/bin`).
+fn postgres_bin() -> Res<PathBuf> {
+    let mut best: Option<(u32, PathBuf)> = None;
+    if let Ok(dir) = fs::read_dir("/usr/lib/postgresql") {
+        for e in dir.flatten() {
+            let bin = e.path().join("bin");
+            let v = e.file_name().to_string_lossy().parse::<u32>().unwrap_or(0);
+            if bin.join("initdb").exists() && bin.join("postgres").exists() && best.as_ref().is_none_or(|b| v > b.0) {
+                best = Some((v, bin));
+            }
+        }
+    }
+    best.map(|b| b.1).ok_or_else(|| "PostgreSQL's server binaries are missing (no /usr/lib/postgresql/N/bin/initdb); run conformance/setup.sh".into())
+}
+
+/// A PostgreSQL cluster in `dir`, listening on 127.0.0.1 only (no Unix socket), trust authentication.
+pub struct Postgres {
+    child: Option<Child>,
+    pub port: u16,
+    pub version: String,
+    log: PathBuf,
+}
+
+impl Postgres {
+    pub fn start(work: &Path) -> Res<Postgres> {
+        let bin = postgres_bin()?;
+        let account = postgres_account()?;
+        let data = work.join("pg-data");
+        fs::create_dir_all(&data).map_err(|e| format!("{}: {e}", data.display()))?;
+        fs::set_permissions(&data, fs::Permissions::from_mode(0o700)).map_err(|e| e.to_string())?;
+        if let Some((uid, gid)) = account {
+            std::os::unix::fs::chown(&data, Some(uid), Some(gid)).map_err(|e| format!("chown {}: {e}", data.display()))?;
+        }
+        let as_user = |cmd: &mut Command| {
+            if let Some((uid, gid)) = account {
+                cmd.uid(uid).gid(gid).env("HOME", "/tmp").current_dir("/tmp");
+            }
+        };
+        let mut initdb = Command::new(bin.join("initdb"));
+        initdb.arg("-D").arg(&data).args(["-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"]);
+        as_user(&mut initdb);
+        run_bounded(initdb, "initdb", &work.join("initdb.log"), Duration::from_secs(120))?;
+
+        let version = fs::read_to_string(data.join("PG_VERSION")).unwrap_or_default().trim().to_string();
+        let port = free_port()?;
+        let log = work.join("postgres.log");
+        let out = File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
+        let err = out.try_clone().map_err(|e| e.to_string())?;
+        let mut cmd = Command::new(bin.join("postgres"));
+        cmd.arg("-D").arg(&data).arg("-p").arg(port.to_string());
+        for setting in [
+            "listen_addresses=127.0.0.1",
+            "unix_socket_directories=",
+            "max_connections=40",
+            // A throwaway cluster: durability buys nothing here and costs time.
+            "fsync=off",
+            "synchronous_commit=off",
+            "full_page_writes=off",
+            "log_min_messages=warning",
+        ] {
+            cmd.arg("-c").arg(setting);
+        }
+        as_user(&mut cmd);
+        let child = cmd.stdin(Stdio::null()).stdout(out).stderr(err).spawn().map_err(|e| format!("cannot start postgres: {e}"))?;
+        let mut pg = Postgres { child: Some(child), port, version, log };
+        let end = Instant::now() + READY_WITHIN;
+        loop {
+            if let Some(c) = pg.child.as_mut() {
+                if let Ok(Some(status)) = c.try_wait() {
+                    pg.child = None;
+                    return Err(format!("postgres exited at start ({status}); its log:\n{}", tail(&pg.log, 2000)));
+                }
+            }
+            match pg.connect("postgres", "ready-check") {
+                Ok(_) => break,
+                Err(e) if Instant::now() >= end => {
+                    return Err(format!("postgres did not accept connections within {}s: {e}; its log:\n{}", READY_WITHIN.as_secs(), tail(&pg.log, 2000)))
+                }
+                Err(_) => sleep(Duration::from_millis(100)),
+            }
+        }
+        Ok(pg)
+    }
+
+    /// A connection to database `db`. Every statement is bounded by `statement_timeout` on the server,
+    /// and the socket by a connect timeout.
+    pub fn connect(&self, db: &str, app: &str) -> Res<postgres::Client> {
+        postgres::Config::new()
+            .host("127.0.0.1")
+            .port(self.port)
+            .user("postgres")
+            .dbname(db)
+            .application_name(app)
+            .connect_timeout(Duration::from_secs(5))
+            .options("-c statement_timeout=20000 -c lock_timeout=20000")
+            .connect(postgres::NoTls)
+            .map_err(|e| format!("connect to postgres (db {db}): {e}"))
+    }
+}
+
+impl Drop for Postgres {
+    fn drop(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            // SIGINT: PostgreSQL's fast shutdown (ends the sessions, then exits). Then SIGKILL if need be.
+            signal(c.id(), "INT");
+            if !wait_exit(&mut c, STOP_WITHIN) {
+                let _ = c.kill();
+            }
+            let _ = c.wait();
+        }
+    }
+}
+
+/// What a redis node keeps across a crash.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Persistence {
+    /// `--save '' --appendonly no`: restarts empty.
+    None,
+    /// `--appendonly yes --appendfsync everysec`.
+    EverySec,
+    /// `--appendonly yes --appendfsync always`: every write is on disk before the reply.
+    Always,
+}
+
+/// One redis-server on a loopback port, with its own directory (for the append-only file).
+pub struct Redis {
+    child: Option<Child>,
+    pub port: u16,
+    dir: PathBuf,
+    persistence: Persistence,
+}
+
+impl Redis {
+    pub fn start(dir: PathBuf, persistence: Persistence) -> Res<Redis> {
+        fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let mut r = Redis { child: None, port: free_port()?, dir, persistence };
+        r.spawn()?;
+        Ok(r)
+    }
+
+    fn spawn(&mut self) -> Res<()> {
+        let log = self.dir.join("redis.log");
+        let mut cmd = Command::new("redis-server");
+        cmd.args(["--port", &self.port.to_string(), "--bind", "127.0.0.1", "--daemonize", "no", "--save", ""]);
+        cmd.arg("--dir").arg(&self.dir).arg("--logfile").arg(&log).arg("--pidfile").arg(self.dir.join("redis.pid"));
+        match self.persistence {
+            Persistence::None => cmd.args(["--appendonly", "no"]),
+            Persistence::EverySec => cmd.args(["--appendonly", "yes", "--appendfsync", "everysec"]),
+            Persistence::Always => cmd.args(["--appendonly", "yes", "--appendfsync", "always"]),
+        };
+        let child = cmd.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null()).spawn().map_err(|e| {
+            format!("cannot start redis-server: {e} (is it installed? run conformance/setup.sh)")
+        })?;
+        self.child = Some(child);
+        let end = Instant::now() + READY_WITHIN;
+        loop {
+            if let Some(c) = self.child.as_mut() {
+                if let Ok(Some(status)) = c.try_wait() {
+                    self.child = None;
+                    return Err(format!("redis-server on port {} exited at start ({status}); its log:\n{}", self.port, tail(&log, 2000)));
+                }
+            }
+            let ok = self.connect(Duration::from_millis(200)).and_then(|mut c| {
+                redis::cmd("PING").query::<String>(&mut c).map_err(|e| e.to_string())
+            });
+            match ok {
+                Ok(_) => return Ok(()),
+                Err(e) if Instant::now() >= end => {
+                    return Err(format!("redis-server on port {} did not answer within {}s: {e}", self.port, READY_WITHIN.as_secs()))
+                }
+                Err(_) => sleep(Duration::from_millis(5)),
+            }
+        }
+    }
+
+    /// A fresh connection with bounded connect, read and write times.
+    pub fn connect(&self, timeout: Duration) -> Res<redis::Connection> {
+        connect_redis(self.port, timeout)
+    }
+
+    /// A crash: SIGKILL, no chance to save anything beyond what its persistence already wrote.
+    pub fn crash(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+
+    /// Starts it again on the same port and directory, and waits until it answers.
+    pub fn restart(&mut self) -> Res<()> {
+        self.crash();
+        self.spawn()
+    }
+}
+
+pub fn connect_redis(port: u16, timeout: Duration) -> Res<redis::Connection> {
+    let client = redis::Client::open(format!("redis://127.0.0.1:{port}/")).map_err(|e| e.to_string())?;
+    let con = client.get_connection_with_timeout(timeout).map_err(|e| format!("redis on port {port}: {e}"))?;
+    con.set_read_timeout(Some(Duration::from_secs(5))).map_err(|e| e.to_string())?;
+    con.set_write_timeout(Some(Duration::from_secs(5))).map_err(|e| e.to_string())?;
+    Ok(con)
+}
+
+impl Drop for Redis {
+    fn drop(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            // SIGTERM: redis exits at once (nothing to save: `--save ''`). Then SIGKILL if need be.
+            signal(c.id(), "TERM");
+            if !wait_exit(&mut c, STOP_WITHIN) {
+                let _ = c.kill();
+            }
+            let _ = c.wait();
+        }
+    }
+}
+
+/// The suite's scratch directory: removed on drop (after the servers in it have stopped: declare it
+/// before them, so it drops after them).
+pub struct WorkDir {
+    pub path: PathBuf,
+    keep: bool,
+}
+
+impl WorkDir {
+    /// `given`: a directory made by the caller (conformance/run.sh, whose trap is the backstop); else
+    /// a fresh one under the system's temporary directory.
+    pub fn new(given: Option<PathBuf>) -> Res<WorkDir> {
+        let path = match given {
+            Some(p) => p,
+            None => {
+                let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.subsec_nanos()).unwrap_or(0);
+                std::env::temp_dir().join(format!("leaselab-conformance-{}-{nanos}", std::process::id()))
+            }
+        };
+        fs::create_dir_all(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        // PostgreSQL runs as another user when we are root: it must be able to reach its data directory.
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o711)).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(WorkDir { path, keep: std::env::var_os("CONFORMANCE_KEEP").is_some() })
+    }
+}
+
+impl Drop for WorkDir {
+    fn drop(&mut self) {
+        if !self.keep {
+            let _ = fs::remove_dir_all(&self.path);
+        }
+    }
+}
