@@ -24,6 +24,21 @@ before=$(wc -c <"$wasm")
 mv "$wasm.opt" "$wasm"
 echo "build-web: wasm-opt $before → $(wc -c <"$wasm") bytes"
 
+# Probability mode's wasm: the same crate and settings with the Monte Carlo estimator (cargo feature
+# `estimate`), loaded only by explore.html's Web Worker, so the page's wasm stays within its budget.
+# Built outside www/ (target/) and copied into dist/pkg/ under its own name.
+mc_dir=target/web-mc
+mc_name=${out_name}_mc
+echo "build-web: wasm-pack --features estimate (explore.html's worker)"
+CARGO_PROFILE_RELEASE_OPT_LEVEL=$opt_level \
+  wasm-pack --quiet build crate --release --target "$target" --out-dir "$root/$mc_dir" \
+  --out-name "$mc_name" --no-typescript --no-pack -- --features estimate
+mc_wasm="$mc_dir/${mc_name}_bg.wasm"
+before=$(wc -c <"$mc_wasm")
+"$wasm_opt" "${opt_flags[@]}" "$mc_wasm" -o "$mc_wasm.opt"
+mv "$mc_wasm.opt" "$mc_wasm"
+echo "build-web: wasm-opt (estimate) $before → $(wc -c <"$mc_wasm") bytes"
+
 rm -rf dist
 mkdir -p dist/pkg
 # The page: everything under www/ except its tests, tooling and the raw pkg folder — index.html, embed.html,
@@ -38,6 +53,7 @@ for lang in en bn; do
   cargo run --release --quiet --bin leaselab -- scenarios --json --lang "$lang" >"$out_dir/scenarios.$lang.json"
 done
 cp "$out_dir/$out_name.js" "$wasm" "$out_dir"/scenarios.*.json dist/pkg/
+cp "$mc_dir/$mc_name.js" "$mc_wasm" dist/pkg/
 # The no-JS fallback, from this build: the pictures the pages ask for (fallback/<scenario>-<policy>.svg)
 # and the transcripts they show (<pre data-transcript="…">), in dist/ only.
 node tools/fallback.mjs dist

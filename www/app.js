@@ -39,6 +39,10 @@ function writeUrl() {
     for (const [k, v] of lab.params()) url.set(k, v);
     const s = url.toString();
     history.replaceState(history.state, '', `${location.pathname}${s ? `?${s}` : ''}${location.hash}`);
+    // explore.html marks this setting on its phase diagram.
+    document.getElementById('explore-link').search = s;
+    // learn.html in the reader's language.
+    document.getElementById('learn-link').search = lab.state.lang === 'en' ? '' : `lang=${lab.state.lang}`;
   } catch {
     // Sandboxed iframe or file: URL without history — the page keeps working without it.
   }
@@ -52,6 +56,9 @@ lab.start().then(
   () => {
     status.hidden = true;
     document.getElementById('lang-field').hidden = false;
+    document.getElementById('explore-link').search = q.toString();
+    // learn.html in the reader's language.
+    document.getElementById('learn-link').search = lab.state.lang === 'en' ? '' : `lang=${lab.state.lang}`;
   },
   (e) => lab.showError(e),
 );

@@ -40,8 +40,15 @@ function parseHeight(v) {
 
 class LeaseLab extends HTMLElement {
   connectedCallback() {
-    if (this.lab) return;
+    if (this.lab || this.lesson) return;
     const root = this.attachShadow({ mode: 'open' });
+    if (this.hasAttribute('lesson')) {
+      // <lease-lab lesson="N">: one chapter of the lessons (loaded only when asked for; see lesson.js).
+      root.innerHTML = '<p class="status" role="status">Loading the lesson…</p>';
+      this.lesson = import('./lesson.js').then((m) => m.embedLesson(this, root, STYLE));
+      this.lesson.catch((e) => (root.textContent = String(e && e.message ? e.message : e)));
+      return;
+    }
     root.innerHTML =
       `<link rel="stylesheet" href="${STYLE}">` +
       '<div id="lab" class="lab embed"><p id="status" class="status" role="status">Loading the simulation…</p>' +

@@ -1,7 +1,10 @@
-// Benchmark (not a test): slider input → re-simulated and re-rendered, and navigation → verdict shown,
-// in headless Chromium against dist/. Prints one `name: value unit` line per figure.
+// Benchmark (not a test): slider input → re-simulated and re-rendered, navigation → verdict shown, and
+// explore.html's sweep and Monte Carlo in wasm, in headless Chromium against dist/; then the page's
+// size. Prints one `name: value unit` line per figure.
 //   node www/tests/bench.mjs        (after `bash tools/build-web.sh`)
-import { setup, openPage } from './helpers.mjs';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { setup, openPage, ROOT } from './helpers.mjs';
 
 const INPUTS = 300;
 const NAVIGATIONS = 12;
@@ -59,6 +62,50 @@ try {
   }
   print('navigation_to_verdict_median_ms', quantile(nav, 0.5), 'ms');
   print('navigation_to_verdict_max_ms', Math.max(...nav), 'ms');
+
+  // The explore page's computations, in the browser: the 256×256 (ttl, pause) sweep of the seed's
+  // scenario through the page's wasm (the same grid as `cargo run --example sweep_timing`), and the
+  // Monte Carlo estimator through the wasm built with `estimate` (the one explore.html's worker loads),
+  // at the seed's ratio, seeds 0–4 as natively. Medians.
+  const { page: xp, context: xc } = await openPage(env.browser);
+  await xp.goto(`${env.url}explore.html`);
+  await xp.locator('body[data-phase=ready]').waitFor();
+  const wasm = await xp.evaluate(async () => {
+    const core = await import('./pkg/leaselab.js');
+    await core.default();
+    const sim = new core.Simulation('seed-gc-pause');
+    const sweeps = [];
+    let cells = 0;
+    for (let i = 0; i < 11; i++) {
+      const t0 = performance.now();
+      cells = sim.sweep('ttl', 10, 2000, 256, 'pause', 0, 3000, 256).length;
+      sweeps.push(performance.now() - t0);
+    }
+    sim.free();
+    const mc = await import('./pkg/leaselab_mc.js');
+    await mc.default();
+    const rates = [];
+    for (let seed = 0; seed < 5; seed++) {
+      const est = new mc.Estimator('none', 30000, 50, 0, 'pareto', 50, 2, 0, seed);
+      const t0 = performance.now();
+      est.step(5e6);
+      rates.push(5e6 / ((performance.now() - t0) / 1e3));
+      est.free();
+    }
+    return { sweeps, cells, rates };
+  });
+  await xc.close();
+  const sweepMs = quantile(wasm.sweeps, 0.5);
+  print('sweep_wasm_ms', sweepMs, 'ms');
+  console.log(`runs_per_s_wasm: ${Math.round(wasm.cells / (sweepMs / 1e3))} runs/s`);
+  console.log(`montecarlo_ops_per_s_wasm: ${Math.round(quantile(wasm.rates, 0.5))} ops/s`);
 } finally {
   await env.close();
+}
+
+// The page's size, gzipped, as tools/size-check.sh measures it (dist/ as built).
+const sizes = execFileSync('bash', [join(ROOT, 'tools', 'size-check.sh')], { encoding: 'utf8' });
+for (const name of ['page_gzip_bytes', 'wasm_gzip_bytes']) {
+  const m = new RegExp(`^${name}: (\\d+) B`, 'm').exec(sizes);
+  if (m) console.log(`${name}: ${m[1]} B`);
 }

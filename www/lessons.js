@@ -1,0 +1,519 @@
+// The lessons, as data: chapters of beats. A beat sets the lab (`set`: scenario, fencing, retries, naive
+// and parameters by name, in ms), says something (`say`, shown before the run), may ask a question
+// (`ask`: choices, each with a predicate `when` over the run), and explains (`why`, after the reveal).
+// `free` beats leave the sliders to the learner.
+//
+// Nothing here states an outcome: numbers come from the run through {placeholders} (lesson.js, `vars`),
+// the right answer is whichever choice's predicate holds for the run, and `claims` are predicates the
+// text relies on. www/tests/learn.test.mjs runs every beat through the wasm and fails if a claim does
+// not hold, if not exactly one choice holds, if a placeholder is unknown, or if a text has a digit
+// outside a placeholder. `given` holds premises quoted in the text (not outcomes of a run).
+//
+// Predicates (all keys must hold): verdict 'safe'|'lost-update'; lost 'A'|'B'|null (whose acknowledged
+// update is missing); rejected 'A'|'B' (a write of theirs refused) or null (no write refused);
+// lockRejects 'A' (the lock service refused a write of A's); granted / denied 'A'|'B' (a lock event);
+// firstWrite 'A'|'B' (whose write was accepted first); overlap true|false (two clients believed they
+// held the lock at once); allApplied true (every client's debit is in the final balance); writes N;
+// scanZero / scanSome: a policy of the beat's scan with no / some lost update.
+
+export const chapters = [
+  {
+    title: { en: 'A lock and its lease', bn: 'একটি লক ও তার লিজ' },
+    beats: [
+      {
+        set: { scenario: 'seed-advisory-lock' },
+        say: {
+          en: 'The seed’s step one. Client A takes a PostgreSQL advisory lock and keeps its session open. Client B asks for the same lock with pg_try_advisory_lock and is told no. Nobody set a TTL.',
+          bn: 'বীজ-উদাহরণের প্রথম ধাপ। ক্লায়েন্ট A একটি PostgreSQL অ্যাডভাইজরি লক নেয় এবং তার সেশন খোলা রাখে। ক্লায়েন্ট B pg_try_advisory_lock দিয়ে একই লক চায়, উত্তর আসে: না। কেউ কোনো TTL ঠিক করেনি।',
+        },
+        ask: {
+          q: {
+            en: 'Then an admin terminates A’s backend with pg_terminate_backend. Nobody runs unlock. When B asks again, does it get the lock?',
+            bn: 'এরপর একজন অ্যাডমিন pg_terminate_backend দিয়ে A-র ব্যাকএন্ড বন্ধ করে দেন। কেউ unlock চালায় না। B আবার চাইলে কি লকটি পাবে?',
+          },
+          choices: [
+            { say: { en: 'Yes: the session’s death released the lock', bn: 'হ্যাঁ: সেশনের মৃত্যুই লকটি ছেড়ে দিয়েছে' }, when: { granted: 'B' } },
+            { say: { en: 'No: nobody unlocked it, so it stays taken', bn: 'না: কেউ আনলক করেনি, তাই লক ধরা থাকে' }, when: { granted: null } },
+          ],
+        },
+        claims: { denied: 'B', writes: 0 },
+        why: {
+          en: 'B was refused while A’s session lived, and got the lock once the session ended at {A.sessionEnd} ms. No TTL, no unlock: the connection’s death is the release event — the cleanest form of a lease.',
+          bn: 'A-র সেশন যতক্ষণ বেঁচে ছিল, B প্রত্যাখ্যাত হয়েছে; {A.sessionEnd} ms-এ সেশন শেষ হতেই B লক পেয়েছে। TTL নেই, unlock নেই: সংযোগের মৃত্যুই মুক্তির ঘটনা — লিজের সবচেয়ে পরিচ্ছন্ন রূপ।',
+        },
+      },
+      {
+        set: { scenario: 'postgres-session' },
+        say: {
+          en: 'Now A holds the advisory lock, reads the balance ({A.read}) and freezes for {pause} ms. Its connection stays alive the whole time.',
+          bn: 'এবার A অ্যাডভাইজরি লকটি ধরে রাখে, ব্যালান্স পড়ে ({A.read}) এবং {pause} ms থমকে যায়। পুরো সময় তার সংযোগ জীবিত থাকে।',
+        },
+        ask: {
+          q: { en: 'Does B get the lock while A is frozen?', bn: 'A থমকে থাকার সময় B কি লকটি পায়?' },
+          choices: [
+            { say: { en: 'Yes: B takes it and writes first', bn: 'হ্যাঁ: B লকটি নিয়ে আগে লেখে' }, when: { firstWrite: 'B' } },
+            { say: { en: 'No: B waits until A unlocks, and both debits land', bn: 'না: A আনলক না করা পর্যন্ত B অপেক্ষা করে, আর দুটি ডেবিটই টিকে যায়' }, when: { firstWrite: 'A', allApplied: true } },
+          ],
+        },
+        claims: { verdict: 'safe' },
+        why: {
+          en: 'A wrote {A.value} when it woke, then B took the lock and wrote {B.value}: final {final}, expected {expected}. Safe — but B waited. A lock with no TTL buys safety with liveness.',
+          bn: 'জেগে উঠে A লিখেছে {A.value}, তারপর B লক নিয়ে লিখেছে {B.value}: চূড়ান্ত {final}, প্রত্যাশিত {expected}। নিরাপদ — কিন্তু B-কে অপেক্ষা করতে হয়েছে। TTL-হীন লক নিরাপত্তা কেনে সচলতার দামে।',
+        },
+      },
+      {
+        set: { scenario: 'postgres-terminate' },
+        say: {
+          en: 'An admin terminates A’s backend at {kill} ms while A is still frozen, so B gets the lock. A wakes and sends its write through its own session.',
+          bn: 'A থমকে থাকা অবস্থায় {kill} ms-এ একজন অ্যাডমিন A-র ব্যাকএন্ড বন্ধ করে দেন, তাই B লকটি পায়। A জেগে উঠে নিজের সেশন দিয়েই লেখা পাঠায়।',
+        },
+        ask: {
+          q: { en: 'What happens to A’s late write?', bn: 'A-র দেরিতে আসা লেখার কী হয়?' },
+          choices: [
+            { say: { en: 'It fails: its session is gone', bn: 'ব্যর্থ হয়: তার সেশন আর নেই' }, when: { rejected: 'A' } },
+            { say: { en: 'It goes through and wipes out B’s update', bn: 'পৌঁছে যায় এবং B-র আপডেট মুছে দেয়' }, when: { lost: 'B' } },
+          ],
+        },
+        claims: { verdict: 'safe', granted: 'B' },
+        why: {
+          en: 'A’s write was refused: the session that held the lock is the session that writes, and it died with the lock. Final {final}, expected {expected}. That is fencing for free — as long as the data lives in the same database.',
+          bn: 'A-র লেখা প্রত্যাখ্যাত হয়েছে: যে সেশন লক ধরে রেখেছিল সেই সেশনই লেখে, আর লকের সঙ্গে সেটিও মরেছে। চূড়ান্ত {final}, প্রত্যাশিত {expected}। এটি বিনা খরচের ফেন্সিং — যতক্ষণ ডেটা একই ডেটাবেসে থাকে।',
+        },
+      },
+      {
+        set: { scenario: 'postgres-terminate-elsewhere' },
+        free: true,
+        say: {
+          en: 'Try it. Here the data lives in another store, so the dead session cannot stop A’s write. Move the kill time and the pause, and watch when B’s update is lost.',
+          bn: 'নিজে চেষ্টা করুন। এখানে ডেটা অন্য একটি স্টোরে থাকে, তাই মৃত সেশন A-র লেখা থামাতে পারে না। kill-এর সময় ও বিরতি সরিয়ে দেখুন কখন B-র আপডেট হারায়।',
+        },
+        claims: { lost: 'B' },
+        why: {
+          en: 'As set: final {final}, expected {expected}. A session lock guarding a different store is just another lease.',
+          bn: 'এই সেটিংয়ে: চূড়ান্ত {final}, প্রত্যাশিত {expected}। অন্য স্টোর পাহারা দেওয়া সেশন লক আসলে আরেকটি লিজ মাত্র।',
+        },
+      },
+    ],
+  },
+  {
+    title: { en: 'The pause', bn: 'বিরতি' },
+    beats: [
+      {
+        set: { scenario: 'seed-gc-pause', fencing: 'none' },
+        say: {
+          en: 'The seed’s step two. A takes a lease with a TTL of {ttl} ms and token {A.token}, reads the balance {A.read}, and freezes for {pause} ms — a GC pause. B asks for the lock every {retry} ms. A will withdraw {A.debit}, B {B.debit}.',
+          bn: 'বীজ-উদাহরণের দ্বিতীয় ধাপ। A {ttl} ms TTL-এর একটি লিজ ও টোকেন {A.token} পায়, ব্যালান্স {A.read} পড়ে, তারপর {pause} ms থমকে যায় — একটি GC বিরতি। B প্রতি {retry} ms-এ লক চায়। A তুলবে {A.debit}, B তুলবে {B.debit}।',
+        },
+        ask: {
+          q: { en: 'No fencing. When A wakes it writes its old snapshot minus its debit. How does it end?', bn: 'ফেন্সিং নেই। জেগে উঠে A তার পুরনো স্ন্যাপশট থেকে ডেবিট বাদ দিয়ে লেখে। শেষটা কেমন হয়?' },
+          choices: [
+            { say: { en: 'Both debits are applied', bn: 'দুটি ডেবিটই প্রয়োগ হয়' }, when: { allApplied: true } },
+            { say: { en: 'B’s update is lost', bn: 'B-র আপডেট হারিয়ে যায়' }, when: { lost: 'B' } },
+            { say: { en: 'A’s write is refused', bn: 'A-র লেখা প্রত্যাখ্যাত হয়' }, when: { rejected: 'A' } },
+          ],
+        },
+        claims: { verdict: 'lost-update', lost: 'B' },
+        why: {
+          en: 'B took the lock when A’s lease ended and wrote {B.value}. A woke and wrote {A.value}, computed from its stale snapshot {A.read}. Final {final}, expected {expected}: B’s update is lost.',
+          bn: 'A-র লিজ শেষ হতেই B লক নিয়ে লিখেছে {B.value}। A জেগে উঠে তার বাসি স্ন্যাপশট {A.read} থেকে হিসাব করে লিখেছে {A.value}। চূড়ান্ত {final}, প্রত্যাশিত {expected}: B-র আপডেট হারিয়ে গেছে।',
+        },
+      },
+      {
+        set: { scenario: 'seed-gc-pause', fencing: 'none' },
+        say: { en: 'Same run. Look at what each client was told.', bn: 'একই রান। দেখুন প্রত্যেক ক্লায়েন্টকে কী জানানো হয়েছিল।' },
+        ask: {
+          q: { en: 'Did anyone get an error?', bn: 'কেউ কি কোনো ত্রুটি পেয়েছিল?' },
+          choices: [
+            { say: { en: 'Yes, A’s write was refused', bn: 'হ্যাঁ, A-র লেখা প্রত্যাখ্যাত হয়েছিল' }, when: { rejected: 'A' } },
+            { say: { en: 'Yes, B’s write was refused', bn: 'হ্যাঁ, B-র লেখা প্রত্যাখ্যাত হয়েছিল' }, when: { rejected: 'B' } },
+            { say: { en: 'Nobody: both writes were accepted', bn: 'কেউ না: দুটি লেখাই গৃহীত হয়েছিল' }, when: { rejected: null } },
+          ],
+        },
+        claims: { verdict: 'lost-update' },
+        why: {
+          en: 'Both writes were accepted, and no client saw an exception. Silent corruption is the nature of this danger: nothing in the program tells you it happened.',
+          bn: 'দুটি লেখাই গৃহীত হয়েছে, কোনো ক্লায়েন্ট কোনো exception পায়নি। নিঃশব্দ ক্ষতিই এই বিপদের স্বভাব: প্রোগ্রামের কিছুই জানায় না যে এটি ঘটেছে।',
+        },
+      },
+      {
+        set: { scenario: 'seed-gc-pause', fencing: 'none', pause: 200 },
+        say: { en: 'Now the pause is {pause} ms, shorter than the TTL of {ttl} ms.', bn: 'এবার বিরতি {pause} ms, {ttl} ms TTL-এর চেয়ে ছোট।' },
+        ask: {
+          q: { en: 'Is an update lost?', bn: 'কোনো আপডেট কি হারায়?' },
+          choices: [
+            { say: { en: 'No: both debits are applied', bn: 'না: দুটি ডেবিটই প্রয়োগ হয়' }, when: { verdict: 'safe', allApplied: true } },
+            { say: { en: 'Yes: B’s update is lost', bn: 'হ্যাঁ: B-র আপডেট হারায়' }, when: { lost: 'B' } },
+          ],
+        },
+        claims: { firstWrite: 'A' },
+        why: {
+          en: 'A wrote {A.value} inside its lease; B then read it and wrote {B.value}. Final {final}, expected {expected}. The danger needs a pause longer than the lease.',
+          bn: 'A তার লিজের ভেতরেই লিখেছে {A.value}; তারপর B সেটি পড়ে লিখেছে {B.value}। চূড়ান্ত {final}, প্রত্যাশিত {expected}। বিপদের জন্য লিজের চেয়ে লম্বা বিরতি লাগে।',
+        },
+      },
+      {
+        set: { scenario: 'seed-gc-pause', fencing: 'none' },
+        free: true,
+        say: {
+          en: 'Try it: drag the Pause slider across the TTL, and the TTL across the pause, and watch the lost update appear and vanish.',
+          bn: 'নিজে চেষ্টা করুন: বিরতির স্লাইডার TTL পেরিয়ে টানুন, TTL-কেও বিরতির পেরিয়ে, আর দেখুন হারানো আপডেট কখন আসে আর কখন মিলিয়ে যায়।',
+        },
+        claims: { verdict: 'lost-update' },
+        why: { en: 'At the start: final {final}, expected {expected}.', bn: 'শুরুতে: চূড়ান্ত {final}, প্রত্যাশিত {expected}।' },
+      },
+    ],
+  },
+  {
+    title: { en: 'Fencing tokens', bn: 'ফেন্সিং টোকেন' },
+    beats: [
+      {
+        set: { scenario: 'seed-gc-pause', fencing: 'token' },
+        say: {
+          en: 'Every grant carries a token that grows by one: A got {A.token}, B will get {B.token}. The storage now remembers the highest token it has seen on a write and refuses lower ones. Same pause of {pause} ms.',
+          bn: 'প্রতিটি অনুমোদনের সঙ্গে একটি টোকেন আসে যা এক করে বাড়ে: A পেয়েছে {A.token}, B পাবে {B.token}। স্টোরেজ এখন লেখায় দেখা সর্বোচ্চ টোকেন মনে রাখে এবং তার চেয়ে ছোটগুলো ফিরিয়ে দেয়। বিরতি আগের মতোই {pause} ms।',
+        },
+        ask: {
+          q: { en: 'Who stops A’s stale write?', bn: 'A-র বাসি লেখা কে থামায়?' },
+          choices: [
+            { say: { en: 'The lock service', bn: 'লক সার্ভিস' }, when: { lockRejects: 'A' } },
+            { say: { en: 'The storage', bn: 'স্টোরেজ' }, when: { rejected: 'A' } },
+            { say: { en: 'Nobody: B’s update is still lost', bn: 'কেউ না: B-র আপডেট তবুও হারায়' }, when: { lost: 'B' } },
+          ],
+        },
+        claims: { verdict: 'safe' },
+        why: {
+          en: 'The storage refused token {A.token} after it had seen token {B.token}. Final {final}, expected {expected}. The rejection came from the storage, not the lock service: the lock service never sees the write.',
+          bn: 'টোকেন {B.token} দেখার পর স্টোরেজ টোকেন {A.token} ফিরিয়ে দিয়েছে। চূড়ান্ত {final}, প্রত্যাশিত {expected}। প্রত্যাখ্যান এসেছে স্টোরেজ থেকে, লক সার্ভিস থেকে নয়: লক সার্ভিস লেখাটি দেখেই না।',
+        },
+      },
+      {
+        set: { scenario: 'seed-gc-pause', fencing: 'token', retries: 3 },
+        say: { en: 'Now a refused client starts over: it takes the lock again, re-reads and redoes its work.', bn: 'এবার প্রত্যাখ্যাত ক্লায়েন্ট আবার শুরু করে: আবার লক নেয়, আবার পড়ে, কাজটি আবার করে।' },
+        ask: {
+          q: { en: 'How does it end?', bn: 'শেষটা কেমন হয়?' },
+          choices: [
+            { say: { en: 'Both debits are applied', bn: 'দুটি ডেবিটই প্রয়োগ হয়' }, when: { allApplied: true } },
+            { say: { en: 'Only B’s debit is applied', bn: 'শুধু B-র ডেবিট প্রয়োগ হয়' }, when: { allApplied: false } },
+          ],
+        },
+        claims: { verdict: 'safe', rejected: 'A' },
+        why: {
+          en: 'A was refused once, started over from a fresh read and wrote {A.last}. Final {final}, expected {expected}: an error the client can act on, instead of silent loss.',
+          bn: 'A একবার প্রত্যাখ্যাত হয়ে নতুন করে পড়া থেকে শুরু করেছে এবং লিখেছে {A.last}। চূড়ান্ত {final}, প্রত্যাশিত {expected}: নিঃশব্দ ক্ষতির বদলে এমন একটি ত্রুটি যার ভিত্তিতে ক্লায়েন্ট কিছু করতে পারে।',
+        },
+      },
+      {
+        set: { scenario: 'seed-gc-pause', fencing: 'token' },
+        free: true,
+        say: { en: 'Try it: switch Fencing between none and token, and drag the pause. With token, no pause loses an update here.', bn: 'নিজে চেষ্টা করুন: ফেন্সিং none ও token-এর মধ্যে বদলান, আর বিরতি টানুন। token থাকলে এখানে কোনো বিরতিতেই আপডেট হারায় না।' },
+        claims: { verdict: 'safe' },
+        scan: { param: 'pause', from: 0, to: 3000, step: 10, policies: ['token'] },
+        claimsScan: { scanZero: 'token' },
+        why: { en: 'At the start: final {final}, expected {expected}.', bn: 'শুরুতে: চূড়ান্ত {final}, প্রত্যাশিত {expected}।' },
+      },
+    ],
+  },
+  {
+    title: { en: 'The write-only gap, and the fixes', bn: 'শুধু-লেখার ফাঁক, আর তার সমাধান' },
+    beats: [
+      {
+        set: { scenario: 'write-only-gap', fencing: 'token' },
+        say: {
+          en: 'A pauses {pause} ms, just under the TTL of {ttl} ms, and the events interleave: B takes the lock, A wakes, B reads, A writes, B writes. The storage checks tokens on writes.',
+          bn: 'A {pause} ms থমকে থাকে, {ttl} ms TTL-এর ঠিক নিচে, আর ঘটনাগুলো জড়িয়ে যায়: B লক নেয়, A জাগে, B পড়ে, A লেখে, B লেখে। স্টোরেজ লেখার সময় টোকেন যাচাই করে।',
+        },
+        ask: {
+          q: { en: 'Token fencing is on. Is every update kept?', bn: 'টোকেন ফেন্সিং চালু। প্রতিটি আপডেট কি টিকে থাকে?' },
+          choices: [
+            { say: { en: 'Yes, token fencing catches it', bn: 'হ্যাঁ, টোকেন ফেন্সিং ধরে ফেলে' }, when: { verdict: 'safe' } },
+            { say: { en: 'No: A’s update is lost', bn: 'না: A-র আপডেট হারায়' }, when: { lost: 'A' } },
+            { say: { en: 'No: B’s update is lost', bn: 'না: B-র আপডেট হারায়' }, when: { lost: 'B' } },
+          ],
+        },
+        claims: { verdict: 'lost-update', rejected: null },
+        why: {
+          en: 'A’s write with token {A.token} came before any write with token {B.token}, so the storage accepted it; then B wrote {B.value}, computed from a read taken before A’s write. Final {final}, expected {expected}: lost despite fencing.',
+          bn: 'টোকেন {A.token}-সহ A-র লেখা টোকেন {B.token}-এর কোনো লেখার আগে এসেছে, তাই স্টোরেজ তা গ্রহণ করেছে; তারপর B লিখেছে {B.value}, A-র লেখার আগে নেওয়া পড়া থেকে হিসাব করে। চূড়ান্ত {final}, প্রত্যাশিত {expected}: ফেন্সিং সত্ত্বেও হারিয়েছে।',
+        },
+      },
+      {
+        set: { scenario: 'write-only-gap', fencing: 'first-touch' },
+        say: { en: 'Fix one, first-touch: every access with a token, reads included, raises the highest token seen.', bn: 'প্রথম সমাধান, first-touch: টোকেনসহ প্রতিটি প্রবেশ, পড়াও, দেখা সর্বোচ্চ টোকেন বাড়িয়ে দেয়।' },
+        ask: {
+          q: { en: 'Who is refused now?', bn: 'এবার কে প্রত্যাখ্যাত হয়?' },
+          choices: [
+            { say: { en: 'A', bn: 'A' }, when: { rejected: 'A' } },
+            { say: { en: 'B', bn: 'B' }, when: { rejected: 'B' } },
+            { say: { en: 'Nobody', bn: 'কেউ না' }, when: { rejected: null } },
+          ],
+        },
+        claims: { verdict: 'safe' },
+        why: {
+          en: 'B’s read with token {B.token} came first, so A’s write with token {A.token} was refused. Final {final}, expected {expected}.',
+          bn: 'টোকেন {B.token}-সহ B-র পড়া আগে এসেছে, তাই টোকেন {A.token}-সহ A-র লেখা প্রত্যাখ্যাত হয়েছে। চূড়ান্ত {final}, প্রত্যাশিত {expected}।',
+        },
+      },
+      {
+        set: { scenario: 'write-only-gap', fencing: 'version', retries: 3 },
+        say: { en: 'Fix two, version: a write is a compare-and-set on the version its client read. A refused client starts over.', bn: 'দ্বিতীয় সমাধান, version: প্রতিটি লেখা হলো ক্লায়েন্ট যে সংস্করণ পড়েছিল তার ওপর compare-and-set। প্রত্যাখ্যাত ক্লায়েন্ট আবার শুরু করে।' },
+        ask: {
+          q: { en: 'Who is refused now?', bn: 'এবার কে প্রত্যাখ্যাত হয়?' },
+          choices: [
+            { say: { en: 'A', bn: 'A' }, when: { rejected: 'A' } },
+            { say: { en: 'B', bn: 'B' }, when: { rejected: 'B' } },
+            { say: { en: 'Nobody', bn: 'কেউ না' }, when: { rejected: null } },
+          ],
+        },
+        claims: { verdict: 'safe', allApplied: true },
+        why: {
+          en: 'A’s write changed the version after B had read, so B’s write was refused; B started over from a fresh read and wrote {B.last}. Final {final}, expected {expected}. No tokens needed: the storage checks what the writer saw.',
+          bn: 'B পড়ার পর A-র লেখা সংস্করণ বদলে দিয়েছে, তাই B-র লেখা প্রত্যাখ্যাত হয়েছে; B নতুন করে পড়ে আবার লিখেছে {B.last}। চূড়ান্ত {final}, প্রত্যাশিত {expected}। টোকেন লাগেনি: লেখক কী দেখেছিল, স্টোরেজ সেটিই যাচাই করে।',
+        },
+      },
+      {
+        set: { scenario: 'write-only-gap', fencing: 'token' },
+        free: true,
+        say: { en: 'Try it: drag the pause around the TTL under each fencing policy. Token loses A’s update only in a thin band; first-touch and version never lose one here.', bn: 'নিজে চেষ্টা করুন: প্রতিটি ফেন্সিং নীতিতে বিরতিকে TTL-এর আশপাশে টানুন। token শুধু একটি সরু পরিসরে A-র আপডেট হারায়; first-touch ও version এখানে কখনো হারায় না।' },
+        claims: { lost: 'A' },
+        scan: { param: 'pause', from: 0, to: 3000, step: 5, policies: ['token', 'first-touch', 'version'] },
+        claimsScan: { scanSome: 'token', scanZero: ['first-touch', 'version'] },
+        why: { en: 'At the start: final {final}, expected {expected}.', bn: 'শুরুতে: চূড়ান্ত {final}, প্রত্যাশিত {expected}।' },
+      },
+    ],
+  },
+  {
+    title: { en: 'The Redlock debate', bn: 'Redlock বিতর্ক' },
+    beats: [
+      {
+        set: { scenario: 'redlock-pause-before-check' },
+        say: {
+          en: 'Redlock asks five independent redis nodes and holds the lock on a majority. All five grant A, but A is frozen for {pause} ms while their OKs wait in its socket buffer. A Redlock client then checks the validity: the TTL minus the time acquiring took.',
+          bn: 'Redlock পাঁচটি স্বাধীন redis নোডকে জিজ্ঞেস করে এবং সংখ্যাগরিষ্ঠ পেলে লক ধরে। পাঁচটিই A-কে অনুমোদন দেয়, কিন্তু A {pause} ms থমকে থাকে, আর তাদের OK তার সকেট বাফারে অপেক্ষা করে। এরপর Redlock ক্লায়েন্ট বৈধতা যাচাই করে: TTL থেকে লক নিতে লাগা সময় বাদ।',
+        },
+        ask: {
+          q: { en: 'Does A use the lock it was granted while frozen?', bn: 'থমকে থাকার সময় পাওয়া লক কি A ব্যবহার করে?' },
+          choices: [
+            { say: { en: 'No: it gives up, retries after B, and both debits land', bn: 'না: ছেড়ে দেয়, B-র পরে আবার চেষ্টা করে, আর দুটি ডেবিটই টিকে যায়' }, when: { firstWrite: 'B', allApplied: true } },
+            { say: { en: 'Yes, and an update is lost', bn: 'হ্যাঁ, এবং একটি আপডেট হারায়' }, when: { verdict: 'lost-update' } },
+          ],
+        },
+        claims: { verdict: 'safe' },
+        why: {
+          en: 'The validity was negative, so A unlocked every node and tried again after B had written {B.value}; A then wrote {A.value}. Final {final}, expected {expected}. antirez is right about this placement of the pause.',
+          bn: 'বৈধতা ঋণাত্মক ছিল, তাই A সব নোড আনলক করে B {B.value} লেখার পর আবার চেষ্টা করেছে; তারপর A লিখেছে {A.value}। চূড়ান্ত {final}, প্রত্যাশিত {expected}। বিরতির এই অবস্থানে antirez ঠিক।',
+        },
+      },
+      {
+        set: { scenario: 'redlock-pause-before-check', naive: true },
+        say: { en: 'The same schedule, but a naive client trusts the OKs without checking how long acquiring took.', bn: 'একই সময়সূচি, কিন্তু একটি সরল ক্লায়েন্ট লক নিতে কত সময় লেগেছে তা যাচাই না করেই OK-গুলো বিশ্বাস করে।' },
+        ask: {
+          q: { en: 'How does it end?', bn: 'শেষটা কেমন হয়?' },
+          choices: [
+            { say: { en: 'Both debits are applied', bn: 'দুটি ডেবিটই প্রয়োগ হয়' }, when: { allApplied: true } },
+            { say: { en: 'A’s update is lost', bn: 'A-র আপডেট হারায়' }, when: { lost: 'A' } },
+            { say: { en: 'B’s update is lost', bn: 'B-র আপডেট হারায়' }, when: { lost: 'B' } },
+          ],
+        },
+        claims: { verdict: 'lost-update' },
+        why: {
+          en: 'A wrote {A.value} after its keys had expired, and B, holding the lock, overwrote it with {B.value}. Final {final}, expected {expected}. The validity check is what saved the compliant client.',
+          bn: 'চাবিগুলোর মেয়াদ ফুরোনোর পর A লিখেছে {A.value}, আর লক-ধারী B তা মুছে লিখেছে {B.value}। চূড়ান্ত {final}, প্রত্যাশিত {expected}। নিয়ম-মানা ক্লায়েন্টকে বাঁচিয়েছিল বৈধতা যাচাই।',
+        },
+      },
+      {
+        set: { scenario: 'redlock-pause-after-check' },
+        say: { en: 'Now A acquires with time to spare, checks the validity, and the pause of {pause} ms begins right after the check.', bn: 'এবার A হাতে সময় রেখে লক নেয়, বৈধতা যাচাই করে, আর যাচাইয়ের ঠিক পরে {pause} ms-এর বিরতি শুরু হয়।' },
+        ask: {
+          q: { en: 'Is an update lost?', bn: 'কোনো আপডেট কি হারায়?' },
+          choices: [
+            { say: { en: 'No: the check protects A', bn: 'না: যাচাই A-কে রক্ষা করে' }, when: { verdict: 'safe' } },
+            { say: { en: 'Yes: B’s update is lost', bn: 'হ্যাঁ: B-র আপডেট হারায়' }, when: { lost: 'B' } },
+          ],
+        },
+        claims: { rejected: null },
+        why: {
+          en: 'B wrote {B.value}; A woke and wrote {A.value}. Final {final}, expected {expected}. Both authors agree: no lock algorithm protects the gap between the check and the write. Only the storage can, and Redlock has no token to give it.',
+          bn: 'B লিখেছে {B.value}; A জেগে লিখেছে {A.value}। চূড়ান্ত {final}, প্রত্যাশিত {expected}। দুই লেখকই একমত: যাচাই আর লেখার মাঝের ফাঁক কোনো লক অ্যালগরিদম রক্ষা করে না। পারে শুধু স্টোরেজ, আর Redlock-এর দেওয়ার মতো কোনো টোকেন নেই।',
+        },
+      },
+      {
+        set: { scenario: 'redlock-clock-jump' },
+        say: {
+          en: 'Kleppmann’s clock case: a partition lets A reach nodes one to three and B nodes three to five. A holds the first three; then node three’s wall clock jumps forward and A’s key there expires early.',
+          bn: 'ক্লেপম্যানের ঘড়ির উদাহরণ: একটি বিভাজনে A প্রথম তিনটি নোডে পৌঁছাতে পারে, B তৃতীয় থেকে পঞ্চম নোডে। A প্রথম তিনটি ধরে রাখে; তারপর তৃতীয় নোডের দেয়াল-ঘড়ি সামনে লাফ দেয় এবং সেখানে A-র চাবির মেয়াদ আগেই ফুরিয়ে যায়।',
+        },
+        ask: {
+          q: { en: 'Do two clients believe they hold the lock at the same time?', bn: 'দুটি ক্লায়েন্ট কি একই সময়ে নিজেকে লকের ধারক মনে করে?' },
+          choices: [
+            { say: { en: 'Yes: two majorities', bn: 'হ্যাঁ: দুটি সংখ্যাগরিষ্ঠতা' }, when: { overlap: true } },
+            { say: { en: 'No: only one at a time', bn: 'না: একবারে একজনই' }, when: { overlap: false } },
+          ],
+        },
+        claims: { lost: 'B' },
+        why: {
+          en: 'B won nodes three to five while A still held one to three: two holders. B wrote {B.value}, A wrote {A.value}; final {final}, expected {expected}.',
+          bn: 'A যখন প্রথম তিনটি নোড ধরে আছে, B তখন তৃতীয় থেকে পঞ্চম নোড জিতেছে: দুজন ধারক। B লিখেছে {B.value}, A লিখেছে {A.value}; চূড়ান্ত {final}, প্রত্যাশিত {expected}।',
+        },
+      },
+      {
+        set: { scenario: 'redlock-clock-jump-monotonic' },
+        say: { en: 'antirez’s reply: expire keys on a monotonic clock, which a wall-clock jump does not move. Same partition, same jump.', bn: 'antirez-এর জবাব: চাবির মেয়াদ মাপুন মনোটনিক ঘড়িতে, যাকে দেয়াল-ঘড়ির লাফ নড়ায় না। একই বিভাজন, একই লাফ।' },
+        ask: {
+          q: { en: 'Do two clients believe they hold the lock at the same time?', bn: 'দুটি ক্লায়েন্ট কি একই সময়ে নিজেকে লকের ধারক মনে করে?' },
+          choices: [
+            { say: { en: 'Yes: two majorities', bn: 'হ্যাঁ: দুটি সংখ্যাগরিষ্ঠতা' }, when: { overlap: true } },
+            { say: { en: 'No: only one at a time', bn: 'না: একবারে একজনই' }, when: { overlap: false } },
+          ],
+        },
+        claims: { verdict: 'safe', allApplied: true },
+        why: {
+          en: 'Node three kept A’s key, so B could not win a majority until A was done. Final {final}, expected {expected}. Each side is right about a different instant.',
+          bn: 'তৃতীয় নোড A-র চাবি রেখে দিয়েছে, তাই A-র কাজ শেষ না হওয়া পর্যন্ত B সংখ্যাগরিষ্ঠতা পায়নি। চূড়ান্ত {final}, প্রত্যাশিত {expected}। প্রত্যেক পক্ষ ভিন্ন ভিন্ন মুহূর্তের ব্যাপারে ঠিক।',
+        },
+      },
+      {
+        set: { scenario: 'redlock-crash-restart' },
+        say: { en: 'The same partition, but node three crashes before saving A’s key and restarts empty {restart} ms later.', bn: 'একই বিভাজন, কিন্তু তৃতীয় নোড A-র চাবি সংরক্ষণের আগেই বিকল হয় এবং {restart} ms পরে খালি অবস্থায় আবার চালু হয়।' },
+        ask: {
+          q: { en: 'Is an update lost?', bn: 'কোনো আপডেট কি হারায়?' },
+          choices: [
+            { say: { en: 'No', bn: 'না' }, when: { verdict: 'safe' } },
+            { say: { en: 'Yes: B’s update is lost', bn: 'হ্যাঁ: B-র আপডেট হারায়' }, when: { lost: 'B' } },
+          ],
+        },
+        claims: { overlap: true },
+        why: {
+          en: 'The restarted node forgot A’s key and granted B a majority. Final {final}, expected {expected}. The Redis docs’ answer is to delay a restart by a TTL — try it next.',
+          bn: 'পুনরায় চালু নোড A-র চাবি ভুলে গিয়ে B-কে সংখ্যাগরিষ্ঠতা দিয়েছে। চূড়ান্ত {final}, প্রত্যাশিত {expected}। Redis ডকুমেন্টেশনের উত্তর: পুনরায় চালু হওয়া এক TTL পিছিয়ে দিন — পরের ধাপে চেষ্টা করুন।',
+        },
+      },
+      {
+        set: { scenario: 'redlock-crash-restart' },
+        free: true,
+        say: { en: 'Try it: drag the restart delay up to the TTL and beyond, and switch Fencing to version or owner, which catch it at any delay.', bn: 'নিজে চেষ্টা করুন: পুনরায় চালুর বিলম্ব TTL পর্যন্ত ও তার বেশি টানুন, আর ফেন্সিং version বা owner-এ বদলান, যা যেকোনো বিলম্বে এটি ধরে।' },
+        claims: { lost: 'B' },
+        why: { en: 'At the start: final {final}, expected {expected}.', bn: 'শুরুতে: চূড়ান্ত {final}, প্রত্যাশিত {expected}।' },
+      },
+    ],
+  },
+  {
+    title: { en: 'The ratio', bn: 'অনুপাত' },
+    beats: [
+      {
+        set: { scenario: 'seed-gc-pause', fencing: 'none', pause: 50 },
+        say: { en: 'A more usual pause: {pause} ms against a TTL of {ttl} ms.', bn: 'আরও সাধারণ একটি বিরতি: {ttl} ms TTL-এর বিপরীতে {pause} ms।' },
+        ask: {
+          q: { en: 'No fencing. Is an update lost?', bn: 'ফেন্সিং নেই। কোনো আপডেট কি হারায়?' },
+          choices: [
+            { say: { en: 'No', bn: 'না' }, when: { verdict: 'safe' } },
+            { say: { en: 'Yes', bn: 'হ্যাঁ' }, when: { verdict: 'lost-update' } },
+          ],
+        },
+        claims: { allApplied: true },
+        why: { en: 'Final {final}, expected {expected}: the pause ended inside the lease. Most pauses do.', bn: 'চূড়ান্ত {final}, প্রত্যাশিত {expected}: বিরতি লিজের ভেতরেই শেষ হয়েছে। বেশিরভাগ বিরতিই তাই হয়।' },
+      },
+      {
+        set: { scenario: 'seed-gc-pause', fencing: 'none' },
+        scan: { param: 'pause', from: 0, to: 3000, step: 10, policies: ['none', 'token', 'first-touch'] },
+        say: {
+          en: 'The lab ran this schedule for every pause from {scan.from} to {scan.to} ms in steps of {scan.step} ms ({scan.n} runs) at a TTL of {ttl} ms. Without fencing, {scan.none} of them lose an update.',
+          bn: 'ল্যাব এই সময়সূচি {ttl} ms TTL-এ {scan.from} থেকে {scan.to} ms পর্যন্ত প্রতি {scan.step} ms অন্তর প্রতিটি বিরতিতে চালিয়েছে ({scan.n}টি রান)। ফেন্সিং ছাড়া তাদের {scan.none}টিতে একটি আপডেট হারায়।',
+        },
+        ask: {
+          q: { en: 'With first-touch fencing, how many of those runs lose an update?', bn: 'first-touch ফেন্সিং থাকলে ওই রানগুলোর কয়টিতে আপডেট হারায়?' },
+          choices: [
+            { say: { en: 'None of them', bn: 'একটিতেও না' }, when: { scanZero: 'first-touch' } },
+            { say: { en: 'Fewer, but some', bn: 'কম, তবে কয়েকটিতে' }, when: { scanSome: 'first-touch' } },
+          ],
+        },
+        claims: { scanSome: 'none' },
+        why: {
+          en: 'With first-touch: {scan.first-touch}; with token: {scan.token}. Fencing does not make long pauses rarer; it makes them harmless — only B’s or A’s progress suffers, never the data.',
+          bn: 'first-touch-এ: {scan.first-touch}; token-এ: {scan.token}। ফেন্সিং লম্বা বিরতি কমায় না; সেগুলোকে ক্ষতিহীন করে — ভোগে শুধু অগ্রগতি, ডেটা কখনো নয়।',
+        },
+      },
+      {
+        set: { scenario: 'seed-gc-pause', fencing: 'none' },
+        given: { gc: 50, ttlReal: 30 },
+        say: {
+          en: 'In reality the pause would be a {gc} ms GC and the TTL {ttlReal} s: the ratio differs, the structure is the same. Pause times have heavy tails, so a pause longer than the lease is rare, not never — and with many operations a day, rare happens.',
+          bn: 'বাস্তবে বিরতি হতো {gc} ms-এর একটি GC আর TTL {ttlReal} s: অনুপাত আলাদা, গঠন একই। বিরতির সময়ের লেজ ভারী, তাই লিজের চেয়ে লম্বা বিরতি বিরল, অসম্ভব নয় — আর দিনে অনেক অপারেশনে বিরলও ঘটে।',
+        },
+        why: {
+          en: 'To put numbers on it for your pauses and TTL, run leaselab estimate on the command line (see the README). Here, the seed’s run as a reminder: final {final}, expected {expected}.',
+          bn: 'আপনার বিরতি ও TTL-এর জন্য সংখ্যা পেতে কমান্ড লাইনে leaselab estimate চালান (README দেখুন)। এখানে, মনে করিয়ে দিতে বীজ-উদাহরণের রান: চূড়ান্ত {final}, প্রত্যাশিত {expected}।',
+        },
+        claims: { lost: 'B' },
+      },
+      {
+        set: { scenario: 'seed-gc-pause', fencing: 'first-touch' },
+        free: true,
+        say: { en: 'Try it: any TTL, any pause. With first-touch fencing the verdict stays safe; switch it off to see what it was buying.', bn: 'নিজে চেষ্টা করুন: যেকোনো TTL, যেকোনো বিরতি। first-touch ফেন্সিং থাকলে রায় নিরাপদই থাকে; বন্ধ করে দেখুন এটি কী কিনে দিচ্ছিল।' },
+        claims: { verdict: 'safe' },
+        why: { en: 'At the start: final {final}, expected {expected}.', bn: 'শুরুতে: চূড়ান্ত {final}, প্রত্যাশিত {expected}।' },
+      },
+    ],
+  },
+];
+
+/** Words of the lesson pages themselves (the lab's come from i18n.js). */
+export const words = {
+  en: {
+    docTitle: 'leaselab — lessons: distributed locks, pauses and fencing tokens',
+    h1: 'leaselab lessons',
+    lede: 'Six short chapters. Each asks you to predict what happens, then runs the simulation and shows you. Every number you read comes from a run you can replay.',
+    toLab: 'Open the free lab',
+    chapters: 'Chapters',
+    chapter: 'Chapter {n}',
+    beatOf: 'Step {i} of {n}',
+    prev: '← Previous',
+    next: 'Next →',
+    replay: 'Replay this step',
+    predict: 'Predict',
+    setup: 'The setting: {title}. {params}',
+    fencingIs: 'Fencing: {policy}.',
+    naive: 'The client is naive.',
+    retries: 'A refused client starts over.',
+    right: 'Right.',
+    wrong: 'Not quite — the right answer is marked.',
+    answer: 'What happened',
+    tryIt: 'Try it: the sliders are yours.',
+    done: 'done',
+    progress: '{i} of {n} steps seen',
+    keys: 'Keys: ← and → move between steps while the lesson has focus.',
+    chapterEnd: 'End of the chapter.',
+    nextChapter: 'Next chapter: {title}',
+    scanOf: '{k} of {n}',
+    lessonNotFound: 'There is no lesson {n}; showing chapter one.',
+    stop: '.',
+  },
+  bn: {
+    docTitle: 'leaselab — পাঠ: ডিস্ট্রিবিউটেড লক, বিরতি ও ফেন্সিং টোকেন',
+    h1: 'leaselab পাঠ',
+    lede: 'ছয়টি ছোট অধ্যায়। প্রতিটি আগে আপনাকে অনুমান করতে বলে কী ঘটবে, তারপর সিমুলেশন চালিয়ে দেখায়। যে সংখ্যাই পড়ুন, তা আসে এমন একটি রান থেকে যা আপনি আবার চালাতে পারেন।',
+    toLab: 'মুক্ত ল্যাব খুলুন',
+    chapters: 'অধ্যায়সমূহ',
+    chapter: 'অধ্যায় {n}',
+    beatOf: 'ধাপ {i} / {n}',
+    prev: '← আগের',
+    next: 'পরের →',
+    replay: 'এই ধাপ আবার চালান',
+    predict: 'অনুমান করুন',
+    setup: 'পরিস্থিতি: {title}। {params}',
+    fencingIs: 'ফেন্সিং: {policy}।',
+    naive: 'ক্লায়েন্টটি সরল।',
+    retries: 'প্রত্যাখ্যাত ক্লায়েন্ট আবার শুরু করে।',
+    right: 'ঠিক।',
+    wrong: 'পুরোপুরি নয় — সঠিক উত্তর চিহ্নিত করা আছে।',
+    answer: 'যা ঘটেছে',
+    tryIt: 'নিজে চেষ্টা করুন: স্লাইডারগুলো এখন আপনার।',
+    done: 'শেষ',
+    progress: '{n}টির মধ্যে {i}টি ধাপ দেখা হয়েছে',
+    keys: 'কী: পাঠে ফোকাস থাকলে ← ও → দিয়ে ধাপ বদলান।',
+    chapterEnd: 'অধ্যায় শেষ।',
+    nextChapter: 'পরের অধ্যায়: {title}',
+    scanOf: '{n}টির মধ্যে {k}টি',
+    lessonNotFound: 'পাঠ {n} নেই; প্রথম অধ্যায় দেখানো হচ্ছে।',
+    stop: '।',
+  },
+};
