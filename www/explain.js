@@ -175,7 +175,7 @@ function redlockMargin(run, d, num) {
       const n = `n${l.node + 1}`;
       const step = run.events.find((e) => e.kind === 'server-clock-step' && e.node === l.node && e.t_ms <= l.ends_ms);
       if (l.lost) causes.push(fmt(d.marginCrash, { n, c: w.client, t: num(l.ends_ms) }));
-      else if (step) causes.push(fmt(d.marginJump, { n, by: num(step.step_ms), t: num(step.t_ms) }));
+      else if (step) causes.push(fmt(d.marginJump, { n, by: `${step.step_ms > 0 ? '+' : '−'}${num(Math.abs(step.step_ms))}`, t: num(step.t_ms) }));
     }
     const head = fmt(d.marginMajority, { c: w.client, t: num(w.t_ms), end: num(end), late: num(Math.max(0, w.t_ms - end)), q: num(quorum), n: num(run.nodes) });
     const broke = causes.length ? fmt(d.marginBecause, { causes: causes.join(d.marginAnd) }) : '';
