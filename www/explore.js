@@ -460,7 +460,7 @@ async function exportMap(i, kind) {
   if (!g) return;
   const svg = $(i ? 'map-b' : 'map-a').querySelector('svg');
   const base = `leaselab-${g.s.id}-${g.xp.name}-${g.yp.name}-${g.maps[i].policy}`;
-  const { standaloneSvg } = await import('./share.js');
+  const { standaloneSvg, download, downloadPng } = await import('./share.js');
   const copy = svg.cloneNode(true);
   // The title inside the picture, since the figure's caption stays behind.
   const title = document.createElementNS(SVGNS, 'title');
@@ -475,42 +475,14 @@ async function exportMap(i, kind) {
   copy.setAttribute('height', svg.getBoundingClientRect().height);
   try {
     const text = standaloneSvg(copy);
-    if (kind === 'svg') download(`${base}.svg`, new Blob([text], { type: 'image/svg+xml' }));
-    else await png(`${base}.png`, text, svg.getBoundingClientRect());
+    if (kind === 'svg') download(`${base}.svg`, 'image/svg+xml', text);
+    else await downloadPng(`${base}.png`, text, svg.getBoundingClientRect());
     $('detail').textContent = fmt(st.d.x.exported, { kind: kind.toUpperCase() });
   } catch {
     $('detail').textContent = st.d.x.pngBlocked;
   } finally {
     holder.remove();
   }
-}
-
-function download(name, blob) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
-function png(name, text, { width, height }) {
-  return new Promise((ok, ko) => {
-    const img = new Image();
-    img.onload = () => {
-      const canvas = document.createElement('canvas');
-      canvas.width = Math.round(width * 2);
-      canvas.height = Math.round(height * 2);
-      const ctx = canvas.getContext('2d');
-      ctx.scale(2, 2);
-      ctx.drawImage(img, 0, 0, width, height);
-      canvas.toBlob((b) => (b ? ok(download(name, b)) : ko(new Error('png'))), 'image/png');
-    };
-    img.onerror = () => ko(new Error('png'));
-    img.src = URL.createObjectURL(new Blob([text], { type: 'image/svg+xml' }));
-  });
 }
 
 // ---------- Probability mode

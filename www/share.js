@@ -2,7 +2,7 @@
 // Everything is made in the page from what is already on it; nothing goes over the network.
 
 /** Offers `data` as a file download named `name`. */
-function download(name, type, data) {
+export function download(name, type, data) {
   const url = URL.createObjectURL(data instanceof Blob ? data : new Blob([data], { type }));
   const a = document.createElement('a');
   a.href = url;
@@ -65,26 +65,29 @@ export function exportRun(kind, run, svg, base) {
       return download(`${base}.json`, 'application/json', `${JSON.stringify(run, null, 2)}\n`);
     case 'svg':
       return download(`${base}.svg`, 'image/svg+xml', standaloneSvg(svg));
-    case 'png': {
-      const text = standaloneSvg(svg);
-      const img = new Image();
-      const { width, height } = svg.getBoundingClientRect();
-      const scale = 2; // crisp on high-density screens and in slides
-      return new Promise((ok, ko) => {
-        img.onload = () => {
-          const canvas = document.createElement('canvas');
-          canvas.width = Math.round(width * scale);
-          canvas.height = Math.round(height * scale);
-          const ctx = canvas.getContext('2d');
-          ctx.scale(scale, scale);
-          ctx.drawImage(img, 0, 0, width, height);
-          canvas.toBlob((blob) => (blob ? ok(download(`${base}.png`, 'image/png', blob)) : ko(new Error('PNG export failed'))), 'image/png');
-        };
-        img.onerror = () => ko(new Error('PNG export failed'));
-        img.src = URL.createObjectURL(new Blob([text], { type: 'image/svg+xml' }));
-      });
-    }
+    case 'png':
+      return downloadPng(`${base}.png`, standaloneSvg(svg), svg.getBoundingClientRect());
     default:
       throw new Error(`unknown export ${kind}`);
   }
+}
+
+/** Rasterises a standalone SVG (its text) at 2× (crisp on high-density screens and in slides) and
+ *  offers it as a PNG download. Rejects where the page may not load `blob:` images (a strict CSP). */
+export function downloadPng(name, text, { width, height }) {
+  const scale = 2;
+  return new Promise((ok, ko) => {
+    const img = new Image();
+    img.onload = () => {
+      const canvas = document.createElement('canvas');
+      canvas.width = Math.round(width * scale);
+      canvas.height = Math.round(height * scale);
+      const ctx = canvas.getContext('2d');
+      ctx.scale(scale, scale);
+      ctx.drawImage(img, 0, 0, width, height);
+      canvas.toBlob((blob) => (blob ? ok(download(name, 'image/png', blob)) : ko(new Error('PNG export failed'))), 'image/png');
+    };
+    img.onerror = () => ko(new Error('PNG export failed'));
+    img.src = URL.createObjectURL(new Blob([text], { type: 'image/svg+xml' }));
+  });
 }
