@@ -33,16 +33,34 @@ fn main() {
     let mut out = String::new();
     let mut names = Vec::new();
     let mut sources = Vec::new();
-    for (n, file) in index.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).enumerate() {
+    for (n, file) in index
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .enumerate()
+    {
         println!("cargo:rerun-if-changed=scenarios/{file}");
-        let text = std::fs::read_to_string(dir.join(file)).unwrap_or_else(|e| panic!("scenarios/{file}: {e}"));
-        let sc = scenario::Scenario::parse(&text).unwrap_or_else(|e| panic!("scenarios/{file}: {e}"));
+        let text = std::fs::read_to_string(dir.join(file))
+            .unwrap_or_else(|e| panic!("scenarios/{file}: {e}"));
+        let sc =
+            scenario::Scenario::parse(&text).unwrap_or_else(|e| panic!("scenarios/{file}: {e}"));
         emit(&mut out, n, &sc);
         names.push(format!("SC{n}"));
-        sources.push(format!("include_str!({:?})", dir.join(file).display().to_string()));
+        sources.push(format!(
+            "include_str!({:?})",
+            dir.join(file).display().to_string()
+        ));
     }
-    let _ = writeln!(out, "pub(crate) static CATALOGUE: &[Scenario] = &[{}];", names.join(", "));
-    let _ = writeln!(out, "#[cfg(test)] pub(crate) const SOURCES: &[&str] = &[{}];", sources.join(", "));
+    let _ = writeln!(
+        out,
+        "pub(crate) static CATALOGUE: &[Scenario] = &[{}];",
+        names.join(", ")
+    );
+    let _ = writeln!(
+        out,
+        "#[cfg(test)] pub(crate) const SOURCES: &[&str] = &[{}];",
+        sources.join(", ")
+    );
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("catalogue.rs");
     std::fs::write(dest, out).unwrap();
 }

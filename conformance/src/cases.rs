@@ -37,23 +37,86 @@ pub fn cases() -> Vec<Case> {
     // A's write (630 ms), the keepalive end (320 ms) before A wakes (620 ms); B's tries while A is paused
     // change nothing (the real lock is held). seed-advisory-lock: the kill (200 ms) before B's second try
     // (400 ms). So 100 ms.
-    let c = |id, policy, set, scale, how| Case { id, policy, set, scale, fence_counter: false, predict_with: None, how, tolerance_ms: 100 };
+    let c = |id, policy, set, scale, how| Case {
+        id,
+        policy,
+        set,
+        scale,
+        fence_counter: false,
+        predict_with: None,
+        how,
+        tolerance_ms: 100,
+    };
     // seed-gc-pause, TTL 400 ms: with pause 900 ms the lease ends 400 ms after A's read and B's write
     // (400–450 ms) comes 450 ms before A's (900 ms): 200 ms. With pause 200 ms A's write comes 200 ms
     // before the lease ends: 100 ms.
-    let seed = |policy, set, how, tolerance_ms| Case { tolerance_ms, ..c("seed-gc-pause", policy, set, 1, how) };
+    let seed = |policy, set, how, tolerance_ms| Case {
+        tolerance_ms,
+        ..c("seed-gc-pause", policy, set, 1, how)
+    };
     // Redlock ×3: n3 is back 30 ms after the crash (150 ms); B needs it by its second round (336 ms) to
     // write (≈ 400 ms) well before A (600 ms): 150 ms.
-    let redlock = |id, set, how| Case { tolerance_ms: 150, ..c(id, Policy::None, set, 3, how) };
+    let redlock = |id, set, how| Case {
+        tolerance_ms: 150,
+        ..c(id, Policy::None, set, 3, how)
+    };
     vec![
-        c("seed-advisory-lock", Policy::None, &[], 1, "advisory lock; pg_terminate_backend at 200 ms"),
-        c("postgres-session", Policy::None, &[], 1, "advisory lock; A sleeps 600 ms holding it, connected"),
-        c("postgres-session", Policy::None, &[("keepalive", 300)], 1, "as above; idle_session_timeout 300 ms while A is frozen"),
-        c("postgres-terminate", Policy::None, &[], 1, "advisory lock; data through the same session"),
-        c("postgres-terminate-elsewhere", Policy::None, &[], 1, "data through another connection"),
-        c("postgres-terminate-elsewhere", Policy::Token, &[], 1, "token column, but an advisory lock gives no token"),
-        c("postgres-terminate-elsewhere", Policy::Version, &[], 1, "UPDATE … WHERE version = read"),
-        c("postgres-terminate-elsewhere", Policy::Owner, &[], 1, "reader stamps owner; UPDATE … WHERE owner = mine"),
+        c(
+            "seed-advisory-lock",
+            Policy::None,
+            &[],
+            1,
+            "advisory lock; pg_terminate_backend at 200 ms",
+        ),
+        c(
+            "postgres-session",
+            Policy::None,
+            &[],
+            1,
+            "advisory lock; A sleeps 600 ms holding it, connected",
+        ),
+        c(
+            "postgres-session",
+            Policy::None,
+            &[("keepalive", 300)],
+            1,
+            "as above; idle_session_timeout 300 ms while A is frozen",
+        ),
+        c(
+            "postgres-terminate",
+            Policy::None,
+            &[],
+            1,
+            "advisory lock; data through the same session",
+        ),
+        c(
+            "postgres-terminate-elsewhere",
+            Policy::None,
+            &[],
+            1,
+            "data through another connection",
+        ),
+        c(
+            "postgres-terminate-elsewhere",
+            Policy::Token,
+            &[],
+            1,
+            "token column, but an advisory lock gives no token",
+        ),
+        c(
+            "postgres-terminate-elsewhere",
+            Policy::Version,
+            &[],
+            1,
+            "UPDATE … WHERE version = read",
+        ),
+        c(
+            "postgres-terminate-elsewhere",
+            Policy::Owner,
+            &[],
+            1,
+            "reader stamps owner; UPDATE … WHERE owner = mine",
+        ),
         Case {
             fence_counter: true,
             predict_with: Some(("gc-pause", &[("ttl", 300), ("pause", 600)])),
@@ -65,15 +128,57 @@ pub fn cases() -> Vec<Case> {
                 "token from a sequence at each grant; UPDATE … WHERE token <= $1",
             )
         },
-        seed(Policy::None, &[("ttl", 400), ("pause", 900)], "redis SET NX PX + INCR token; PostgreSQL table", 200),
-        seed(Policy::Token, &[("ttl", 400), ("pause", 900)], "as above; UPDATE … WHERE token <= $1", 200),
-        seed(Policy::None, &[("ttl", 400), ("pause", 200)], "redis lease; PostgreSQL table", 100),
-        seed(Policy::Token, &[("ttl", 400), ("pause", 200)], "redis lease; token column", 100),
-        seed(Policy::Version, &[("ttl", 400), ("pause", 900)], "redis lease; version column", 200),
-        seed(Policy::Owner, &[("ttl", 400), ("pause", 900)], "redis lease; owner column", 200),
-        redlock("redlock-crash-restart", &[], "5 redis, no persistence; n3 SIGKILLed, restarted"),
-        redlock("redlock-crash-restart", &[("restart", 300)], "as above; restart delayed by the TTL"),
-        redlock("redlock-crash-fsync", &[], "5 redis, appendonly + appendfsync always"),
+        seed(
+            Policy::None,
+            &[("ttl", 400), ("pause", 900)],
+            "redis SET NX PX + INCR token; PostgreSQL table",
+            200,
+        ),
+        seed(
+            Policy::Token,
+            &[("ttl", 400), ("pause", 900)],
+            "as above; UPDATE … WHERE token <= $1",
+            200,
+        ),
+        seed(
+            Policy::None,
+            &[("ttl", 400), ("pause", 200)],
+            "redis lease; PostgreSQL table",
+            100,
+        ),
+        seed(
+            Policy::Token,
+            &[("ttl", 400), ("pause", 200)],
+            "redis lease; token column",
+            100,
+        ),
+        seed(
+            Policy::Version,
+            &[("ttl", 400), ("pause", 900)],
+            "redis lease; version column",
+            200,
+        ),
+        seed(
+            Policy::Owner,
+            &[("ttl", 400), ("pause", 900)],
+            "redis lease; owner column",
+            200,
+        ),
+        redlock(
+            "redlock-crash-restart",
+            &[],
+            "5 redis, no persistence; n3 SIGKILLed, restarted",
+        ),
+        redlock(
+            "redlock-crash-restart",
+            &[("restart", 300)],
+            "as above; restart delayed by the TTL",
+        ),
+        redlock(
+            "redlock-crash-fsync",
+            &[],
+            "5 redis, appendonly + appendfsync always",
+        ),
     ]
 }
 
@@ -83,7 +188,9 @@ fn scenario_text(id: &str) -> Option<&'static str> {
         "seed-advisory-lock" => include_str!("../../crate/scenarios/seed-advisory-lock.txt"),
         "postgres-session" => include_str!("../../crate/scenarios/postgres-session.txt"),
         "postgres-terminate" => include_str!("../../crate/scenarios/postgres-terminate.txt"),
-        "postgres-terminate-elsewhere" => include_str!("../../crate/scenarios/postgres-terminate-elsewhere.txt"),
+        "postgres-terminate-elsewhere" => {
+            include_str!("../../crate/scenarios/postgres-terminate-elsewhere.txt")
+        }
         "seed-gc-pause" => include_str!("../../crate/scenarios/seed-gc-pause.txt"),
         "gc-pause" => include_str!("../../crate/scenarios/gc-pause.txt"),
         "redlock-crash-restart" => include_str!("../../crate/scenarios/redlock-crash-restart.txt"),
@@ -95,7 +202,9 @@ fn scenario_text(id: &str) -> Option<&'static str> {
 /// Multiplies every duration in a scenario file by `k`: in service, client and fault lines, and in
 /// the part of `param` and `expect` lines before the colon. Prose lines are left alone.
 pub fn scale_text(text: &str, k: u64) -> String {
-    let prose = ["#", "id:", "group:", "title", "summary", "source:", "derived:"];
+    let prose = [
+        "#", "id:", "group:", "title", "summary", "source:", "derived:",
+    ];
     let mut out = String::with_capacity(text.len() + 64);
     for line in text.lines() {
         if k == 1 || prose.iter().any(|p| line.starts_with(p)) {
@@ -124,7 +233,9 @@ fn scale_durations(s: &str, k: u64) -> String {
     let mut i = 0;
     while i < b.len() {
         let starts_number = b[i].is_ascii_digit()
-            && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || (b[i - 1] == b'.' && i >= 2 && b[i - 2].is_ascii_digit())));
+            && (i == 0
+                || !(b[i - 1].is_ascii_alphanumeric()
+                    || (b[i - 1] == b'.' && i >= 2 && b[i - 2].is_ascii_digit())));
         if !starts_number {
             out.push(b[i] as char);
             i += 1;
@@ -141,7 +252,13 @@ fn scale_durations(s: &str, k: u64) -> String {
             }
         }
         let number = &s[start..i];
-        let unit_us = if s[i..].starts_with("ms") { Some((2, 1_000.0)) } else if s[i..].starts_with('s') { Some((1, 1_000_000.0)) } else { None };
+        let unit_us = if s[i..].starts_with("ms") {
+            Some((2, 1_000.0))
+        } else if s[i..].starts_with('s') {
+            Some((1, 1_000_000.0))
+        } else {
+            None
+        };
         match unit_us {
             Some((len, per)) if !b.get(i + len).is_some_and(|c| c.is_ascii_alphanumeric()) => {
                 let value: f64 = number.parse().unwrap_or(0.0);
@@ -166,12 +283,15 @@ pub fn scenario(id: &str, scale: u64) -> Result<&'static Scenario, String> {
     let text = scenario_text(id).ok_or_else(|| format!("{id}: no scenario file included"))?;
     let parsed = Scenario::parse(text).map_err(|e| format!("{id}: {e}"))?;
     if &parsed != compiled {
-        return Err(format!("{id}: the scenario file differs from the compiled catalogue (rebuild leaselab)"));
+        return Err(format!(
+            "{id}: the scenario file differs from the compiled catalogue (rebuild leaselab)"
+        ));
     }
     if scale == 1 {
         return Ok(compiled);
     }
-    let scaled = Scenario::parse(&scale_text(text, scale)).map_err(|e| format!("{id} ×{scale}: {e}"))?;
+    let scaled =
+        Scenario::parse(&scale_text(text, scale)).map_err(|e| format!("{id} ×{scale}: {e}"))?;
     Ok(Box::leak(Box::new(scaled)))
 }
 
@@ -179,13 +299,19 @@ pub fn scenario(id: &str, scale: u64) -> Result<&'static Scenario, String> {
 pub fn params(sc: &Scenario, set: &[(&str, u64)], scale: u64) -> Result<Vec<u64>, String> {
     let mut v = sc.defaults();
     for &(name, ms) in set {
-        sc.set_param(&mut v, name, ms * 1000 * scale).map_err(|e| e.to_string())?;
+        sc.set_param(&mut v, name, ms * 1000 * scale)
+            .map_err(|e| e.to_string())?;
     }
     Ok(v)
 }
 
 /// The simulator's outcome for `id` under `policy`.
-pub fn predict(id: &str, policy: Policy, set: &[(&str, u64)], scale: u64) -> Result<Outcome, String> {
+pub fn predict(
+    id: &str,
+    policy: Policy,
+    set: &[(&str, u64)],
+    scale: u64,
+) -> Result<Outcome, String> {
     let sc = scenario(id, scale)?;
     let mut cfg = Config::new(sc, policy);
     cfg.params = params(sc, set, scale)?;
@@ -198,7 +324,17 @@ pub struct Verdict(pub Vec<(&'static str, String)>);
 
 impl Verdict {
     pub fn text(&self) -> String {
-        self.0.iter().map(|(k, v)| if k.is_empty() { v.clone() } else { format!("{k} {v}") }).collect::<Vec<_>>().join(", ")
+        self.0
+            .iter()
+            .map(|(k, v)| {
+                if k.is_empty() {
+                    v.clone()
+                } else {
+                    format!("{k} {v}")
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     /// The facts that differ, as `key: sim ≠ real`.
@@ -226,11 +362,17 @@ fn names(sc: &Scenario, clients: impl IntoIterator<Item = u8>) -> String {
     if seen.is_empty() {
         return "none".into();
     }
-    seen.iter().map(|&c| sc.client_name(c).to_string()).collect::<Vec<_>>().join(",")
+    seen.iter()
+        .map(|&c| sc.client_name(c).to_string())
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 fn in_order(sc: &Scenario, clients: impl IntoIterator<Item = u8>) -> String {
-    let v: Vec<String> = clients.into_iter().map(|c| sc.client_name(c).to_string()).collect();
+    let v: Vec<String> = clients
+        .into_iter()
+        .map(|c| sc.client_name(c).to_string())
+        .collect();
     if v.is_empty() {
         "none".into()
     } else {
@@ -259,7 +401,17 @@ pub fn sim_verdict(sc: &Scenario, o: &Outcome) -> Verdict {
     Verdict(vec![
         ("final", o.run.final_balance.to_string()),
         ("lost", lost(sc, o.lost)),
-        ("refused", names(sc, o.run.writes.iter().filter(|w| !w.accepted).map(|w| w.client))),
+        (
+            "refused",
+            names(
+                sc,
+                o.run
+                    .writes
+                    .iter()
+                    .filter(|w| !w.accepted)
+                    .map(|w| w.client),
+            ),
+        ),
         ("granted", in_order(sc, grants)),
         ("max holders", holders(!o.overlaps.is_empty())),
     ])
@@ -271,7 +423,13 @@ pub fn real_verdict(sc: &Scenario, r: &RealRun) -> Verdict {
     Verdict(vec![
         ("final", r.final_balance.to_string()),
         ("lost", lost(sc, s.lost)),
-        ("refused", names(sc, r.writes.iter().filter(|w| !w.accepted).map(|w| w.client))),
+        (
+            "refused",
+            names(
+                sc,
+                r.writes.iter().filter(|w| !w.accepted).map(|w| w.client),
+            ),
+        ),
         ("granted", in_order(sc, r.grants.iter().copied())),
         ("max holders", holders(r.overlap())),
     ])
@@ -289,10 +447,17 @@ pub fn step1_sim() -> Result<Verdict, String> {
         .filter(|e| e.client == 1 && matches!(e.kind, Kind::Granted | Kind::Denied))
         .map(|e| if e.kind == Kind::Granted { "t" } else { "f" })
         .collect();
-    let ended = o.run.trace.iter().any(|e| e.client == 0 && e.kind == Kind::SessionEnded);
+    let ended = o
+        .run
+        .trace
+        .iter()
+        .any(|e| e.client == 0 && e.kind == Kind::SessionEnded);
     Ok(Verdict(vec![
         ("B's tries", tries.join(" then ")),
-        ("granted", in_order(sc, o.run.leases.iter().map(|l| l.client))),
+        (
+            "granted",
+            in_order(sc, o.run.leases.iter().map(|l| l.client)),
+        ),
         ("A's session", if ended { "ended" } else { "alive" }.into()),
     ]))
 }
@@ -303,10 +468,22 @@ mod tests {
 
     #[test]
     fn scaling_multiplies_durations_only() {
-        assert_eq!(scale_durations("at 50ms: crash n3 restart $restart", 3), "at 150ms: crash n3 restart $restart");
-        assert_eq!(scale_durations("param ttl = 300ms in 10ms..60s", 3), "param ttl = 900ms in 30ms..180000ms");
-        assert_eq!(scale_durations("client A reach=n1,n2,n3: work 0.3s; write 60", 2), "client A reach=n1,n2,n3: work 600ms; write 60");
-        assert_eq!(scale_durations("clock=-100000ppm step=-200ms@100ms", 2), "clock=-100000ppm step=-400ms@200ms");
+        assert_eq!(
+            scale_durations("at 50ms: crash n3 restart $restart", 3),
+            "at 150ms: crash n3 restart $restart"
+        );
+        assert_eq!(
+            scale_durations("param ttl = 300ms in 10ms..60s", 3),
+            "param ttl = 900ms in 30ms..180000ms"
+        );
+        assert_eq!(
+            scale_durations("client A reach=n1,n2,n3: work 0.3s; write 60", 2),
+            "client A reach=n1,n2,n3: work 600ms; write 60"
+        );
+        assert_eq!(
+            scale_durations("clock=-100000ppm step=-200ms@100ms", 2),
+            "clock=-100000ppm step=-400ms@200ms"
+        );
         assert_eq!(scale_durations("every 1.5ms", 3), "every 4.500ms");
     }
 
@@ -328,7 +505,13 @@ mod tests {
             // The scaled timeline tells the same story as the catalogue's own.
             let base = predict(c.id, c.policy, c.set, 1).unwrap();
             let sc = scenario(c.id, 1).unwrap();
-            assert_eq!(sim_verdict(sc, &o), sim_verdict(sc, &base), "{} ×{}", c.id, c.scale);
+            assert_eq!(
+                sim_verdict(sc, &o),
+                sim_verdict(sc, &base),
+                "{} ×{}",
+                c.id,
+                c.scale
+            );
             if let Some((id, set)) = c.predict_with {
                 predict(id, c.policy, set, 1).unwrap();
             }
@@ -338,10 +521,31 @@ mod tests {
     #[test]
     fn predictions_match_the_catalogue_claims() {
         let sc = scenario("seed-gc-pause", 1).unwrap();
-        let o = predict("seed-gc-pause", Policy::None, &[("ttl", 400), ("pause", 900)], 1).unwrap();
-        assert_eq!(sim_verdict(sc, &o).text(), "final 440, lost B, refused none, granted A,B, max holders 2");
-        let o = predict("seed-gc-pause", Policy::Token, &[("ttl", 400), ("pause", 900)], 1).unwrap();
-        assert_eq!(sim_verdict(sc, &o).text(), "final 450, lost none, refused A, granted A,B, max holders 2");
-        assert_eq!(step1_sim().unwrap().text(), "B's tries f then t, granted A,B, A's session ended");
+        let o = predict(
+            "seed-gc-pause",
+            Policy::None,
+            &[("ttl", 400), ("pause", 900)],
+            1,
+        )
+        .unwrap();
+        assert_eq!(
+            sim_verdict(sc, &o).text(),
+            "final 440, lost B, refused none, granted A,B, max holders 2"
+        );
+        let o = predict(
+            "seed-gc-pause",
+            Policy::Token,
+            &[("ttl", 400), ("pause", 900)],
+            1,
+        )
+        .unwrap();
+        assert_eq!(
+            sim_verdict(sc, &o).text(),
+            "final 450, lost none, refused A, granted A,B, max holders 2"
+        );
+        assert_eq!(
+            step1_sim().unwrap().text(),
+            "B's tries f then t, granted A,B, A's session ended"
+        );
     }
 }

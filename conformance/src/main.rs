@@ -49,18 +49,31 @@ struct Args {
 }
 
 fn args() -> Result<Args, String> {
-    let mut a = Args { workdir: None, only: None, verbose: false };
+    let mut a = Args {
+        workdir: None,
+        only: None,
+        verbose: false,
+    };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
         match arg.as_str() {
             "--workdir" => a.workdir = Some(it.next().ok_or("--workdir needs a directory")?.into()),
-            "--only" => a.only = Some(it.next().ok_or("--only needs a text to match the scenario id")?),
+            "--only" => {
+                a.only = Some(
+                    it.next()
+                        .ok_or("--only needs a text to match the scenario id")?,
+                )
+            }
             "--verbose" | "-v" => a.verbose = true,
             "--help" | "-h" => {
                 println!("leaselab-conformance [--workdir DIR] [--only TEXT] [--verbose]");
                 std::process::exit(0);
             }
-            other => return Err(format!("unknown argument {other:?}; expected --workdir DIR, --only TEXT or --verbose")),
+            other => {
+                return Err(format!(
+                    "unknown argument {other:?}; expected --workdir DIR, --only TEXT or --verbose"
+                ))
+            }
         }
     }
     Ok(a)
@@ -88,7 +101,11 @@ fn main() -> ExitCode {
     let disagree = rows.iter().filter(|r| r.agree == Some(false)).count();
     let agree = rows.len() - failed - disagree;
     println!("\n{agree} passed, {} failed", failed + disagree);
-    println!("conformance: {} rows in {:.1} s", rows.len(), started.elapsed().as_secs_f64());
+    println!(
+        "conformance: {} rows in {:.1} s",
+        rows.len(),
+        started.elapsed().as_secs_f64()
+    );
     if failed > 0 {
         eprintln!("conformance: {failed} run(s) FAILED to complete (see above)");
         return ExitCode::from(2);
@@ -109,16 +126,27 @@ fn suite(a: &Args) -> Res<Vec<Row>> {
     let work = WorkDir::new(a.workdir.clone())?;
     eprintln!("conformance: work directory {}", work.path.display());
     let pg = Postgres::start(&work.path)?;
-    eprintln!("conformance: PostgreSQL {} on 127.0.0.1:{}", pg.version, pg.port);
+    eprintln!(
+        "conformance: PostgreSQL {} on 127.0.0.1:{}",
+        pg.version, pg.port
+    );
     {
         let mut c = pg.connect("postgres", "setup")?;
-        c.batch_execute(&format!("CREATE DATABASE {}", real::DB)).map_err(|e| format!("CREATE DATABASE: {e}"))?;
+        c.batch_execute(&format!("CREATE DATABASE {}", real::DB))
+            .map_err(|e| format!("CREATE DATABASE: {e}"))?;
     }
     let redis = Redis::start(work.path.join("redis"), servers::Persistence::None)?;
     let version = {
         let mut c = redis.connect(std::time::Duration::from_secs(2))?;
-        let info: String = redis::cmd("INFO").arg("server").query(&mut c).map_err(|e| e.to_string())?;
-        info.lines().find_map(|l| l.strip_prefix("redis_version:")).unwrap_or("?").trim().to_string()
+        let info: String = redis::cmd("INFO")
+            .arg("server")
+            .query(&mut c)
+            .map_err(|e| e.to_string())?;
+        info.lines()
+            .find_map(|l| l.strip_prefix("redis_version:"))
+            .unwrap_or("?")
+            .trim()
+            .to_string()
     };
     eprintln!("conformance: redis {version} on 127.0.0.1:{}", redis.port);
 
@@ -180,7 +208,14 @@ fn step1_row(pg: &Postgres, verbose: bool) -> Row {
         }
         Err(e) => row.detail.push(format!("real run failed: {e}")),
     }
-    eprintln!("conformance: seed step 1 — {}", if row.agree == Some(true) { "agree" } else { "DISAGREE/FAILED" });
+    eprintln!(
+        "conformance: seed step 1 — {}",
+        if row.agree == Some(true) {
+            "agree"
+        } else {
+            "DISAGREE/FAILED"
+        }
+    );
     row
 }
 
@@ -195,7 +230,14 @@ fn describe(case: &Case) -> String {
     format!("{} — {}", p.join(" "), case.how)
 }
 
-fn case_row(case: &Case, index: usize, pg: &Postgres, redis: &Redis, work: &std::path::Path, verbose: bool) -> Row {
+fn case_row(
+    case: &Case,
+    index: usize,
+    pg: &Postgres,
+    redis: &Redis,
+    work: &std::path::Path,
+    verbose: bool,
+) -> Row {
     let mut row = Row {
         scenario: case.id.to_string(),
         params: describe(case),
@@ -207,7 +249,11 @@ fn case_row(case: &Case, index: usize, pg: &Postgres, redis: &Redis, work: &std:
     };
     if let Some((id, set)) = case.predict_with {
         let set: Vec<String> = set.iter().map(|(k, v)| format!("{k}={v}ms")).collect();
-        row.params.push_str(&format!(" (simulator: {id} {} {}, the same timeline)", case.policy.name(), set.join(" ")));
+        row.params.push_str(&format!(
+            " (simulator: {id} {} {}, the same timeline)",
+            case.policy.name(),
+            set.join(" ")
+        ));
     }
     match play(case, index, pg, redis, work) {
         Ok(p) => {
@@ -218,7 +264,11 @@ fn case_row(case: &Case, index: usize, pg: &Postgres, redis: &Redis, work: &std:
             row.detail.extend(p.discarded);
             if p.sim != p.real || verbose {
                 row.detail.extend(p.sim.diff(&p.real));
-                row.detail.push(format!("real run (at worst {} ms behind the timeline: {}):", p.lateness.as_millis(), p.late_who));
+                row.detail.push(format!(
+                    "real run (at worst {} ms behind the timeline: {}):",
+                    p.lateness.as_millis(),
+                    p.late_who
+                ));
                 row.detail.extend(p.log);
                 row.detail.push("simulator:".into());
                 row.detail.extend(p.sim_log);
@@ -240,13 +290,29 @@ struct Played {
     late_who: String,
 }
 
-fn play(case: &Case, index: usize, pg: &Postgres, redis: &Redis, work: &std::path::Path) -> Res<Played> {
+fn play(
+    case: &Case,
+    index: usize,
+    pg: &Postgres,
+    redis: &Redis,
+    work: &std::path::Path,
+) -> Res<Played> {
     let sc = cases::scenario(case.id, case.scale)?;
-    let setup = real::Setup { policy: case.policy, params: cases::params(sc, case.set, case.scale)?, fence_counter: case.fence_counter };
+    let setup = real::Setup {
+        policy: case.policy,
+        params: cases::params(sc, case.set, case.scale)?,
+        fence_counter: case.fence_counter,
+    };
     real::supported(sc, &setup)?;
     let (predicted, judge_sc) = match case.predict_with {
-        Some((id, set)) => (cases::predict(id, case.policy, set, case.scale)?, cases::scenario(id, case.scale)?),
-        None => (cases::predict(case.id, case.policy, case.set, case.scale)?, sc),
+        Some((id, set)) => (
+            cases::predict(id, case.policy, set, case.scale)?,
+            cases::scenario(id, case.scale)?,
+        ),
+        None => (
+            cases::predict(case.id, case.policy, case.set, case.scale)?,
+            sc,
+        ),
     };
     let sim = cases::sim_verdict(judge_sc, &predicted);
     if case.scale != 1 && case.predict_with.is_none() {
@@ -254,7 +320,12 @@ fn play(case: &Case, index: usize, pg: &Postgres, redis: &Redis, work: &std::pat
         let base = cases::predict(case.id, case.policy, case.set, 1)?;
         let base = cases::sim_verdict(judge_sc, &base);
         if base != sim {
-            return Err(format!("the timeline ×{} predicts {} but the catalogue's predicts {}", case.scale, sim.text(), base.text()));
+            return Err(format!(
+                "the timeline ×{} predicts {} but the catalogue's predicts {}",
+                case.scale,
+                sim.text(),
+                base.text()
+            ));
         }
     }
     let sim_log = leaselab::report::transcript(&predicted);
@@ -262,7 +333,11 @@ fn play(case: &Case, index: usize, pg: &Postgres, redis: &Redis, work: &std::pat
 
     let mut discarded = Vec::new();
     for attempt in 1..=ATTEMPTS {
-        let mut servers = real::Servers { pg, redis: None, nodes: Vec::new() };
+        let mut servers = real::Servers {
+            pg,
+            redis: None,
+            nodes: Vec::new(),
+        };
         match sc.service.kind {
             ServiceKind::Session => {}
             ServiceKind::Lease | ServiceKind::Redis => servers.redis = Some(redis),
@@ -271,7 +346,9 @@ fn play(case: &Case, index: usize, pg: &Postgres, redis: &Redis, work: &std::pat
                 let persistence = real::persistence(&sc.service);
                 let dir = work.join(format!("redlock-{index}-{attempt}"));
                 for k in 0..sc.service.nodes {
-                    servers.nodes.push(Redis::start(dir.join(format!("n{}", k + 1)), persistence)?);
+                    servers
+                        .nodes
+                        .push(Redis::start(dir.join(format!("n{}", k + 1)), persistence)?);
                 }
             }
         }
@@ -310,7 +387,18 @@ fn play(case: &Case, index: usize, pg: &Postgres, redis: &Redis, work: &std::pat
 fn print_table(rows: &[Row]) {
     for r in rows {
         if !r.detail.is_empty() {
-            println!("\n--- {} [{}] — {}", r.scenario, r.params, if r.agree.is_none() { "FAILED" } else if r.agree == Some(true) { "detail" } else { "DISAGREES" });
+            println!(
+                "\n--- {} [{}] — {}",
+                r.scenario,
+                r.params,
+                if r.agree.is_none() {
+                    "FAILED"
+                } else if r.agree == Some(true) {
+                    "detail"
+                } else {
+                    "DISAGREES"
+                }
+            );
             for d in &r.detail {
                 println!("    {d}");
             }
@@ -326,6 +414,9 @@ fn print_table(rows: &[Row]) {
             Some(false) => "**NO**".into(),
             None => "**run failed**".into(),
         };
-        println!("| `{}` | {} | {} | {} | {agree} |", r.scenario, r.params, r.sim, r.real);
+        println!(
+            "| `{}` | {} | {} | {} | {agree} |",
+            r.scenario, r.params, r.sim, r.real
+        );
     }
 }

@@ -44,7 +44,8 @@ const RUN_WITHIN: Duration = Duration::from_secs(60);
 const ACQUIRE_LUA: &str = "if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then \
     if ARGV[3] == '1' then return redis.call('INCR', KEYS[2]) end return -1 end return 0";
 /// Value-checked release: deletes the key only if it still holds this client's value.
-const RELEASE_LUA: &str = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
+const RELEASE_LUA: &str =
+    "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
 
 /// What a scripted run needs besides the scenario.
 pub struct Setup {
@@ -90,12 +91,21 @@ impl RealRun {
     /// The run as leaselab's own `Run`, so that the simulator's definitions of lost update and victim
     /// apply to it unchanged.
     pub fn as_sim_run(&self) -> Run {
-        Run { initial: self.initial, final_balance: self.final_balance, writes: self.writes.clone(), ..Run::default() }
+        Run {
+            initial: self.initial,
+            final_balance: self.final_balance,
+            writes: self.writes.clone(),
+            ..Run::default()
+        }
     }
 
     /// Two different clients believed at the same time that they held the lock.
     pub fn overlap(&self) -> bool {
-        self.beliefs.iter().enumerate().any(|(i, a)| self.beliefs[i + 1..].iter().any(|b| a.0 != b.0 && a.1.max(b.1) < a.2.min(b.2)))
+        self.beliefs.iter().enumerate().any(|(i, a)| {
+            self.beliefs[i + 1..]
+                .iter()
+                .any(|b| a.0 != b.0 && a.1.max(b.1) < a.2.min(b.2))
+        })
     }
 }
 
@@ -103,7 +113,12 @@ impl RealRun {
 pub fn supported(sc: &Scenario, setup: &Setup) -> Res<()> {
     let svc = &sc.service;
     let p = &setup.params;
-    let no = |what: &str| Err(format!("{}: the real runner has no counterpart for {what}", sc.id));
+    let no = |what: &str| {
+        Err(format!(
+            "{}: the real runner has no counterpart for {what}",
+            sc.id
+        ))
+    };
     if svc.clock != Clock::default() || svc.node_clocks.iter().any(|c| *c != Clock::default()) {
         return no("server clock steps or rates");
     }
@@ -188,7 +203,12 @@ struct State {
 impl Shared {
     fn note(&self, who: &str, text: String) {
         let ms = self.t0.elapsed().as_secs_f64() * 1e3;
-        self.state.lock().unwrap().run.transcript.push(format!("{ms:8.1} ms  {who}: {text}"));
+        self.state
+            .lock()
+            .unwrap()
+            .run
+            .transcript
+            .push(format!("{ms:8.1} ms  {who}: {text}"));
     }
 
     fn with<T>(&self, f: impl FnOnce(&mut State) -> T) -> T {
@@ -220,8 +240,15 @@ impl Shared {
 fn random_value(client: u8) -> i64 {
     use std::sync::atomic::{AtomicU64, Ordering};
     static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0);
-    let mut z = nanos ^ (u64::from(client) << 56) ^ COUNTER.fetch_add(1, Ordering::Relaxed).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    let mut z = nanos
+        ^ (u64::from(client) << 56)
+        ^ COUNTER
+            .fetch_add(1, Ordering::Relaxed)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     ((z ^ (z >> 31)) >> 1) as i64
@@ -236,16 +263,24 @@ enum Denied {
 }
 
 /// A read under `policy`: `(balance, version)`.
-fn read(conn: &mut postgres::Client, policy: Policy, held: Option<Held>) -> Result<(i64, i64), Denied> {
+fn read(
+    conn: &mut postgres::Client,
+    policy: Policy,
+    held: Option<Held>,
+) -> Result<(i64, i64), Denied> {
     let token = held.and_then(|h| h.token);
     let value = held.map(|h| h.value);
     let row = match (policy, token) {
         // first-touch: every access with a token raises the highest token seen; a lower one is refused.
-        (Policy::FirstTouch, Some(t)) => {
-            conn.query_opt("UPDATE account SET token = $1 WHERE id = 1 AND token <= $1 RETURNING balance, version", &[&t])
-        }
+        (Policy::FirstTouch, Some(t)) => conn.query_opt(
+            "UPDATE account SET token = $1 WHERE id = 1 AND token <= $1 RETURNING balance, version",
+            &[&t],
+        ),
         // owner: the reader stamps the resource with its lock value.
-        (Policy::Owner, _) => conn.query_opt("UPDATE account SET owner = $1 WHERE id = 1 RETURNING balance, version", &[&value]),
+        (Policy::Owner, _) => conn.query_opt(
+            "UPDATE account SET owner = $1 WHERE id = 1 RETURNING balance, version",
+            &[&value],
+        ),
         _ => conn.query_opt("SELECT balance, version FROM account WHERE id = 1", &[]),
     };
     match row {
@@ -256,19 +291,32 @@ fn read(conn: &mut postgres::Client, policy: Policy, held: Option<Held>) -> Resu
 }
 
 /// A write of `value` under `policy`, by a client that read `version_read`.
-fn write(conn: &mut postgres::Client, policy: Policy, held: Option<Held>, version_read: i64, value: i64) -> Result<(), Denied> {
+fn write(
+    conn: &mut postgres::Client,
+    policy: Policy,
+    held: Option<Held>,
+    version_read: i64,
+    value: i64,
+) -> Result<(), Denied> {
     let token = held.and_then(|h| h.token);
     let owner = held.map(|h| h.value);
     const SET: &str = "UPDATE account SET balance = $1, version = version + 1";
     let n = match (policy, token) {
         // token: refuse a token lower than the highest seen on a write (an equal one passes).
-        (Policy::Token | Policy::FirstTouch, Some(t)) => {
-            conn.execute(&format!("{SET}, token = $2 WHERE id = 1 AND token <= $2"), &[&value, &t])
-        }
+        (Policy::Token | Policy::FirstTouch, Some(t)) => conn.execute(
+            &format!("{SET}, token = $2 WHERE id = 1 AND token <= $2"),
+            &[&value, &t],
+        ),
         // version: compare-and-set on the version read.
-        (Policy::Version, _) => conn.execute(&format!("{SET} WHERE id = 1 AND version = $2"), &[&value, &version_read]),
+        (Policy::Version, _) => conn.execute(
+            &format!("{SET} WHERE id = 1 AND version = $2"),
+            &[&value, &version_read],
+        ),
         // owner: the stamp must still be the writer's own.
-        (Policy::Owner, _) => conn.execute(&format!("{SET} WHERE id = 1 AND owner = $2"), &[&value, &owner]),
+        (Policy::Owner, _) => conn.execute(
+            &format!("{SET} WHERE id = 1 AND owner = $2"),
+            &[&value, &owner],
+        ),
         // none (and token policies when the lock service hands out no tokens): last write wins.
         _ => conn.execute(&format!("{SET} WHERE id = 1"), &[&value]),
     };
@@ -290,12 +338,23 @@ pub fn reset(pg: &Postgres, redis: &[&Redis], balance: i64, first_token: u64) ->
          TRUNCATE account;",
     )
     .map_err(|e| format!("reset storage: {e}"))?;
-    c.execute("INSERT INTO account VALUES (1, $1, 0, 0, NULL)", &[&balance]).map_err(|e| format!("reset storage: {e}"))?;
-    c.execute("SELECT setval('fence', $1, false)", &[&(first_token as i64)]).map_err(|e| format!("reset fence: {e}"))?;
+    c.execute(
+        "INSERT INTO account VALUES (1, $1, 0, 0, NULL)",
+        &[&balance],
+    )
+    .map_err(|e| format!("reset storage: {e}"))?;
+    c.execute(
+        "SELECT setval('fence', $1, false)",
+        &[&(first_token as i64)],
+    )
+    .map_err(|e| format!("reset fence: {e}"))?;
     let end = Instant::now() + Duration::from_secs(10);
     loop {
         let row = c
-            .query_one("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'", &[])
+            .query_one(
+                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'",
+                &[],
+            )
             .map_err(|e| format!("pg_locks: {e}"))?;
         if row.get::<_, i64>(0) == 0 {
             break;
@@ -307,8 +366,14 @@ pub fn reset(pg: &Postgres, redis: &[&Redis], balance: i64, first_token: u64) ->
     }
     for r in redis {
         let mut con = r.connect(Duration::from_secs(2))?;
-        redis::cmd("FLUSHALL").query::<()>(&mut con).map_err(|e| format!("FLUSHALL: {e}"))?;
-        redis::cmd("SET").arg(FENCE).arg(first_token.saturating_sub(1)).query::<()>(&mut con).map_err(|e| format!("SET fence: {e}"))?;
+        redis::cmd("FLUSHALL")
+            .query::<()>(&mut con)
+            .map_err(|e| format!("FLUSHALL: {e}"))?;
+        redis::cmd("SET")
+            .arg(FENCE)
+            .arg(first_token.saturating_sub(1))
+            .query::<()>(&mut con)
+            .map_err(|e| format!("SET fence: {e}"))?;
     }
     Ok(())
 }
@@ -329,13 +394,19 @@ pub fn run(sc: &Scenario, setup: &Setup, servers: &mut Servers) -> Res<RealRun> 
     let mut pids = Vec::with_capacity(n);
     for c in sc.clients.iter() {
         let data = servers.pg.connect(DB, &format!("{}-data", c.name))?;
-        let session = if svc.kind == ServiceKind::Session { Some(servers.pg.connect(DB, &format!("{}-session", c.name))?) } else { None };
+        let session = if svc.kind == ServiceKind::Session {
+            Some(servers.pg.connect(DB, &format!("{}-session", c.name))?)
+        } else {
+            None
+        };
         conns.push((data, session));
         pids.push(None);
     }
     for (i, (_, session)) in conns.iter_mut().enumerate() {
         if let Some(s) = session {
-            let row = s.query_one("SELECT pg_backend_pid()", &[]).map_err(|e| e.to_string())?;
+            let row = s
+                .query_one("SELECT pg_backend_pid()", &[])
+                .map_err(|e| e.to_string())?;
             pids[i] = Some(row.get::<_, i32>(0));
         }
     }
@@ -350,7 +421,10 @@ pub fn run(sc: &Scenario, setup: &Setup, servers: &mut Servers) -> Res<RealRun> 
             first_done: vec![false; n],
             active: n + 1,
             pids,
-            run: RealRun { initial: sc.balance, ..RealRun::default() },
+            run: RealRun {
+                initial: sc.balance,
+                ..RealRun::default()
+            },
             ..State::default()
         }),
         changed: Condvar::new(),
@@ -361,9 +435,21 @@ pub fn run(sc: &Scenario, setup: &Setup, servers: &mut Servers) -> Res<RealRun> 
         for (i, (data, session)) in conns.into_iter().enumerate() {
             let (shared, errors, node_ports) = (&shared, &errors, &node_ports);
             s.spawn(move || {
-                let mut client = Client::new(sc, setup, i as u8, shared, data, session, redis_port, node_ports.clone());
+                let mut client = Client::new(
+                    sc,
+                    setup,
+                    i as u8,
+                    shared,
+                    data,
+                    session,
+                    redis_port,
+                    node_ports.clone(),
+                );
                 if let Err(e) = client.play() {
-                    errors.lock().unwrap().push(format!("client {}: {e}", client.name));
+                    errors
+                        .lock()
+                        .unwrap()
+                        .push(format!("client {}: {e}", client.name));
                 }
                 client.finish();
             });
@@ -378,10 +464,17 @@ pub fn run(sc: &Scenario, setup: &Setup, servers: &mut Servers) -> Res<RealRun> 
         // When every script is over, idle clients disconnect.
         let mut st = shared.state.lock().unwrap();
         while st.active > 0 && Instant::now() < shared.deadline {
-            st = shared.changed.wait_timeout(st, Duration::from_millis(50)).unwrap().0;
+            st = shared
+                .changed
+                .wait_timeout(st, Duration::from_millis(50))
+                .unwrap()
+                .0;
         }
         if st.active > 0 {
-            errors.lock().unwrap().push(format!("the run did not end within {} s", RUN_WITHIN.as_secs()));
+            errors.lock().unwrap().push(format!(
+                "the run did not end within {} s",
+                RUN_WITHIN.as_secs()
+            ));
         }
         st.over = true;
         shared.changed.notify_all();
@@ -392,12 +485,21 @@ pub fn run(sc: &Scenario, setup: &Setup, servers: &mut Servers) -> Res<RealRun> 
     }
     let mut run = shared.state.into_inner().unwrap().run;
     let mut c = servers.pg.connect(DB, "conformance-final")?;
-    run.final_balance = c.query_one("SELECT balance FROM account WHERE id = 1", &[]).map_err(|e| e.to_string())?.get(0);
+    run.final_balance = c
+        .query_one("SELECT balance FROM account WHERE id = 1", &[])
+        .map_err(|e| e.to_string())?
+        .get(0);
     Ok(run)
 }
 
 /// The scenario's faults, at their times.
-fn faults(sc: &Scenario, p: &[u64], shared: &Shared, mut admin: postgres::Client, nodes: &mut [Redis]) -> Res<()> {
+fn faults(
+    sc: &Scenario,
+    p: &[u64],
+    shared: &Shared,
+    mut admin: postgres::Client,
+    nodes: &mut [Redis],
+) -> Res<()> {
     let mut faults: Vec<_> = sc.faults.iter().collect();
     faults.sort_by_key(|f| f.at.resolve(p));
     for f in faults {
@@ -406,12 +508,20 @@ fn faults(sc: &Scenario, p: &[u64], shared: &Shared, mut admin: postgres::Client
         match f.action {
             FaultAction::Terminate(c) => {
                 let name = sc.client_name(c);
-                let pid = shared.with(|st| st.pids[usize::from(c)]).ok_or("terminate: the client has no session")?;
+                let pid = shared
+                    .with(|st| st.pids[usize::from(c)])
+                    .ok_or("terminate: the client has no session")?;
                 let ok: bool = admin
                     .query_one("SELECT pg_terminate_backend($1)", &[&pid])
                     .map_err(|e| format!("pg_terminate_backend: {e}"))?
                     .get(0);
-                shared.note("admin", format!("pg_terminate_backend({name}: pid {pid}) → {}", if ok { "t" } else { "f" }));
+                shared.note(
+                    "admin",
+                    format!(
+                        "pg_terminate_backend({name}: pid {pid}) → {}",
+                        if ok { "t" } else { "f" }
+                    ),
+                );
                 shared.behind("admin", at, "terminate");
             }
             FaultAction::Crash(k, restart) => {
@@ -428,7 +538,10 @@ fn faults(sc: &Scenario, p: &[u64], shared: &Shared, mut admin: postgres::Client
                 }
             }
             FaultAction::Restart(k) => {
-                nodes.get_mut(usize::from(k)).ok_or("restart: no such node")?.restart()?;
+                nodes
+                    .get_mut(usize::from(k))
+                    .ok_or("restart: no such node")?
+                    .restart()?;
                 shared.note(&format!("n{}", k + 1), "restarted, answering".into());
                 shared.behind(&format!("n{}", k + 1), at, "restart");
             }
@@ -524,11 +637,17 @@ impl<'a> Client<'a> {
     fn start_turn(&self) {
         let spec = &self.sc.clients[usize::from(self.idx)];
         let start = spec.start.resolve(self.p());
-        let earlier: Vec<usize> =
-            (0..usize::from(self.idx)).filter(|&j| self.sc.clients[j].start.resolve(self.p()) == start).collect();
+        let earlier: Vec<usize> = (0..usize::from(self.idx))
+            .filter(|&j| self.sc.clients[j].start.resolve(self.p()) == start)
+            .collect();
         let mut st = self.shared.state.lock().unwrap();
         while earlier.iter().any(|&j| !st.first_done[j]) && Instant::now() < self.shared.deadline {
-            st = self.shared.changed.wait_timeout(st, Duration::from_millis(20)).unwrap().0;
+            st = self
+                .shared
+                .changed
+                .wait_timeout(st, Duration::from_millis(20))
+                .unwrap()
+                .0;
         }
     }
 
@@ -539,7 +658,8 @@ impl<'a> Client<'a> {
     }
 
     fn behind(&self, what: &str) {
-        self.shared.behind(&self.name.to_string(), self.nominal, what);
+        self.shared
+            .behind(&self.name.to_string(), self.nominal, what);
     }
 
     fn play(&mut self) -> Result<(), String> {
@@ -581,7 +701,14 @@ impl<'a> Client<'a> {
                 match read(conn, policy, held) {
                     Ok((balance, version)) => {
                         self.snapshot = Some((balance, version));
-                        self.note(format!("read {balance}{}", if via_session { " (via its session)" } else { "" }));
+                        self.note(format!(
+                            "read {balance}{}",
+                            if via_session {
+                                " (via its session)"
+                            } else {
+                                ""
+                            }
+                        ));
                         Ok(())
                     }
                     Err(Denied::Refused) => {
@@ -606,7 +733,8 @@ impl<'a> Client<'a> {
                     // session (PostgreSQL ≥ 14), the real counterpart of a keepalive timeout.
                     let ms = idle.as_millis() as i64;
                     if let Some(s) = self.session.as_mut() {
-                        s.batch_execute(&format!("SET idle_session_timeout = {ms}")).map_err(|e| format!("SET idle_session_timeout: {e}"))?;
+                        s.batch_execute(&format!("SET idle_session_timeout = {ms}"))
+                            .map_err(|e| format!("SET idle_session_timeout: {e}"))?;
                     }
                 }
                 self.note(format!("pause {} ms", d.as_millis()));
@@ -614,7 +742,9 @@ impl<'a> Client<'a> {
                 self.note("wakes".into());
                 Ok(())
             }
-            Op::Write { debit, via_session, .. } => {
+            Op::Write {
+                debit, via_session, ..
+            } => {
                 let (snapshot, version) = self.snapshot.ok_or("write before any read")?;
                 let value = snapshot - debit;
                 let held = self.held;
@@ -626,8 +756,12 @@ impl<'a> Client<'a> {
                 let tok = token.map_or(String::new(), |t| format!(" tok={t}"));
                 match &result {
                     Ok(()) => self.note(format!("write {value}{tok} → ACCEPTED")),
-                    Err(Denied::Refused) => self.note(format!("write {value}{tok} → REJECTED by the storage")),
-                    Err(Denied::Failed(e)) => self.note(format!("write {value}{tok} → FAILED: {e}")),
+                    Err(Denied::Refused) => {
+                        self.note(format!("write {value}{tok} → REJECTED by the storage"))
+                    }
+                    Err(Denied::Failed(e)) => {
+                        self.note(format!("write {value}{tok} → FAILED: {e}"))
+                    }
                 }
                 let t = SimTime(self.shared.t0.elapsed().as_micros() as u64);
                 let rec = WriteRecord {
@@ -665,7 +799,11 @@ impl<'a> Client<'a> {
     }
 
     fn conn(&mut self, via_session: bool) -> Result<&mut postgres::Client, Stop> {
-        let c = if via_session { self.session.as_mut() } else { self.data.as_mut() };
+        let c = if via_session {
+            self.session.as_mut()
+        } else {
+            self.data.as_mut()
+        };
         c.ok_or_else(|| Stop::Error("no such connection".into()))
     }
 
@@ -682,7 +820,8 @@ impl<'a> Client<'a> {
             n += 1;
             let got = self.try_acquire()?;
             let i = self.idx;
-            self.shared.with(|st| st.run.attempts.push((i, got.is_some())));
+            self.shared
+                .with(|st| st.run.attempts.push((i, got.is_some())));
             if let Some(h) = got {
                 self.shared.with(|st| st.run.grants.push(i));
                 self.held = Some(h);
@@ -693,7 +832,9 @@ impl<'a> Client<'a> {
                 return Err(Stop::GaveUp);
             }
             if Instant::now() + every >= self.shared.deadline {
-                return Err(Stop::Error(format!("still denied after {n} tries when the run's time ran out")));
+                return Err(Stop::Error(format!(
+                    "still denied after {n} tries when the run's time ran out"
+                )));
             }
             self.behind("acquire");
             self.wait(every);
@@ -717,7 +858,10 @@ impl<'a> Client<'a> {
                 };
                 let mut token = None;
                 if got && fence {
-                    let t: i64 = s.query_one("SELECT nextval('fence')", &[]).map_err(|e| format!("nextval: {e}"))?.get(0);
+                    let t: i64 = s
+                        .query_one("SELECT nextval('fence')", &[])
+                        .map_err(|e| format!("nextval: {e}"))?
+                        .get(0);
                     token = Some(t);
                 }
                 self.note(format!(
@@ -725,7 +869,11 @@ impl<'a> Client<'a> {
                     if got { "t" } else { "f" },
                     token.map_or(String::new(), |t| format!(", fence token {t}"))
                 ));
-                Ok(got.then_some(Held { token, value, believed_end: None }))
+                Ok(got.then_some(Held {
+                    token,
+                    value,
+                    believed_end: None,
+                }))
             }
             ServiceKind::Lease | ServiceKind::Redis => {
                 let ttl = us(svc.ttl, p);
@@ -753,7 +901,11 @@ impl<'a> Client<'a> {
                         None => "nil".into(),
                     }
                 ));
-                Ok(granted.then_some(Held { token, value, believed_end: Some(sent + ttl) }))
+                Ok(granted.then_some(Held {
+                    token,
+                    value,
+                    believed_end: Some(sent + ttl),
+                }))
             }
             ServiceKind::Redlock => {
                 let ttl = us(svc.ttl, p);
@@ -768,7 +920,14 @@ impl<'a> Client<'a> {
                         continue; // partitioned away
                     }
                     let ok = connect_redis(port, timeout).ok().and_then(|mut con| {
-                        redis::cmd("SET").arg(LOCK).arg(value).arg("NX").arg("PX").arg(ttl.as_millis() as u64).query::<Option<String>>(&mut con).ok()
+                        redis::cmd("SET")
+                            .arg(LOCK)
+                            .arg(value)
+                            .arg("NX")
+                            .arg("PX")
+                            .arg(ttl.as_millis() as u64)
+                            .query::<Option<String>>(&mut con)
+                            .ok()
                     });
                     if matches!(ok, Some(Some(_))) {
                         granted += 1;
@@ -776,13 +935,26 @@ impl<'a> Client<'a> {
                     }
                 }
                 let elapsed = sent.elapsed();
-                let validity = ttl.as_micros() as i64 - elapsed.as_micros() as i64 - drift.as_micros() as i64;
+                let validity =
+                    ttl.as_micros() as i64 - elapsed.as_micros() as i64 - drift.as_micros() as i64;
                 let quorum = 5 / 2 + 1;
                 if granted >= quorum && validity > 0 {
-                    self.note(format!("{granted}/5 nodes OK ({}), validity {} ms → holds the lock", who.join(","), validity / 1000));
-                    return Ok(Some(Held { token: None, value, believed_end: Some(sent + ttl - drift) }));
+                    self.note(format!(
+                        "{granted}/5 nodes OK ({}), validity {} ms → holds the lock",
+                        who.join(","),
+                        validity / 1000
+                    ));
+                    return Ok(Some(Held {
+                        token: None,
+                        value,
+                        believed_end: Some(sent + ttl - drift),
+                    }));
                 }
-                self.note(format!("{granted}/5 nodes OK ({}), validity {} ms → unlock all, retry", who.join(","), validity / 1000));
+                self.note(format!(
+                    "{granted}/5 nodes OK ({}), validity {} ms → unlock all, retry",
+                    who.join(","),
+                    validity / 1000
+                ));
                 self.redlock_unlock(value);
                 Ok(None)
             }
@@ -794,7 +966,12 @@ impl<'a> Client<'a> {
         for (k, &port) in self.node_ports.iter().enumerate() {
             if reach & (1 << k) != 0 {
                 if let Ok(mut con) = connect_redis(port, Duration::from_millis(200)) {
-                    let _ = redis::cmd("EVAL").arg(RELEASE_LUA).arg(1).arg(LOCK).arg(value).query::<i64>(&mut con);
+                    let _ = redis::cmd("EVAL")
+                        .arg(RELEASE_LUA)
+                        .arg(1)
+                        .arg(LOCK)
+                        .arg(value)
+                        .query::<i64>(&mut con);
                 }
             }
         }
@@ -805,14 +982,23 @@ impl<'a> Client<'a> {
             ServiceKind::Session => {
                 let s = self.session.as_mut().ok_or("no session")?;
                 match s.query_one("SELECT pg_advisory_unlock($1)", &[&LOCK_KEY]) {
-                    Ok(row) => self.note(format!("pg_advisory_unlock({LOCK_KEY}) → {}", if row.get::<_, bool>(0) { "t" } else { "f" })),
+                    Ok(row) => self.note(format!(
+                        "pg_advisory_unlock({LOCK_KEY}) → {}",
+                        if row.get::<_, bool>(0) { "t" } else { "f" }
+                    )),
                     Err(e) => self.note(format!("pg_advisory_unlock({LOCK_KEY}) FAILED: {e}")),
                 }
             }
             ServiceKind::Lease | ServiceKind::Redis => {
                 let port = self.redis_port.ok_or("no redis")?;
                 let mut con = connect_redis(port, Duration::from_secs(2))?;
-                let n: i64 = redis::cmd("EVAL").arg(RELEASE_LUA).arg(1).arg(LOCK).arg(h.value).query(&mut con).map_err(|e| format!("release: {e}"))?;
+                let n: i64 = redis::cmd("EVAL")
+                    .arg(RELEASE_LUA)
+                    .arg(1)
+                    .arg(LOCK)
+                    .arg(h.value)
+                    .query(&mut con)
+                    .map_err(|e| format!("release: {e}"))?;
                 self.note(format!("release (value-checked DEL) → {n}"));
             }
             ServiceKind::Redlock => {
@@ -831,14 +1017,22 @@ impl<'a> Client<'a> {
         if self.idle {
             let mut st = self.shared.state.lock().unwrap();
             while !st.over && Instant::now() < self.shared.deadline + Duration::from_secs(5) {
-                st = self.shared.changed.wait_timeout(st, Duration::from_millis(50)).unwrap().0;
+                st = self
+                    .shared
+                    .changed
+                    .wait_timeout(st, Duration::from_millis(50))
+                    .unwrap()
+                    .0;
             }
         }
         let now = Instant::now();
         if let Some(from) = self.belief_from.take() {
             // Finished while holding: it believes the lease is its own until it runs out by its clock
             // (a session lock has no end of its own: the belief lasts as long as the script).
-            let to = self.held.and_then(|h| h.believed_end).map_or(now, |end| end.max(now));
+            let to = self
+                .held
+                .and_then(|h| h.believed_end)
+                .map_or(now, |end| end.max(now));
             self.shared.with(|st| st.run.beliefs.push((i, from, to)));
         }
         if !self.done {

@@ -22,7 +22,8 @@ pub type Res<T> = Result<T, String>;
 
 /// A free TCP port on 127.0.0.1 (the OS picks it; we close it again and the server binds it).
 pub fn free_port() -> Res<u16> {
-    let l = TcpListener::bind("127.0.0.1:0").map_err(|e| format!("cannot bind a loopback port: {e}"))?;
+    let l = TcpListener::bind("127.0.0.1:0")
+        .map_err(|e| format!("cannot bind a loopback port: {e}"))?;
     l.local_addr().map(|a| a.port()).map_err(|e| e.to_string())
 }
 
@@ -40,29 +41,47 @@ fn wait_exit(child: &mut Child, within: Duration) -> bool {
 
 /// Sends `signal` (a name such as `INT`) to a process we started.
 fn signal(pid: u32, signal: &str) {
-    let _ = Command::new("kill").arg(format!("-{signal}")).arg(pid.to_string()).stderr(Stdio::null()).status();
+    let _ = Command::new("kill")
+        .arg(format!("-{signal}"))
+        .arg(pid.to_string())
+        .stderr(Stdio::null())
+        .status();
 }
 
 /// Runs a command to completion within `within`, or kills it. Its output goes to `log`.
 fn run_bounded(mut cmd: Command, what: &str, log: &Path, within: Duration) -> Res<()> {
     let out = File::create(log).map_err(|e| format!("{}: {e}", log.display()))?;
     let err = out.try_clone().map_err(|e| e.to_string())?;
-    let mut child = cmd.stdout(out).stderr(err).stdin(Stdio::null()).spawn().map_err(|e| format!("cannot run {what}: {e}"))?;
+    let mut child = cmd
+        .stdout(out)
+        .stderr(err)
+        .stdin(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot run {what}: {e}"))?;
     if !wait_exit(&mut child, within) {
         let _ = child.kill();
         let _ = child.wait();
-        return Err(format!("{what} did not finish within {}s (log: {})", within.as_secs(), log.display()));
+        return Err(format!(
+            "{what} did not finish within {}s (log: {})",
+            within.as_secs(),
+            log.display()
+        ));
     }
     match child.wait() {
         Ok(s) if s.success() => Ok(()),
-        Ok(s) => Err(format!("{what} failed ({s}); its output:\n{}", tail(log, 2000))),
+        Ok(s) => Err(format!(
+            "{what} failed ({s}); its output:\n{}",
+            tail(log, 2000)
+        )),
         Err(e) => Err(format!("{what}: {e}")),
     }
 }
 
 /// The last `max` bytes of a log file, for error messages.
 pub fn tail(path: &Path, max: u64) -> String {
-    let Ok(mut f) = File::open(path) else { return String::new() };
+    let Ok(mut f) = File::open(path) else {
+        return String::new();
+    };
     let len = f.metadata().map(|m| m.len()).unwrap_or(0);
     let _ = f.seek(SeekFrom::Start(len.saturating_sub(max)));
     let mut s = String::new();
@@ -72,7 +91,10 @@ pub fn tail(path: &Path, max: u64) -> String {
 
 /// The unprivileged account PostgreSQL runs as when we are root: `(uid, gid)` of `postgres`.
 fn postgres_account() -> Res<Option<(u32, u32)>> {
-    let me = Command::new("id").arg("-u").output().map_err(|e| format!("id -u: {e}"))?;
+    let me = Command::new("id")
+        .arg("-u")
+        .output()
+        .map_err(|e| format!("id -u: {e}"))?;
     if String::from_utf8_lossy(&me.stdout).trim() != "0" {
         return Ok(None);
     }
@@ -80,8 +102,12 @@ fn postgres_account() -> Res<Option<(u32, u32)>> {
     for line in passwd.lines() {
         let f: Vec<&str> = line.split(':').collect();
         if f.len() > 3 && f[0] == "postgres" {
-            let uid = f[2].parse().map_err(|_| "bad uid for postgres in /etc/passwd".to_string())?;
-            let gid = f[3].parse().map_err(|_| "bad gid for postgres in /etc/passwd".to_string())?;
+            let uid = f[2]
+                .parse()
+                .map_err(|_| "bad uid for postgres in /etc/passwd".to_string())?;
+            let gid = f[3]
+                .parse()
+                .map_err(|_| "bad gid for postgres in /etc/passwd".to_string())?;
             return Ok(Some((uid, gid)));
         }
     }
@@ -97,7 +123,10 @@ fn postgres_bin() -> Res<PathBuf> {
         for e in dir.flatten() {
             let bin = e.path().join("bin");
             let v = e.file_name().to_string_lossy().parse::<u32>().unwrap_or(0);
-            if bin.join("initdb").exists() && bin.join("postgres").exists() && best.as_ref().is_none_or(|b| v > b.0) {
+            if bin.join("initdb").exists()
+                && bin.join("postgres").exists()
+                && best.as_ref().is_none_or(|b| v > b.0)
+            {
                 best = Some((v, bin));
             }
         }
@@ -121,19 +150,41 @@ impl Postgres {
         fs::create_dir_all(&data).map_err(|e| format!("{}: {e}", data.display()))?;
         fs::set_permissions(&data, fs::Permissions::from_mode(0o700)).map_err(|e| e.to_string())?;
         if let Some((uid, gid)) = account {
-            std::os::unix::fs::chown(&data, Some(uid), Some(gid)).map_err(|e| format!("chown {}: {e}", data.display()))?;
+            std::os::unix::fs::chown(&data, Some(uid), Some(gid))
+                .map_err(|e| format!("chown {}: {e}", data.display()))?;
         }
         let as_user = |cmd: &mut Command| {
             if let Some((uid, gid)) = account {
-                cmd.uid(uid).gid(gid).env("HOME", "/tmp").current_dir("/tmp");
+                cmd.uid(uid)
+                    .gid(gid)
+                    .env("HOME", "/tmp")
+                    .current_dir("/tmp");
             }
         };
         let mut initdb = Command::new(bin.join("initdb"));
-        initdb.arg("-D").arg(&data).args(["-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"]);
+        initdb.arg("-D").arg(&data).args([
+            "-U",
+            "postgres",
+            "-A",
+            "trust",
+            "-E",
+            "UTF8",
+            "--locale=C",
+            "--no-sync",
+            "--no-instructions",
+        ]);
         as_user(&mut initdb);
-        run_bounded(initdb, "initdb", &work.join("initdb.log"), Duration::from_secs(120))?;
+        run_bounded(
+            initdb,
+            "initdb",
+            &work.join("initdb.log"),
+            Duration::from_secs(120),
+        )?;
 
-        let version = fs::read_to_string(data.join("PG_VERSION")).unwrap_or_default().trim().to_string();
+        let version = fs::read_to_string(data.join("PG_VERSION"))
+            .unwrap_or_default()
+            .trim()
+            .to_string();
         let port = free_port()?;
         let log = work.join("postgres.log");
         let out = File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
@@ -153,20 +204,37 @@ impl Postgres {
             cmd.arg("-c").arg(setting);
         }
         as_user(&mut cmd);
-        let child = cmd.stdin(Stdio::null()).stdout(out).stderr(err).spawn().map_err(|e| format!("cannot start postgres: {e}"))?;
-        let mut pg = Postgres { child: Some(child), port, version, log };
+        let child = cmd
+            .stdin(Stdio::null())
+            .stdout(out)
+            .stderr(err)
+            .spawn()
+            .map_err(|e| format!("cannot start postgres: {e}"))?;
+        let mut pg = Postgres {
+            child: Some(child),
+            port,
+            version,
+            log,
+        };
         let end = Instant::now() + READY_WITHIN;
         loop {
             if let Some(c) = pg.child.as_mut() {
                 if let Ok(Some(status)) = c.try_wait() {
                     pg.child = None;
-                    return Err(format!("postgres exited at start ({status}); its log:\n{}", tail(&pg.log, 2000)));
+                    return Err(format!(
+                        "postgres exited at start ({status}); its log:\n{}",
+                        tail(&pg.log, 2000)
+                    ));
                 }
             }
             match pg.connect("postgres", "ready-check") {
                 Ok(_) => break,
                 Err(e) if Instant::now() >= end => {
-                    return Err(format!("postgres did not accept connections within {}s: {e}; its log:\n{}", READY_WITHIN.as_secs(), tail(&pg.log, 2000)))
+                    return Err(format!(
+                        "postgres did not accept connections within {}s: {e}; its log:\n{}",
+                        READY_WITHIN.as_secs(),
+                        tail(&pg.log, 2000)
+                    ))
                 }
                 Err(_) => sleep(Duration::from_millis(100)),
             }
@@ -225,7 +293,12 @@ pub struct Redis {
 impl Redis {
     pub fn start(dir: PathBuf, persistence: Persistence) -> Res<Redis> {
         fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        let mut r = Redis { child: None, port: free_port()?, dir, persistence };
+        let mut r = Redis {
+            child: None,
+            port: free_port()?,
+            dir,
+            persistence,
+        };
         r.spawn()?;
         Ok(r)
     }
@@ -233,32 +306,63 @@ impl Redis {
     fn spawn(&mut self) -> Res<()> {
         let log = self.dir.join("redis.log");
         let mut cmd = Command::new("redis-server");
-        cmd.args(["--port", &self.port.to_string(), "--bind", "127.0.0.1", "--daemonize", "no", "--save", ""]);
-        cmd.arg("--dir").arg(&self.dir).arg("--logfile").arg(&log).arg("--pidfile").arg(self.dir.join("redis.pid"));
+        cmd.args([
+            "--port",
+            &self.port.to_string(),
+            "--bind",
+            "127.0.0.1",
+            "--daemonize",
+            "no",
+            "--save",
+            "",
+        ]);
+        cmd.arg("--dir")
+            .arg(&self.dir)
+            .arg("--logfile")
+            .arg(&log)
+            .arg("--pidfile")
+            .arg(self.dir.join("redis.pid"));
         match self.persistence {
             Persistence::None => cmd.args(["--appendonly", "no"]),
             Persistence::EverySec => cmd.args(["--appendonly", "yes", "--appendfsync", "everysec"]),
             Persistence::Always => cmd.args(["--appendonly", "yes", "--appendfsync", "always"]),
         };
-        let child = cmd.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null()).spawn().map_err(|e| {
-            format!("cannot start redis-server: {e} (is it installed? run conformance/setup.sh)")
-        })?;
+        let child = cmd
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| {
+                format!(
+                    "cannot start redis-server: {e} (is it installed? run conformance/setup.sh)"
+                )
+            })?;
         self.child = Some(child);
         let end = Instant::now() + READY_WITHIN;
         loop {
             if let Some(c) = self.child.as_mut() {
                 if let Ok(Some(status)) = c.try_wait() {
                     self.child = None;
-                    return Err(format!("redis-server on port {} exited at start ({status}); its log:\n{}", self.port, tail(&log, 2000)));
+                    return Err(format!(
+                        "redis-server on port {} exited at start ({status}); its log:\n{}",
+                        self.port,
+                        tail(&log, 2000)
+                    ));
                 }
             }
             let ok = self.connect(Duration::from_millis(200)).and_then(|mut c| {
-                redis::cmd("PING").query::<String>(&mut c).map_err(|e| e.to_string())
+                redis::cmd("PING")
+                    .query::<String>(&mut c)
+                    .map_err(|e| e.to_string())
             });
             match ok {
                 Ok(_) => return Ok(()),
                 Err(e) if Instant::now() >= end => {
-                    return Err(format!("redis-server on port {} did not answer within {}s: {e}", self.port, READY_WITHIN.as_secs()))
+                    return Err(format!(
+                        "redis-server on port {} did not answer within {}s: {e}",
+                        self.port,
+                        READY_WITHIN.as_secs()
+                    ))
                 }
                 Err(_) => sleep(Duration::from_millis(5)),
             }
@@ -286,10 +390,15 @@ impl Redis {
 }
 
 pub fn connect_redis(port: u16, timeout: Duration) -> Res<redis::Connection> {
-    let client = redis::Client::open(format!("redis://127.0.0.1:{port}/")).map_err(|e| e.to_string())?;
-    let con = client.get_connection_with_timeout(timeout).map_err(|e| format!("redis on port {port}: {e}"))?;
-    con.set_read_timeout(Some(Duration::from_secs(5))).map_err(|e| e.to_string())?;
-    con.set_write_timeout(Some(Duration::from_secs(5))).map_err(|e| e.to_string())?;
+    let client =
+        redis::Client::open(format!("redis://127.0.0.1:{port}/")).map_err(|e| e.to_string())?;
+    let con = client
+        .get_connection_with_timeout(timeout)
+        .map_err(|e| format!("redis on port {port}: {e}"))?;
+    con.set_read_timeout(Some(Duration::from_secs(5)))
+        .map_err(|e| e.to_string())?;
+    con.set_write_timeout(Some(Duration::from_secs(5)))
+        .map_err(|e| e.to_string())?;
     Ok(con)
 }
 
@@ -320,14 +429,24 @@ impl WorkDir {
         let path = match given {
             Some(p) => p,
             None => {
-                let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.subsec_nanos()).unwrap_or(0);
-                std::env::temp_dir().join(format!("leaselab-conformance-{}-{nanos}", std::process::id()))
+                let nanos = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map(|d| d.subsec_nanos())
+                    .unwrap_or(0);
+                std::env::temp_dir().join(format!(
+                    "leaselab-conformance-{}-{nanos}",
+                    std::process::id()
+                ))
             }
         };
         fs::create_dir_all(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         // PostgreSQL runs as another user when we are root: it must be able to reach its data directory.
-        fs::set_permissions(&path, fs::Permissions::from_mode(0o711)).map_err(|e| format!("{}: {e}", path.display()))?;
-        Ok(WorkDir { path, keep: std::env::var_os("CONFORMANCE_KEEP").is_some() })
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o711))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(WorkDir {
+            path,
+            keep: std::env::var_os("CONFORMANCE_KEEP").is_some(),
+        })
     }
 }
 

@@ -32,15 +32,28 @@ pub fn run(pg: &Postgres) -> Res<(Verdict, Vec<String>)> {
 
     // Terminal 1 keeps its session open.
     let mut holder = pg.connect("postgres", "terminal-1")?;
-    holder.batch_execute(HOLD).map_err(|e| format!("{HOLD} {e}"))?;
-    let holder_pid: i32 = holder.query_one("SELECT pg_backend_pid()", &[]).map_err(|e| e.to_string())?.get(0);
-    log.push(format!("terminal 1: {HOLD} → (held; backend pid {holder_pid})"));
+    holder
+        .batch_execute(HOLD)
+        .map_err(|e| format!("{HOLD} {e}"))?;
+    let holder_pid: i32 = holder
+        .query_one("SELECT pg_backend_pid()", &[])
+        .map_err(|e| e.to_string())?
+        .get(0);
+    log.push(format!(
+        "terminal 1: {HOLD} → (held; backend pid {holder_pid})"
+    ));
     granted.push("A");
 
     let try_once = |log: &mut Vec<String>| -> Res<bool> {
         let mut t2 = pg.connect("postgres", "terminal-2")?;
-        let got: bool = t2.query_one(TRY, &[]).map_err(|e| format!("{TRY} {e}"))?.get(0);
-        log.push(format!("terminal 2: {TRY} → {}", if got { "t" } else { "f" }));
+        let got: bool = t2
+            .query_one(TRY, &[])
+            .map_err(|e| format!("{TRY} {e}"))?
+            .get(0);
+        log.push(format!(
+            "terminal 2: {TRY} → {}",
+            if got { "t" } else { "f" }
+        ));
         Ok(got)
         // Dropping t2 closes the connection, as psql -c does when it exits.
     };
@@ -51,9 +64,18 @@ pub fn run(pg: &Postgres) -> Res<(Verdict, Vec<String>)> {
     }
 
     let mut admin = pg.connect("postgres", "admin")?;
-    let rows = admin.query(KILL, &[]).map_err(|e| format!("pg_terminate_backend: {e}"))?;
+    let rows = admin
+        .query(KILL, &[])
+        .map_err(|e| format!("pg_terminate_backend: {e}"))?;
     let killed: Vec<bool> = rows.iter().map(|r| r.get(0)).collect();
-    log.push(format!("admin: pg_terminate_backend(pid) … → {}", killed.iter().map(|&k| if k { "t" } else { "f" }).collect::<Vec<_>>().join(" ")));
+    log.push(format!(
+        "admin: pg_terminate_backend(pid) … → {}",
+        killed
+            .iter()
+            .map(|&k| if k { "t" } else { "f" })
+            .collect::<Vec<_>>()
+            .join(" ")
+    ));
     drop(admin);
 
     // pg_terminate_backend signals the backend and returns; it releases its locks as it exits.
@@ -62,7 +84,10 @@ pub fn run(pg: &Postgres) -> Res<(Verdict, Vec<String>)> {
     let end = Instant::now() + Duration::from_secs(10);
     let gone = loop {
         let n: i64 = watch
-            .query_one("SELECT count(*) FROM pg_stat_activity WHERE pid = $1", &[&holder_pid])
+            .query_one(
+                "SELECT count(*) FROM pg_stat_activity WHERE pid = $1",
+                &[&holder_pid],
+            )
             .map_err(|e| e.to_string())?
             .get(0);
         if n == 0 {
@@ -82,12 +107,29 @@ pub fn run(pg: &Postgres) -> Res<(Verdict, Vec<String>)> {
     }
     // Terminal 1's session is really gone: its next statement fails.
     let alive = holder.simple_query("SELECT 1").is_ok();
-    log.push(format!("terminal 1: SELECT 1 → {}", if alive { "ok (session alive)" } else { "error (session gone)" }));
+    log.push(format!(
+        "terminal 1: SELECT 1 → {}",
+        if alive {
+            "ok (session alive)"
+        } else {
+            "error (session gone)"
+        }
+    ));
     Ok((
         Verdict(vec![
-            ("B's tries", tries.iter().map(|&t| if t { "t" } else { "f" }).collect::<Vec<_>>().join(" then ")),
+            (
+                "B's tries",
+                tries
+                    .iter()
+                    .map(|&t| if t { "t" } else { "f" })
+                    .collect::<Vec<_>>()
+                    .join(" then "),
+            ),
             ("granted", granted.join(",")),
-            ("A's session", if gone && !alive { "ended" } else { "alive" }.into()),
+            (
+                "A's session",
+                if gone && !alive { "ended" } else { "alive" }.into(),
+            ),
         ]),
         log,
     ))

@@ -11,12 +11,21 @@ fn bench(c: &mut Criterion) {
     let cfg = Config::new(sc, Policy::None);
     let mut engine = Engine::new();
     c.bench_function("seed_run_engine_no_trace", |b| {
-        b.iter(|| black_box(engine.run_with(sc, Policy::None, black_box(&cfg.params), 0, false, 1, false).unwrap().final_balance))
+        b.iter(|| {
+            black_box(
+                engine
+                    .run_with(sc, Policy::None, black_box(&cfg.params), 0, false, 1, false)
+                    .unwrap()
+                    .final_balance,
+            )
+        })
     });
     c.bench_function("seed_run_engine_trace", |b| {
         b.iter(|| black_box(engine.run(sc, black_box(&cfg)).unwrap().final_balance))
     });
-    c.bench_function("seed_simulate_full_outcome", |b| b.iter(|| black_box(simulate(sc, black_box(&cfg)).unwrap().expected)));
+    c.bench_function("seed_simulate_full_outcome", |b| {
+        b.iter(|| black_box(simulate(sc, black_box(&cfg)).unwrap().expected))
+    });
 
     let x = Axis::new(sc, "ttl", 10 * MS, 2_000 * MS, 256).unwrap();
     let y = Axis::new(sc, "pause", 0, 3_000 * MS, 256).unwrap();

@@ -24,17 +24,26 @@ fn main() {
     let median = times[times.len() / 2];
     let lost = cells.iter().filter(|c| c.lost_update).count();
     println!("sweep_native_ms: {median:.1} ms");
-    println!("runs_per_s_native: {:.0} runs/s", cells.len() as f64 / (median / 1e3));
+    println!(
+        "runs_per_s_native: {:.0} runs/s",
+        cells.len() as f64 / (median / 1e3)
+    );
     println!("(cells with a lost update: {lost} of {})", cells.len());
 
     let mut rates = Vec::new();
     for seed in 0..5 {
-        let spec = leaselab::estimate::Spec { seed, ..leaselab::estimate::Spec::new(Policy::None) };
+        let spec = leaselab::estimate::Spec {
+            seed,
+            ..leaselab::estimate::Spec::new(Policy::None)
+        };
         let mut est = leaselab::estimate::Estimator::new(spec).unwrap();
         let t = Instant::now();
         est.step(5_000_000).unwrap();
         rates.push(5e6 / t.elapsed().as_secs_f64());
     }
     rates.sort_by(f64::total_cmp);
-    println!("montecarlo_ops_per_s_native: {:.0} ops/s", rates[rates.len() / 2]);
+    println!(
+        "montecarlo_ops_per_s_native: {:.0} ops/s",
+        rates[rates.len() / 2]
+    );
 }

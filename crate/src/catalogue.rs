@@ -10,7 +10,10 @@ mod generated {
 
     use crate::client::{ClientSpec, Dur::*, Op::*};
     use crate::clock::Clock;
-    use crate::scenario::{Expectation, Fault, FaultAction::*, Lost::*, ParamSpec, Persist, Scenario, ServiceKind, ServiceSpec};
+    use crate::scenario::{
+        Expectation, Fault, FaultAction::*, Lost::*, ParamSpec, Persist, Scenario, ServiceKind,
+        ServiceSpec,
+    };
     use crate::store::Policy;
     include!(concat!(env!("OUT_DIR"), "/catalogue.rs"));
 }
@@ -25,10 +28,17 @@ pub fn catalogue() -> &'static [Scenario] {
 
 /// Looks a scenario up by id.
 pub fn find(id: &str) -> Result<&'static Scenario, Error> {
-    catalogue().iter().find(|s| s.id == id).ok_or_else(|| Error::UnknownScenario {
-        id: id.to_string(),
-        known: catalogue().iter().map(|s| &*s.id).collect::<Vec<_>>().join(", "),
-    })
+    catalogue()
+        .iter()
+        .find(|s| s.id == id)
+        .ok_or_else(|| Error::UnknownScenario {
+            id: id.to_string(),
+            known: catalogue()
+                .iter()
+                .map(|s| &*s.id)
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
 }
 
 #[cfg(test)]
@@ -49,10 +59,18 @@ mod tests {
         let all = catalogue();
         assert!(all.len() >= 6);
         for (i, s) in all.iter().enumerate() {
-            assert!(!s.title_bn.is_empty() && !s.summary_bn.is_empty(), "{}: Bengali text missing", s.id);
+            assert!(
+                !s.title_bn.is_empty() && !s.summary_bn.is_empty(),
+                "{}: Bengali text missing",
+                s.id
+            );
             assert!(!s.source.is_empty(), "{}: source missing", s.id);
             assert!(!s.expects.is_empty(), "{}: no expectations", s.id);
-            assert!(all[..i].iter().all(|o| o.id != s.id), "duplicate id {}", s.id);
+            assert!(
+                all[..i].iter().all(|o| o.id != s.id),
+                "duplicate id {}",
+                s.id
+            );
         }
         assert_eq!(all[0].id, DEFAULT_ID);
     }
@@ -60,6 +78,9 @@ mod tests {
     #[test]
     fn unknown_ids_list_the_known_ones() {
         let err = find("nope").unwrap_err().to_string();
-        assert!(err.contains("seed-gc-pause") && err.contains("gc-pause"), "{err}");
+        assert!(
+            err.contains("seed-gc-pause") && err.contains("gc-pause"),
+            "{err}"
+        );
     }
 }

@@ -43,7 +43,11 @@ pub enum Op {
     Check(Dur),
     /// Write `snapshot − debit`. The network holds the message for `delay` (a fault: first attempt only).
     /// `via_session`: through the database session that holds a session lock (fails once it is gone).
-    Write { debit: i64, delay: Dur, via_session: bool },
+    Write {
+        debit: i64,
+        delay: Dur,
+        via_session: bool,
+    },
     /// Release the lock (checked against the grant's value, so a late release cannot free someone else's).
     Release,
     /// Extend the lease by another TTL, if it is still live.
@@ -72,14 +76,20 @@ pub struct ClientSpec {
 impl ClientSpec {
     /// The one-way latency between this client and Redlock node `k`.
     pub fn link(&self, k: u8, default_us: u64, params: &[u64]) -> u64 {
-        self.links.iter().find(|l| l.0 == k).map_or(default_us, |l| l.1.resolve(params))
+        self.links
+            .iter()
+            .find(|l| l.0 == k)
+            .map_or(default_us, |l| l.1.resolve(params))
     }
 }
 
 impl ClientSpec {
     /// Where a retry starts again: the first acquire (or the top of the script if it never acquires).
     pub fn restart_pc(&self) -> usize {
-        self.ops.iter().position(|op| matches!(op, Op::Acquire { .. })).unwrap_or(0)
+        self.ops
+            .iter()
+            .position(|op| matches!(op, Op::Acquire { .. }))
+            .unwrap_or(0)
     }
 }
 

@@ -23,7 +23,12 @@ pub struct Clock {
 }
 
 impl Clock {
-    pub const PERFECT: Clock = Clock { offset_us: 0, rate_ppm: 0, steps: Cow::Borrowed(&[]), monotonic: false };
+    pub const PERFECT: Clock = Clock {
+        offset_us: 0,
+        rate_ppm: 0,
+        steps: Cow::Borrowed(&[]),
+        monotonic: false,
+    };
 
     fn stepped(&self) -> bool {
         !self.monotonic && !self.steps.is_empty()
@@ -34,7 +39,11 @@ impl Clock {
         if !self.stepped() {
             return 0;
         }
-        self.steps.iter().filter(|&&(at, _)| at <= t.0).map(|&(_, by)| by).sum()
+        self.steps
+            .iter()
+            .filter(|&&(at, _)| at <= t.0)
+            .map(|&(_, by)| by)
+            .sum()
     }
 
     /// The reading without steps: `offset + τ + ⌊τ·rate⌋`.
@@ -68,7 +77,12 @@ impl Clock {
         }
         // Steps are in time order (the parser checks), so the pieces come in order too.
         let mut start = from;
-        let ends = self.steps.iter().map(|&(at, _)| at).filter(|&at| at > from.0).chain(std::iter::once(u64::MAX));
+        let ends = self
+            .steps
+            .iter()
+            .map(|&(at, _)| at)
+            .filter(|&at| at > from.0)
+            .chain(std::iter::once(u64::MAX));
         for end in ends {
             let shift = self.steps_by(start);
             let t = self.smooth_first(local.saturating_sub(shift)).max(start);
@@ -109,7 +123,10 @@ mod tests {
 
     #[test]
     fn slow_clock_reads_less_and_inverts() {
-        let c = Clock { rate_ppm: -100_000, ..Clock::PERFECT };
+        let c = Clock {
+            rate_ppm: -100_000,
+            ..Clock::PERFECT
+        };
         assert_eq!(c.local(SimTime(1_000_000)), 900_000);
         assert_eq!(c.true_time_of(900_000), SimTime(1_000_000));
         assert_eq!(Clock::PERFECT.true_time_of(300), SimTime(300));
@@ -118,22 +135,40 @@ mod tests {
     #[test]
     fn a_forward_step_brings_expiry_closer_and_monotonic_ignores_it() {
         static STEP: [(u64, i64); 1] = [(50_000, 300_000)];
-        let wall = Clock { steps: Cow::Borrowed(&STEP), ..Clock::PERFECT };
+        let wall = Clock {
+            steps: Cow::Borrowed(&STEP),
+            ..Clock::PERFECT
+        };
         assert_eq!(wall.local(SimTime(49_999)), 49_999);
         assert_eq!(wall.local(SimTime(50_000)), 350_000);
         // A lease granted at 0 for 300 ms ends when the server clock reads 300 000: at the jump.
-        assert_eq!(wall.first_at_or_after(SimTime::ZERO, 300_000), SimTime(50_000));
-        let mono = Clock { monotonic: true, ..wall.clone() };
-        assert_eq!(mono.first_at_or_after(SimTime::ZERO, 300_000), SimTime(300_000));
+        assert_eq!(
+            wall.first_at_or_after(SimTime::ZERO, 300_000),
+            SimTime(50_000)
+        );
+        let mono = Clock {
+            monotonic: true,
+            ..wall.clone()
+        };
+        assert_eq!(
+            mono.first_at_or_after(SimTime::ZERO, 300_000),
+            SimTime(300_000)
+        );
     }
 
     #[test]
     fn a_backward_step_delays_the_reading() {
         static STEP: [(u64, i64); 1] = [(100_000, -200_000)];
-        let c = Clock { steps: Cow::Borrowed(&STEP), ..Clock::PERFECT };
+        let c = Clock {
+            steps: Cow::Borrowed(&STEP),
+            ..Clock::PERFECT
+        };
         assert_eq!(c.local(SimTime(481_000)), 281_000);
         // It read 300 000 once before the step? No: it jumped back at 100 000 from 100 000 to -100 000.
-        assert_eq!(c.first_at_or_after(SimTime::ZERO, 300_000), SimTime(500_000));
+        assert_eq!(
+            c.first_at_or_after(SimTime::ZERO, 300_000),
+            SimTime(500_000)
+        );
         assert_eq!(c.first_at_or_after(SimTime::ZERO, 50_000), SimTime(50_000));
     }
 }

@@ -11,13 +11,26 @@ pub enum Error {
     /// A storage policy name that does not exist.
     UnknownPolicy { name: String },
     /// A parameter the scenario does not have.
-    UnknownParam { scenario: String, name: String, known: String },
+    UnknownParam {
+        scenario: String,
+        name: String,
+        known: String,
+    },
     /// A parameter value outside the scenario's declared range.
-    ParamOutOfRange { name: String, value_us: u64, min_us: u64, max_us: u64 },
+    ParamOutOfRange {
+        name: String,
+        value_us: u64,
+        min_us: u64,
+        max_us: u64,
+    },
     /// A value that is not allowed for some other reason (retries, grid sizes, …).
     BadValue { what: String, why: String },
     /// A scenario file that does not parse.
-    Scenario { id: String, line: usize, why: String },
+    Scenario {
+        id: String,
+        line: usize,
+        why: String,
+    },
     /// A run that hit one of the engine's limits (events per run, simulated time).
     Limit { what: String },
 }

@@ -59,7 +59,9 @@ impl PauseDist {
 
     fn sample(&self, rng: &mut Rng) -> f64 {
         match *self {
-            PauseDist::Pareto { scale_us, shape } => scale_us * libm::exp(-libm::log(unit(rng)) / shape),
+            PauseDist::Pareto { scale_us, shape } => {
+                scale_us * libm::exp(-libm::log(unit(rng)) / shape)
+            }
             PauseDist::LogNormal { median_us, sigma } => {
                 // Marsaglia's polar method, one of the pair (no trigonometry: kilobytes less wasm).
                 let z = loop {
@@ -144,7 +146,12 @@ impl Spec {
 
     /// Checks the numbers against the scenario's ranges and the distributions' domains.
     pub fn check(&self, sc: &Scenario) -> Result<(), Error> {
-        let bad = |what: &str, why: &str| Err(Error::BadValue { what: what.into(), why: why.into() });
+        let bad = |what: &str, why: &str| {
+            Err(Error::BadValue {
+                what: what.into(),
+                why: why.into(),
+            })
+        };
         match self.dist {
             PauseDist::Pareto { scale_us, shape } => {
                 if !(scale_us.is_finite() && scale_us >= 1.0 && scale_us <= PAUSE_MAX_US as f64) {
@@ -155,7 +162,8 @@ impl Spec {
                 }
             }
             PauseDist::LogNormal { median_us, sigma } => {
-                if !(median_us.is_finite() && median_us >= 1.0 && median_us <= PAUSE_MAX_US as f64) {
+                if !(median_us.is_finite() && median_us >= 1.0 && median_us <= PAUSE_MAX_US as f64)
+                {
                     return bad("pause median", "expected 1 µs to 1 h");
                 }
                 if !(sigma.is_finite() && (0.01..=5.0).contains(&sigma)) {
@@ -164,7 +172,10 @@ impl Spec {
             }
         }
         if !(self.rate_per_s.is_finite() && (0.0..=1e6).contains(&self.rate_per_s)) {
-            return bad("contender rate", "expected 0 (always waiting) to 1e6 per second");
+            return bad(
+                "contender rate",
+                "expected 0 (always waiting) to 1e6 per second",
+            );
         }
         let mut params = sc.defaults();
         sc.set_param(&mut params, "ttl", self.ttl_us)?;
@@ -202,7 +213,11 @@ pub fn wilson(k: u64, n: u64) -> (f64, f64) {
     let denom = 1.0 + z * z / n;
     let centre = (p + z * z / (2.0 * n)) / denom;
     let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
-    let low = if k == 0.0 { 0.0 } else { (centre - half).max(0.0) };
+    let low = if k == 0.0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
     (low, (centre + half).min(1.0))
 }
 
@@ -215,7 +230,11 @@ pub fn wilson(k: u64, n: u64) -> (f64, f64) {
 pub fn analytic(spec: &Spec) -> f64 {
     let ticks = spec.ttl_us.div_ceil(spec.retry_us.max(1));
     let t_b = (ticks * spec.retry_us) as f64;
-    let arrive = if spec.rate_per_s == 0.0 { 1.0 } else { 1.0 - libm::exp(-spec.rate_per_s * t_b / SEC as f64) };
+    let arrive = if spec.rate_per_s == 0.0 {
+        1.0
+    } else {
+        1.0 - libm::exp(-spec.rate_per_s * t_b / SEC as f64)
+    };
     let d = &spec.dist;
     let within = match spec.policy {
         Policy::None => d.tail(t_b),
@@ -250,7 +269,10 @@ impl Estimator {
         sc.set_param(&mut params, "work", spec.work_us)?;
         let idx = [sc.param_index("pause"), sc.param_index("arrival")];
         let [Some(pause), Some(arrival)] = idx else {
-            return Err(Error::BadValue { what: "scenario".into(), why: format!("{SCENARIO} needs pause and arrival") });
+            return Err(Error::BadValue {
+                what: "scenario".into(),
+                why: format!("{SCENARIO} needs pause and arrival"),
+            });
         };
         Ok(Estimator {
             spec,
@@ -282,14 +304,26 @@ impl Estimator {
                 continue;
             }
             let pause = pause as u64;
-            let arrival = if rate_per_us == 0.0 { 0.0 } else { -libm::log(unit(&mut self.rng)) / rate_per_us };
+            let arrival = if rate_per_us == 0.0 {
+                0.0
+            } else {
+                -libm::log(unit(&mut self.rng)) / rate_per_us
+            };
             if arrival > pause as f64 {
                 continue; // B first asks after A has written
             }
             self.params[self.idx[0]] = pause;
             self.params[self.idx[1]] = arrival as u64;
             self.simulated += 1;
-            let run = self.engine.run_with(self.sc, self.spec.policy, &self.params, 0, false, self.spec.seed, false)?;
+            let run = self.engine.run_with(
+                self.sc,
+                self.spec.policy,
+                &self.params,
+                0,
+                false,
+                self.spec.seed,
+                false,
+            )?;
             if lost_update(run) {
                 self.lost += 1;
             }
@@ -308,7 +342,11 @@ impl Estimator {
             lost: self.lost,
             over_range: self.over_range,
             simulated: self.simulated,
-            p: if self.ops == 0 { 0.0 } else { self.lost as f64 / self.ops as f64 },
+            p: if self.ops == 0 {
+                0.0
+            } else {
+                self.lost as f64 / self.ops as f64
+            },
             low,
             high,
             analytic: analytic(&self.spec),
@@ -332,7 +370,11 @@ mod tests {
     #[test]
     fn pareto_tail_matches_the_catalogue() {
         // x_m = 50 ms, m = 30 s, α = 2: 2.8·10⁻⁶ per pause.
-        let p = PauseDist::Pareto { scale_us: 50_000.0, shape: 2.0 }.tail(30_000_000.0);
+        let p = PauseDist::Pareto {
+            scale_us: 50_000.0,
+            shape: 2.0,
+        }
+        .tail(30_000_000.0);
         assert!((p - 2.777_777e-6).abs() < 1e-11, "{p}");
     }
 }

@@ -33,7 +33,11 @@ pub struct LeaseRecord {
 /// The answer to an acquire request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Grant {
-    Granted { token: u64, lock_value: u64, expires_at: SimTime },
+    Granted {
+        token: u64,
+        lock_value: u64,
+        expires_at: SimTime,
+    },
     /// Denied; `holder` is the client holding a live lease (`None` while a lock-delay runs).
     Denied { holder: Option<u8> },
     /// The request came over a database session that has ended: it fails without reaching the lock.
@@ -86,7 +90,10 @@ impl LeaseService {
         if self.clock == Clock::PERFECT {
             return now.plus(self.ttl_us);
         }
-        let end_local = self.clock.local(now).saturating_add(i64::try_from(self.ttl_us).unwrap_or(i64::MAX));
+        let end_local = self
+            .clock
+            .local(now)
+            .saturating_add(i64::try_from(self.ttl_us).unwrap_or(i64::MAX));
         self.clock.first_at_or_after(now, end_local)
     }
 
@@ -127,7 +134,9 @@ impl LeaseService {
     /// `None` lets the service make one up (a lease service's unique lock value).
     pub fn acquire(&mut self, client: u8, now: SimTime, value: Option<u64>) -> Grant {
         if let Some(lease) = self.live(now) {
-            return Grant::Denied { holder: Some(lease.client) };
+            return Grant::Denied {
+                holder: Some(lease.client),
+            };
         }
         if let Some(i) = self.current {
             let last = &self.leases[i];
@@ -155,18 +164,28 @@ impl LeaseService {
             lost: false,
         });
         self.current = Some(self.leases.len() - 1);
-        Grant::Granted { token, lock_value, expires_at }
+        Grant::Granted {
+            token,
+            lock_value,
+            expires_at,
+        }
     }
 
     /// The current lease, if it is live at `now` and `owned` says it is the caller's.
-    fn live_mut(&mut self, now: SimTime, owned: impl Fn(&LeaseRecord) -> bool) -> Option<&mut LeaseRecord> {
+    fn live_mut(
+        &mut self,
+        now: SimTime,
+        owned: impl Fn(&LeaseRecord) -> bool,
+    ) -> Option<&mut LeaseRecord> {
         let lease = &mut self.leases[self.current?];
         (now < lease.ends_at && owned(lease)).then_some(lease)
     }
 
     /// Value-checked release: only the live lease with this value is ended. Returns whether it was.
     pub fn release(&mut self, lock_value: u64, now: SimTime) -> bool {
-        let Some(lease) = self.live_mut(now, |l| l.lock_value == lock_value) else { return false };
+        let Some(lease) = self.live_mut(now, |l| l.lock_value == lock_value) else {
+            return false;
+        };
         lease.ends_at = now;
         lease.released = true;
         true
@@ -175,7 +194,9 @@ impl LeaseService {
     /// The holder's session ended: a session lock it holds is released by that (PostgreSQL runs
     /// `pg_advisory_unlock_all` at session end). Returns whether a live lock was freed.
     pub fn end_session(&mut self, client: u8, now: SimTime) -> bool {
-        let Some(lease) = self.live_mut(now, |l| l.client == client) else { return false };
+        let Some(lease) = self.live_mut(now, |l| l.client == client) else {
+            return false;
+        };
         lease.ends_at = now;
         lease.session_ended = true;
         true
@@ -258,27 +279,44 @@ mod tests {
     fn lease_is_half_open_and_tokens_increase() {
         let mut s = LeaseService::new(300 * MS, 0, true, 7);
         assert_eq!(token_of(s.acquire(0, t(0), None)), 1);
-        assert_eq!(s.acquire(1, t(299), None), Grant::Denied { holder: Some(0) });
-        assert_eq!(token_of(s.acquire(1, t(300), None)), 2, "live on [granted, granted + ttl)");
+        assert_eq!(
+            s.acquire(1, t(299), None),
+            Grant::Denied { holder: Some(0) }
+        );
+        assert_eq!(
+            token_of(s.acquire(1, t(300), None)),
+            2,
+            "live on [granted, granted + ttl)"
+        );
         assert_eq!(s.latest_grantee(), Some(1));
     }
 
     #[test]
     fn release_and_renew_check_the_value() {
         let mut s = LeaseService::new(300 * MS, 0, true, 7);
-        let Grant::Granted { lock_value, .. } = s.acquire(0, t(0), None) else { panic!() };
+        let Grant::Granted { lock_value, .. } = s.acquire(0, t(0), None) else {
+            panic!()
+        };
         assert!(!s.release(lock_value ^ 1, t(10)), "someone else's value");
         assert_eq!(s.renew(lock_value, t(100)), Some(t(400)));
         assert!(s.release(lock_value, t(150)));
         assert_eq!(s.leases[0].ends_at, t(150));
         assert_eq!(token_of(s.acquire(1, t(150), None)), 2);
-        assert_eq!(s.renew(lock_value, t(160)), None, "an old holder cannot renew");
+        assert_eq!(
+            s.renew(lock_value, t(160)),
+            None,
+            "an old holder cannot renew"
+        );
     }
 
     #[test]
     fn crash_keeps_what_was_persisted() {
         use crate::scenario::Persist;
-        for (persist, lost) in [(Persist::None, 2), (Persist::EverySec, 1), (Persist::Always, 0)] {
+        for (persist, lost) in [
+            (Persist::None, 2),
+            (Persist::EverySec, 1),
+            (Persist::Always, 0),
+        ] {
             let mut s = LeaseService::new(3_000 * MS, 0, false, 7);
             s.acquire(0, t(0), Some(1));
             s.release(1, t(10));
@@ -296,9 +334,17 @@ mod tests {
     fn failover_loses_unreplicated_grants_and_rolls_the_counter_back() {
         let mut s = LeaseService::new(300 * MS, 0, true, 7);
         assert_eq!(token_of(s.acquire(0, t(0), None)), 1);
-        assert_eq!(s.failover(t(5), 10 * MS), 1, "granted 5 ms ago, 10 ms of lag: never replicated");
+        assert_eq!(
+            s.failover(t(5), 10 * MS),
+            1,
+            "granted 5 ms ago, 10 ms of lag: never replicated"
+        );
         assert!(s.leases[0].lost && s.leases[0].ends_at == t(5));
-        assert_eq!(token_of(s.acquire(1, t(10), None)), 1, "INCR rolled back: the same token again");
+        assert_eq!(
+            token_of(s.acquire(1, t(10), None)),
+            1,
+            "INCR rolled back: the same token again"
+        );
         let mut s = LeaseService::new(300 * MS, 0, true, 7);
         s.acquire(0, t(0), None);
         assert_eq!(s.failover(t(50), 10 * MS), 0, "replicated");

@@ -54,14 +54,21 @@ impl Summary {
 
 /// `final != initial − Σ debits of accepted writes`.
 pub fn lost_update(run: &Run) -> bool {
-    let debits: i64 = run.writes.iter().filter(|w| w.accepted).map(|w| w.debit).sum();
+    let debits: i64 = run
+        .writes
+        .iter()
+        .filter(|w| w.accepted)
+        .map(|w| w.debit)
+        .sum();
     run.final_balance != run.initial - debits
 }
 
 /// The first accepted write that a later accepted write overwrote without having read it.
 pub fn victim(run: &Run) -> Lost {
     let mut accepted = run.writes.iter().filter(|w| w.accepted);
-    let Some(mut prev) = accepted.next() else { return Lost::Nobody };
+    let Some(mut prev) = accepted.next() else {
+        return Lost::Nobody;
+    };
     for next in accepted {
         if next.snapshot != prev.value {
             return Lost::Client(prev.client);
@@ -77,7 +84,11 @@ pub fn summarize(run: &Run) -> Summary {
         final_balance: run.final_balance,
         lost_update,
         stale_write_accepted: run.writes.iter().any(|w| w.accepted && w.stale),
-        lost: if lost_update { victim(run) } else { Lost::Nobody },
+        lost: if lost_update {
+            victim(run)
+        } else {
+            Lost::Nobody
+        },
         rejected: run.writes.iter().any(|w| !w.accepted),
     }
 }
@@ -85,7 +96,17 @@ pub fn summarize(run: &Run) -> Summary {
 /// Runs `sc` under `cfg` and under the ideal guard, and judges the result.
 pub fn simulate(sc: &'static Scenario, cfg: &Config) -> Result<Outcome, Error> {
     let mut engine = Engine::new();
-    let expected = engine.run_with(sc, Policy::Ideal, &cfg.params, cfg.retries, false, cfg.seed, cfg.naive)?.final_balance;
+    let expected = engine
+        .run_with(
+            sc,
+            Policy::Ideal,
+            &cfg.params,
+            cfg.retries,
+            false,
+            cfg.seed,
+            cfg.naive,
+        )?
+        .final_balance;
     let run = engine.run(sc, cfg)?.clone();
     let s = summarize(&run);
     let overlaps = overlaps(&run);
@@ -159,7 +180,10 @@ pub fn verify(sc: &'static Scenario, e: &crate::scenario::Expectation) -> Result
     }
     if let Some(x) = e.expected {
         if x != o.expected {
-            diffs.push(format!("ideal-guard expected {} (file says {x})", o.expected));
+            diffs.push(format!(
+                "ideal-guard expected {} (file says {x})",
+                o.expected
+            ));
         }
     }
     if let Some(lost) = e.lost {
@@ -168,7 +192,13 @@ pub fn verify(sc: &'static Scenario, e: &crate::scenario::Expectation) -> Result
         }
     }
     if let Some(rej) = &e.rejected {
-        let mut got: Vec<u8> = o.run.writes.iter().filter(|w| !w.accepted).map(|w| w.client).collect();
+        let mut got: Vec<u8> = o
+            .run
+            .writes
+            .iter()
+            .filter(|w| !w.accepted)
+            .map(|w| w.client)
+            .collect();
         got.dedup();
         if got[..] != rej[..] {
             diffs.push(format!("rejected writes from {got:?} (expected {rej:?})"));
@@ -187,12 +217,23 @@ pub fn verify(sc: &'static Scenario, e: &crate::scenario::Expectation) -> Result
     }
     if let Some(stale) = e.stale {
         if stale != o.stale_write_accepted {
-            diffs.push(format!("stale_write_accepted {} (expected {stale})", o.stale_write_accepted));
+            diffs.push(format!(
+                "stale_write_accepted {} (expected {stale})",
+                o.stale_write_accepted
+            ));
         }
     }
     if diffs.is_empty() {
         Ok(o)
     } else {
-        Err(format!("{} line {} ({}{}{}): {}", sc.id, e.line, e.policy.name(), if e.retry { " +retry" } else { "" }, if e.naive { " +naive" } else { "" }, diffs.join("; ")))
+        Err(format!(
+            "{} line {} ({}{}{}): {}",
+            sc.id,
+            e.line,
+            e.policy.name(),
+            if e.retry { " +retry" } else { "" },
+            if e.naive { " +naive" } else { "" },
+            diffs.join("; ")
+        ))
     }
 }

@@ -3,8 +3,8 @@
 
 use std::fmt::Write as _;
 
-use crate::outcome::Outcome;
 use crate::catalogue;
+use crate::outcome::Outcome;
 use crate::scenario::{Lost, Scenario, ServiceKind};
 use crate::time::{Millis, PySeconds};
 use crate::trace::Kind;
@@ -56,7 +56,10 @@ pub fn verdict_line(o: &Outcome) -> String {
             Lost::Client(c) => {
                 let w = o.run.writes.iter().find(|w| w.accepted && w.client == c);
                 let value = w.map_or(String::new(), |w| format!(" ({})", w.value));
-                format!("{}'s write{value} was acknowledged, then overwritten", sc.client_name(c))
+                format!(
+                    "{}'s write{value} was acknowledged, then overwritten",
+                    sc.client_name(c)
+                )
             }
             Lost::Nobody => "an acknowledged write is missing".to_string(),
         };
@@ -82,17 +85,29 @@ pub fn transcript(o: &Outcome) -> Vec<String> {
         let i = usize::from(e.client);
         match e.kind {
             // The seed's step 1, as the two psql terminals would show it.
-            Kind::Granted if session => lines.push(format!("{who}: pg_try_advisory_lock(424242) → t")),
-            Kind::Denied if session && e.reason.is_some() => {
-                lines.push(format!("{who}: pg_try_advisory_lock(424242) → ERROR: the session is gone"))
+            Kind::Granted if session => {
+                lines.push(format!("{who}: pg_try_advisory_lock(424242) → t"))
             }
-            Kind::Denied if session => lines.push(format!("{who}: pg_try_advisory_lock(424242) → f")),
-            Kind::Released if session && e.aux == 1 => lines.push(format!("{who}: pg_advisory_unlock(424242) → t")),
+            Kind::Denied if session && e.reason.is_some() => lines.push(format!(
+                "{who}: pg_try_advisory_lock(424242) → ERROR: the session is gone"
+            )),
+            Kind::Denied if session => {
+                lines.push(format!("{who}: pg_try_advisory_lock(424242) → f"))
+            }
+            Kind::Released if session && e.aux == 1 => {
+                lines.push(format!("{who}: pg_advisory_unlock(424242) → t"))
+            }
             Kind::SessionEnded if e.aux == 2 && e.value == 0 => {} // a plain disconnect at the end
             Kind::SessionEnded => {
-                let freed = if e.value == 1 { ", the lock is free" } else { "" };
+                let freed = if e.value == 1 {
+                    ", the lock is free"
+                } else {
+                    ""
+                };
                 lines.push(match e.aux {
-                    0 => format!("admin: pg_terminate_backend({who}) → t; {who}'s session ends{freed}"),
+                    0 => format!(
+                        "admin: pg_terminate_backend({who}) → t; {who}'s session ends{freed}"
+                    ),
                     1 => format!("server: {who} sent no keepalives; its session ends{freed}"),
                     _ => format!("{who}: disconnects; its session ends{freed}"),
                 });
@@ -143,14 +158,29 @@ pub fn transcript(o: &Outcome) -> Vec<String> {
                 refused[i] = e.kind == Kind::WriteRejected;
             }
             Kind::ReadRejected => {
-                let verdict = if e.reason == Some(crate::store::Refusal::SessionGone) { "FAILED (the session is gone)" } else { "REJECTED" };
+                let verdict = if e.reason == Some(crate::store::Refusal::SessionGone) {
+                    "FAILED (the session is gone)"
+                } else {
+                    "REJECTED"
+                };
                 lines.push(format!("{who}: read{} → {verdict}", tok(sc, e.token)));
                 refused[i] = true;
             }
             Kind::CheckOk | Kind::CheckFailed => {
-                let left = if e.value < 0 { format!("-{}", Millis(e.value.unsigned_abs())) } else { Millis(e.value as u64).to_string() };
-                let (cmp, then) = if e.kind == Kind::CheckOk { ("≥", "go on") } else { ("<", "give up this attempt") };
-                lines.push(format!("{who}: check: {left} ms left {cmp} {} ms needed → {then}", Millis(e.aux)));
+                let left = if e.value < 0 {
+                    format!("-{}", Millis(e.value.unsigned_abs()))
+                } else {
+                    Millis(e.value as u64).to_string()
+                };
+                let (cmp, then) = if e.kind == Kind::CheckOk {
+                    ("≥", "go on")
+                } else {
+                    ("<", "give up this attempt")
+                };
+                lines.push(format!(
+                    "{who}: check: {left} ms left {cmp} {} ms needed → {then}",
+                    Millis(e.aux)
+                ));
             }
             Kind::RenewDenied => lines.push(format!("{who}: renewal refused: the lease is gone")),
             Kind::ServerClockStep | Kind::ClockStep => {
@@ -160,12 +190,18 @@ pub fn transcript(o: &Outcome) -> Vec<String> {
                     _ => "server".to_string(),
                 };
                 let sign = if e.value < 0 { "-" } else { "+" };
-                lines.push(format!("{whose}: wall clock steps {sign}{} ms", Millis(e.value.unsigned_abs())));
+                lines.push(format!(
+                    "{whose}: wall clock steps {sign}{} ms",
+                    Millis(e.value.unsigned_abs())
+                ));
             }
             Kind::Retry => {
                 woke[i] = false;
                 held[i] = false;
-                lines.push(format!("{who}: retry {}: acquire, read and work again", e.aux));
+                lines.push(format!(
+                    "{who}: retry {}: acquire, read and work again",
+                    e.aux
+                ));
             }
             Kind::GaveUp if !refused[i] => lines.push(format!("{who}: gives up")),
             Kind::RedlockAcquired | Kind::RedlockFailed => {
@@ -175,7 +211,9 @@ pub fn transcript(o: &Outcome) -> Vec<String> {
                 let then = match (e.kind, e.value > 0) {
                     (Kind::RedlockAcquired, true) => "holds the lock",
                     (Kind::RedlockAcquired, false) => "trusts the majority anyway (naive client)",
-                    (_, _) if e.aux < u64::from(sc.service.quorum()) => "no majority: unlock all, retry later",
+                    (_, _) if e.aux < u64::from(sc.service.quorum()) => {
+                        "no majority: unlock all, retry later"
+                    }
                     _ => "no validity left: unlock all, retry later",
                 };
                 let sign = if e.value < 0 { "-" } else { "" };
@@ -193,7 +231,11 @@ pub fn transcript(o: &Outcome) -> Vec<String> {
                     crate::scenario::Persist::EverySec => "appendfsync everysec",
                     crate::scenario::Persist::Always => "appendfsync always",
                 };
-                lines.push(format!("n{}: crashes ({how}): {} live {keys} lost", e.node + 1, e.value));
+                lines.push(format!(
+                    "n{}: crashes ({how}): {} live {keys} lost",
+                    e.node + 1,
+                    e.value
+                ));
             }
             Kind::NodeRestarted => lines.push(format!("n{}: restarts", e.node + 1)),
             Kind::Failover => lines.push(format!(
@@ -201,8 +243,15 @@ pub fn transcript(o: &Outcome) -> Vec<String> {
                 e.value
             )),
             Kind::Partition => {
-                let nodes: Vec<String> = (0..8).filter(|k| e.aux & (1 << k) != 0).map(|k| format!("n{}", k + 1)).collect();
-                let how = if e.value == 1 { "cut off from" } else { "reconnected to" };
+                let nodes: Vec<String> = (0..8)
+                    .filter(|k| e.aux & (1 << k) != 0)
+                    .map(|k| format!("n{}", k + 1))
+                    .collect();
+                let how = if e.value == 1 {
+                    "cut off from"
+                } else {
+                    "reconnected to"
+                };
                 lines.push(format!("network: {who} {how} {}", nodes.join(",")));
             }
             _ => {}
@@ -216,9 +265,20 @@ pub fn transcript(o: &Outcome) -> Vec<String> {
             _ => runs.push((line, 1)),
         }
     }
-    let mut lines: Vec<String> =
-        runs.into_iter().map(|(line, n)| if n > 1 { format!("{line} (×{n})") } else { line }).collect();
-    lines.push(format!("final = {}  (expected: {})", o.run.final_balance, o.expected));
+    let mut lines: Vec<String> = runs
+        .into_iter()
+        .map(|(line, n)| {
+            if n > 1 {
+                format!("{line} (×{n})")
+            } else {
+                line
+            }
+        })
+        .collect();
+    lines.push(format!(
+        "final = {}  (expected: {})",
+        o.run.final_balance, o.expected
+    ));
     lines.push(verdict_line(o));
     lines
 }
@@ -242,7 +302,10 @@ impl Default for Json {
 
 impl Json {
     pub fn new() -> Json {
-        Json { out: String::with_capacity(4096), first: Vec::new() }
+        Json {
+            out: String::with_capacity(4096),
+            first: Vec::new(),
+        }
     }
 
     fn sep(&mut self) {
@@ -392,7 +455,8 @@ pub fn json(o: &Outcome) -> String {
         Lost::Client(c) => j.str(&name(c)),
         Lost::Nobody => j.null(),
     };
-    j.key("verdict").str(if o.lost_update { "lost-update" } else { "safe" });
+    j.key("verdict")
+        .str(if o.lost_update { "lost-update" } else { "safe" });
     j.key("tokens").bool(sc.service.tokens);
     j.key("service").str(service_name(sc));
     j.key("nodes").int(i64::from(sc.service.nodes));
@@ -401,7 +465,11 @@ pub fn json(o: &Outcome) -> String {
         // Redlock: each node's clock, and the nodes each client can reach (a partition, when not all).
         j.key("node_clocks").begin_arr();
         for k in 0..usize::from(sc.service.nodes) {
-            j.str(if sc.service.node_clock(k).monotonic { "monotonic" } else { "wall" });
+            j.str(if sc.service.node_clock(k).monotonic {
+                "monotonic"
+            } else {
+                "wall"
+            });
         }
         j.end_arr();
         j.key("reach").begin_obj();
@@ -424,7 +492,11 @@ pub fn json(o: &Outcome) -> String {
         j.begin_obj();
         j.key("client").str(&name(w.client));
         j.key("token");
-        if sc.service.tokens { j.int(w.token as i64) } else { j.null() };
+        if sc.service.tokens {
+            j.int(w.token as i64)
+        } else {
+            j.null()
+        };
         j.key("value").int(w.value);
         j.key("snapshot").int(w.snapshot);
         j.key("debit").int(w.debit);
@@ -447,7 +519,8 @@ pub fn json(o: &Outcome) -> String {
         j.key("granted_ms").ms(l.granted_at.0);
         // A session lock still held at the end has no end of its own: draw it to the end of the run.
         let open = l.ends_at > o.run.end;
-        j.key("ends_ms").ms(if open { o.run.end.0 } else { l.ends_at.0 });
+        j.key("ends_ms")
+            .ms(if open { o.run.end.0 } else { l.ends_at.0 });
         j.key("open").bool(open);
         j.key("released").bool(l.released);
         j.key("session_ended").bool(l.session_ended);
@@ -456,7 +529,11 @@ pub fn json(o: &Outcome) -> String {
         j.end_obj();
     }
     j.end_arr();
-    for (key, spans) in [("beliefs", &o.run.beliefs), ("pauses", &o.run.pauses), ("held", &o.run.held)] {
+    for (key, spans) in [
+        ("beliefs", &o.run.beliefs),
+        ("pauses", &o.run.pauses),
+        ("held", &o.run.held),
+    ] {
         j.key(key).begin_arr();
         for s in spans {
             j.begin_obj();
@@ -502,14 +579,22 @@ pub fn json(o: &Outcome) -> String {
                 }
                 // A session lock has no lease end: it lasts until unlock or session end.
                 j.key("lease_end_ms");
-                if e.aux == u64::MAX { j.null() } else { j.ms(e.aux) };
+                if e.aux == u64::MAX {
+                    j.null()
+                } else {
+                    j.ms(e.aux)
+                };
             }
             Kind::Denied => {
                 if let Some(r) = e.reason {
                     j.key("reason").str(r.name());
                 }
                 j.key("holder");
-                if e.aux == 0 { j.null() } else { j.str(&name((e.aux - 1) as u8)) };
+                if e.aux == 0 {
+                    j.null()
+                } else {
+                    j.str(&name((e.aux - 1) as u8))
+                };
             }
             Kind::LeaseExpired => {
                 j.key("token").int(e.token as i64);
@@ -618,15 +703,18 @@ pub fn catalogue_texts_json(lang: &str) -> Option<String> {
     j.begin_obj();
     for sc in catalogue::catalogue() {
         j.key(&sc.id).begin_obj();
-        j.key("title").str(if en { &sc.title_en } else { &sc.title_bn });
-        j.key("summary").str(if en { &sc.summary_en } else { &sc.summary_bn });
+        j.key("title")
+            .str(if en { &sc.title_en } else { &sc.title_bn });
+        j.key("summary")
+            .str(if en { &sc.summary_en } else { &sc.summary_bn });
         if en {
             j.key("source").str(&sc.source);
             j.key("derived").str(&sc.derived);
         }
         j.key("params").begin_obj();
         for p in sc.params.iter() {
-            j.key(&p.name).str(if en { &p.label_en } else { &p.label_bn });
+            j.key(&p.name)
+                .str(if en { &p.label_en } else { &p.label_bn });
         }
         j.end_obj();
         j.end_obj();
@@ -678,7 +766,11 @@ pub fn catalogue_json() -> String {
 
 /// A Monte Carlo estimate as JSON (the CLI's `estimate --json`).
 #[cfg(any(not(target_arch = "wasm32"), feature = "estimate"))]
-pub fn estimate_json(spec: &crate::estimate::Spec, r: &crate::estimate::Estimate, per_day: f64) -> String {
+pub fn estimate_json(
+    spec: &crate::estimate::Spec,
+    r: &crate::estimate::Estimate,
+    per_day: f64,
+) -> String {
     use crate::estimate::PauseDist;
     let mut j = Json::new();
     j.begin_obj();
@@ -732,7 +824,15 @@ mod tests {
         let mut j = Json::new();
         j.begin_obj();
         j.key("a").str("x\"y\n");
-        j.key("b").begin_arr().int(1).int(2).begin_obj().key("c").bool(true).end_obj().end_arr();
+        j.key("b")
+            .begin_arr()
+            .int(1)
+            .int(2)
+            .begin_obj()
+            .key("c")
+            .bool(true)
+            .end_obj()
+            .end_arr();
         j.key("d").ms(1500);
         j.end_obj();
         assert_eq!(j.finish(), r#"{"a":"x\"y\n","b":[1,2,{"c":true}],"d":1.5}"#);

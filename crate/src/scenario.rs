@@ -242,7 +242,11 @@ impl Scenario {
         if self.params.is_empty() {
             return "no parameters".to_string();
         }
-        self.params.iter().map(|p| &*p.name).collect::<Vec<_>>().join(", ")
+        self.params
+            .iter()
+            .map(|p| &*p.name)
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     pub fn client_name(&self, i: u8) -> char {
@@ -294,8 +298,15 @@ fn split_key(line: &str) -> Option<(&str, &str)> {
 
 impl Parser {
     fn err(&self, why: impl Into<String>) -> Error {
-        let id = self.sc.as_ref().map_or_else(String::new, |s| s.id.to_string());
-        Error::Scenario { id, line: self.line, why: why.into() }
+        let id = self
+            .sc
+            .as_ref()
+            .map_or_else(String::new, |s| s.id.to_string());
+        Error::Scenario {
+            id,
+            line: self.line,
+            why: why.into(),
+        }
     }
 
     fn sc(&mut self) -> &mut Scenario {
@@ -348,13 +359,25 @@ impl Parser {
             line: 0,
             why: "empty scenario".into(),
         })?;
-        for (what, value) in [("id", &*sc.id), ("title", &*sc.title_en), ("summary", &*sc.summary_en)] {
+        for (what, value) in [
+            ("id", &*sc.id),
+            ("title", &*sc.title_en),
+            ("summary", &*sc.summary_en),
+        ] {
             if value.is_empty() {
-                return Err(Error::Scenario { id: sc.id.to_string(), line: 0, why: format!("missing `{what}:`") });
+                return Err(Error::Scenario {
+                    id: sc.id.to_string(),
+                    line: 0,
+                    why: format!("missing `{what}:`"),
+                });
             }
         }
         if sc.clients.is_empty() {
-            return Err(Error::Scenario { id: sc.id.to_string(), line: 0, why: "no clients".into() });
+            return Err(Error::Scenario {
+                id: sc.id.to_string(),
+                line: 0,
+                why: "no clients".into(),
+            });
         }
         Ok(sc)
     }
@@ -375,11 +398,16 @@ impl Parser {
         if let Some(rest) = line.strip_prefix("node ") {
             return self.node(rest);
         }
-        let (key, value) = split_key(line).ok_or_else(|| self.err(format!("expected `key: value`, got \"{line}\"")))?;
+        let (key, value) = split_key(line)
+            .ok_or_else(|| self.err(format!("expected `key: value`, got \"{line}\"")))?;
         let value = value.to_string();
         match key {
             "id" => {
-                if value.is_empty() || !value.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-') {
+                if value.is_empty()
+                    || !value
+                        .bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+                {
                     return Err(self.err("id must be lowercase letters, digits and dashes"));
                 }
                 self.sc().id = value.into();
@@ -392,7 +420,9 @@ impl Parser {
             "source" => self.sc().source = value.into(),
             "derived" => self.sc().derived = value.into(),
             "balance" => {
-                let b: i64 = value.parse().map_err(|_| self.err("balance must be an integer"))?;
+                let b: i64 = value
+                    .parse()
+                    .map_err(|_| self.err("balance must be an integer"))?;
                 if !(0..=1_000_000_000).contains(&b) {
                     return Err(self.err("balance must be between 0 and 1e9"));
                 }
@@ -406,21 +436,33 @@ impl Parser {
 
     fn dur(&mut self, text: &str) -> Result<Dur, Error> {
         if let Some(name) = text.strip_prefix('$') {
-            let i = self
-                .sc()
-                .param_index(name)
-                .ok_or_else(|| self.err(format!("unknown parameter ${name} (declare it with `param` first)")))?;
+            let i = self.sc().param_index(name).ok_or_else(|| {
+                self.err(format!(
+                    "unknown parameter ${name} (declare it with `param` first)"
+                ))
+            })?;
             return Ok(Dur::Param(i as u8));
         }
-        parse_duration(text).map(Dur::Lit).map_err(|e| self.err(e.to_string()))
+        parse_duration(text)
+            .map(Dur::Lit)
+            .map_err(|e| self.err(e.to_string()))
     }
 
     fn param(&mut self, rest: &str) -> Result<(), Error> {
         // name = default in min..max: English label | Bengali label
-        let (spec, labels) = rest.split_once(':').ok_or_else(|| self.err("param needs `: label`"))?;
-        let (name, range) = spec.split_once('=').ok_or_else(|| self.err("param needs `name = default in min..max`"))?;
-        let (default, bounds) = range.split_once(" in ").ok_or_else(|| self.err("param needs `in min..max`"))?;
-        let (min, max) = bounds.trim().split_once("..").ok_or_else(|| self.err("range must be `min..max`"))?;
+        let (spec, labels) = rest
+            .split_once(':')
+            .ok_or_else(|| self.err("param needs `: label`"))?;
+        let (name, range) = spec
+            .split_once('=')
+            .ok_or_else(|| self.err("param needs `name = default in min..max`"))?;
+        let (default, bounds) = range
+            .split_once(" in ")
+            .ok_or_else(|| self.err("param needs `in min..max`"))?;
+        let (min, max) = bounds
+            .trim()
+            .split_once("..")
+            .ok_or_else(|| self.err("range must be `min..max`"))?;
         let p = |s: &str| parse_duration(s.trim());
         let (default_us, min_us, max_us) = match (p(default), p(min), p(max)) {
             (Ok(d), Ok(lo), Ok(hi)) => (d, lo, hi),
@@ -483,7 +525,9 @@ impl Parser {
                 self.sc().service.clock = clock;
                 continue;
             }
-            let (k, v) = w.split_once('=').ok_or_else(|| self.err(format!("expected key=value, got \"{w}\"")))?;
+            let (k, v) = w
+                .split_once('=')
+                .ok_or_else(|| self.err(format!("expected key=value, got \"{w}\"")))?;
             match k {
                 "ttl" => self.sc().service.ttl = self.dur(v)?,
                 "lock-delay" => self.sc().service.lock_delay = self.dur(v)?,
@@ -495,15 +539,26 @@ impl Parser {
                     self.sc().service.tokens = match (v, kind) {
                         ("yes", ServiceKind::Lease) | ("incr", ServiceKind::Redis) => true,
                         ("no", _) => false,
-                        _ => return Err(self.err("tokens must be yes or no (lease), incr or no (redis)")),
+                        _ => {
+                            return Err(
+                                self.err("tokens must be yes or no (lease), incr or no (redis)")
+                            )
+                        }
                     }
                 }
                 "first-token" => {
-                    self.sc().service.first_token =
-                        v.parse().ok().filter(|n| *n >= 1).ok_or_else(|| self.err("first-token must be a positive integer"))?
+                    self.sc().service.first_token = v
+                        .parse()
+                        .ok()
+                        .filter(|n| *n >= 1)
+                        .ok_or_else(|| self.err("first-token must be a positive integer"))?
                 }
                 "nodes" => {
-                    let n: u8 = v.parse().ok().filter(|n| (1..=7).contains(n) && n % 2 == 1).ok_or_else(|| self.err("nodes must be 1, 3, 5 or 7"))?;
+                    let n: u8 = v
+                        .parse()
+                        .ok()
+                        .filter(|n| (1..=7).contains(n) && n % 2 == 1)
+                        .ok_or_else(|| self.err("nodes must be 1, 3, 5 or 7"))?;
                     if self.sc().service.kind != ServiceKind::Redlock {
                         return Err(self.err("nodes needs `service: redlock`"));
                     }
@@ -534,13 +589,19 @@ impl Parser {
             return Some(Ok(()));
         }
         if let Some(rate) = w.strip_prefix("clock=").and_then(|r| r.strip_suffix("ppm")) {
-            return Some(match rate.parse::<i64>().ok().filter(|r| (-500_000..=500_000).contains(r)) {
-                Some(r) => {
-                    clock.rate_ppm = r;
-                    Ok(())
-                }
-                None => Err(self.err("clock rate must be between -500000ppm and 500000ppm")),
-            });
+            return Some(
+                match rate
+                    .parse::<i64>()
+                    .ok()
+                    .filter(|r| (-500_000..=500_000).contains(r))
+                {
+                    Some(r) => {
+                        clock.rate_ppm = r;
+                        Ok(())
+                    }
+                    None => Err(self.err("clock rate must be between -500000ppm and 500000ppm")),
+                },
+            );
         }
         let step = w.strip_prefix("step=")?;
         let parsed = step.split_once('@').and_then(|(by, at)| {
@@ -558,16 +619,22 @@ impl Parser {
                 Ok(())
             }
             Some(_) => Err(self.err("clock steps must be in time order")),
-            None => Err(self.err(format!("bad clock step \"{step}\"; expected step=±BY@AT like step=+300ms@50ms"))),
+            None => Err(self.err(format!(
+                "bad clock step \"{step}\"; expected step=±BY@AT like step=+300ms@50ms"
+            ))),
         })
     }
 
     /// `node n3: step=+300ms@50ms` or `node n3: monotonic`: one Redlock node's own clock.
     fn node(&mut self, rest: &str) -> Result<(), Error> {
-        let (name, settings) = rest.split_once(':').ok_or_else(|| self.err("node needs `nK: clock settings`"))?;
+        let (name, settings) = rest
+            .split_once(':')
+            .ok_or_else(|| self.err("node needs `nK: clock settings`"))?;
         let k = self.node_index(name.trim())?;
         let svc = &self.sc().service;
-        let mut clocks: Vec<Clock> = (0..usize::from(svc.nodes)).map(|i| svc.node_clock(i).clone()).collect();
+        let mut clocks: Vec<Clock> = (0..usize::from(svc.nodes))
+            .map(|i| svc.node_clock(i).clone())
+            .collect();
         for w in settings.split_whitespace() {
             self.clock_setting(&mut clocks[usize::from(k)], w)
                 .ok_or_else(|| self.err(format!("unknown node setting \"{w}\"; expected clock=Nppm, step=±BY@AT or monotonic")))??;
@@ -600,8 +667,10 @@ impl Parser {
 
     fn client(&mut self, rest: &str) -> Result<(), Error> {
         // The head ends at the first ": " (a colon alone may sit inside a setting, as in latency=n1:1ms).
-        let (head, script) =
-            rest.split_once(": ").or_else(|| rest.split_once(':')).ok_or_else(|| self.err("client needs `NAME: ops`"))?;
+        let (head, script) = rest
+            .split_once(": ")
+            .or_else(|| rest.split_once(':'))
+            .ok_or_else(|| self.err("client needs `NAME: ops`"))?;
         let mut head_words = head.split_whitespace();
         let name = head_words.next().unwrap_or("");
         let mut chars = name.chars();
@@ -622,7 +691,9 @@ impl Parser {
             if let Some(list) = w.strip_prefix("latency=") {
                 // latency=n1:1ms,n2:3ms — one-way delay on the links to those nodes
                 for item in list.split(',') {
-                    let (node, d) = item.split_once(':').ok_or_else(|| self.err("latency needs NODE:D pairs like n1:1ms,n2:3ms"))?;
+                    let (node, d) = item
+                        .split_once(':')
+                        .ok_or_else(|| self.err("latency needs NODE:D pairs like n1:1ms,n2:3ms"))?;
                     let k = self.node_index(node)?;
                     let d = self.dur(d)?;
                     links.push((k, d));
@@ -655,11 +726,16 @@ impl Parser {
                     let mut tries = 0;
                     let mut it = rest.iter();
                     while let Some(k) = it.next() {
-                        let v = it.next().ok_or_else(|| self.err(format!("`{k}` needs a value")))?;
+                        let v = it
+                            .next()
+                            .ok_or_else(|| self.err(format!("`{k}` needs a value")))?;
                         match *k {
                             "every" => every = self.dur(v)?,
                             "tries" => {
-                                tries = v.parse().ok().filter(|n| *n >= 1).ok_or_else(|| self.err("tries must be a positive integer"))?
+                                tries =
+                                    v.parse().ok().filter(|n| *n >= 1).ok_or_else(|| {
+                                        self.err("tries must be a positive integer")
+                                    })?
                             }
                             _ => return Err(self.err(format!("unknown acquire option \"{k}\""))),
                         }
@@ -683,10 +759,18 @@ impl Parser {
                         match (*k, it.next()) {
                             ("delay", Some(d)) => delay = self.dur(d)?,
                             ("via", Some(&"session")) => via_session = true,
-                            _ => return Err(self.err("write takes `write DEBIT [delay D] [via session]`")),
+                            _ => {
+                                return Err(
+                                    self.err("write takes `write DEBIT [delay D] [via session]`")
+                                )
+                            }
                         }
                     }
-                    Op::Write { debit, delay, via_session }
+                    Op::Write {
+                        debit,
+                        delay,
+                        via_session,
+                    }
                 }
                 ["release"] => Op::Release,
                 ["renew"] if self.sc().service.kind == ServiceKind::Redlock => {
@@ -705,17 +789,28 @@ impl Parser {
         for op in &ops {
             match op {
                 Op::Read { .. } => has_read = true,
-                Op::Write { .. } if !has_read => return Err(self.err("a write needs a read before it")),
+                Op::Write { .. } if !has_read => {
+                    return Err(self.err("a write needs a read before it"))
+                }
                 _ => {}
             }
         }
-        self.sc().clients.to_mut().push(ClientSpec { name: letter, start, ops: ops.into(), clock, reach, links: links.into() });
+        self.sc().clients.to_mut().push(ClientSpec {
+            name: letter,
+            start,
+            ops: ops.into(),
+            clock,
+            reach,
+            links: links.into(),
+        });
         Ok(())
     }
 
     fn fault(&mut self, rest: &str) -> Result<(), Error> {
         // at D: terminate A
-        let (when, what) = rest.split_once(':').ok_or_else(|| self.err("expected `at D: ACTION`"))?;
+        let (when, what) = rest
+            .split_once(':')
+            .ok_or_else(|| self.err("expected `at D: ACTION`"))?;
         let at = self.dur(when.trim())?;
         let words: Vec<&str> = what.split_whitespace().collect();
         let action = match words.as_slice() {
@@ -757,13 +852,20 @@ impl Parser {
             .iter()
             .position(|c| c.name == letter && name.len() == 1)
             .map(|i| i as u8)
-            .ok_or_else(|| self.err(format!("unknown client \"{name}\" (declare clients before expectations)")))
+            .ok_or_else(|| {
+                self.err(format!(
+                    "unknown client \"{name}\" (declare clients before expectations)"
+                ))
+            })
     }
 
     fn expect(&mut self, rest: &str) -> Result<(), Error> {
-        let (head, body) = rest.split_once(':').ok_or_else(|| self.err("expect needs `POLICY: key=value …`"))?;
+        let (head, body) = rest
+            .split_once(':')
+            .ok_or_else(|| self.err("expect needs `POLICY: key=value …`"))?;
         let mut head_words = head.split_whitespace();
-        let policy = Policy::parse(head_words.next().unwrap_or("")).map_err(|e| self.err(e.to_string()))?;
+        let policy =
+            Policy::parse(head_words.next().unwrap_or("")).map_err(|e| self.err(e.to_string()))?;
         let (mut retry, mut naive) = (false, false);
         let mut overrides = Vec::new();
         for w in head_words {
@@ -772,7 +874,10 @@ impl Parser {
             } else if w == "+naive" {
                 naive = true;
             } else if let Some((k, v)) = w.split_once('=') {
-                let i = self.sc().param_index(k).ok_or_else(|| self.err(format!("unknown parameter \"{k}\"")))?;
+                let i = self
+                    .sc()
+                    .param_index(k)
+                    .ok_or_else(|| self.err(format!("unknown parameter \"{k}\"")))?;
                 let us = parse_duration(v).map_err(|e| self.err(e.to_string()))?;
                 overrides.push((i as u8, us));
             } else {
@@ -793,12 +898,28 @@ impl Parser {
             line: self.line,
         };
         for kv in body.split_whitespace() {
-            let (k, v) = kv.split_once('=').ok_or_else(|| self.err(format!("expected key=value, got \"{kv}\"")))?;
+            let (k, v) = kv
+                .split_once('=')
+                .ok_or_else(|| self.err(format!("expected key=value, got \"{kv}\"")))?;
             match k {
-                "final" => e.final_balance = Some(v.parse().map_err(|_| self.err("final must be an integer"))?),
-                "expected" => e.expected = Some(v.parse().map_err(|_| self.err("expected must be an integer"))?),
+                "final" => {
+                    e.final_balance = Some(
+                        v.parse()
+                            .map_err(|_| self.err("final must be an integer"))?,
+                    )
+                }
+                "expected" => {
+                    e.expected = Some(
+                        v.parse()
+                            .map_err(|_| self.err("expected must be an integer"))?,
+                    )
+                }
                 "lost" => {
-                    e.lost = Some(if v == "none" { Lost::Nobody } else { Lost::Client(self.client_index(v)?) });
+                    e.lost = Some(if v == "none" {
+                        Lost::Nobody
+                    } else {
+                        Lost::Client(self.client_index(v)?)
+                    });
                 }
                 "rejected" | "grants" => {
                     let mut who = Vec::new();
@@ -834,8 +955,12 @@ mod tests {
 
     #[test]
     fn parse_errors_name_the_line() {
-        let err = Scenario::parse("id: x\ntitle: t\nsummary: s\nclient A: acquire; fly\n").unwrap_err();
-        assert_eq!(err.to_string(), "scenario \"x\", line 4: unknown operation \"fly\"");
+        let err =
+            Scenario::parse("id: x\ntitle: t\nsummary: s\nclient A: acquire; fly\n").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "scenario \"x\", line 4: unknown operation \"fly\""
+        );
         let err = Scenario::parse("id: x\nclient A: work $nope\n").unwrap_err();
         assert!(err.to_string().contains("unknown parameter $nope"), "{err}");
         let err = Scenario::parse("id: x\nparam p = 5s in 0..1s: P\n").unwrap_err();

@@ -40,7 +40,14 @@ pub struct Config {
 
 impl Config {
     pub fn new(scenario: &Scenario, policy: Policy) -> Config {
-        Config { policy, params: scenario.defaults(), retries: 0, trace: true, seed: 0x1ea5e, naive: false }
+        Config {
+            policy,
+            params: scenario.defaults(),
+            retries: 0,
+            trace: true,
+            seed: 0x1ea5e,
+            naive: false,
+        }
     }
 }
 
@@ -54,7 +61,14 @@ enum Ev {
     AcquireReply(u8, Grant),
     ReadAt(u8, Credentials),
     ReadReply(u8, Result<(i64, u64), Refusal>),
-    WriteAt { client: u8, cred: Credentials, version_read: u64, value: i64, debit: i64, snapshot: i64 },
+    WriteAt {
+        client: u8,
+        cred: Credentials,
+        version_read: u64,
+        value: i64,
+        debit: i64,
+        snapshot: i64,
+    },
     WriteReply(u8, bool),
     ReleaseAt(u8, u64),
     RenewAt(u8, u64),
@@ -231,7 +245,15 @@ impl Engine {
 
     /// Runs `sc` under `cfg`; the result is in `self.run`.
     pub fn run(&mut self, sc: &Scenario, cfg: &Config) -> Result<&Run, Error> {
-        self.run_with(sc, cfg.policy, &cfg.params, cfg.retries, cfg.trace, cfg.seed, cfg.naive)
+        self.run_with(
+            sc,
+            cfg.policy,
+            &cfg.params,
+            cfg.retries,
+            cfg.trace,
+            cfg.seed,
+            cfg.naive,
+        )
     }
 
     /// As [`Engine::run`], with the configuration spelled out (no `Config` to build in hot loops).
@@ -249,11 +271,19 @@ impl Engine {
         if params.len() != sc.params.len() {
             return Err(Error::BadValue {
                 what: "parameters".into(),
-                why: format!("scenario {} takes {} values, got {}", sc.id, sc.params.len(), params.len()),
+                why: format!(
+                    "scenario {} takes {} values, got {}",
+                    sc.id,
+                    sc.params.len(),
+                    params.len()
+                ),
             });
         }
         if retries > RETRIES_MAX {
-            return Err(Error::BadValue { what: "retries".into(), why: format!("expected 0 to {RETRIES_MAX}") });
+            return Err(Error::BadValue {
+                what: "retries".into(),
+                why: format!("expected 0 to {RETRIES_MAX}"),
+            });
         }
         let svc = &sc.service;
         let ttl = match svc.kind {
@@ -286,11 +316,15 @@ impl Engine {
         while let Some(q) = self.pop() {
             let at = q.at();
             if at.0 > SIM_TIME_US_MAX {
-                return Err(Error::Limit { what: format!("simulated time passed {} s", SIM_TIME_US_MAX / SEC) });
+                return Err(Error::Limit {
+                    what: format!("simulated time passed {} s", SIM_TIME_US_MAX / SEC),
+                });
             }
             self.run.events += 1;
             if self.run.events > EVENTS_MAX {
-                return Err(Error::Limit { what: format!("more than {EVENTS_MAX} events") });
+                return Err(Error::Limit {
+                    what: format!("more than {EVENTS_MAX} events"),
+                });
             }
             debug_assert!(at >= self.now, "time never goes back");
             self.now = at;
@@ -311,7 +345,8 @@ impl Engine {
         self.locks.truncate(nodes);
         for k in 0..nodes {
             if k == self.locks.len() {
-                self.locks.push(LeaseService::new(ctx.ttl, delay, svc.tokens, seed));
+                self.locks
+                    .push(LeaseService::new(ctx.ttl, delay, svc.tokens, seed));
             }
             let lock = &mut self.locks[k];
             lock.set_first_token(svc.first_token);
@@ -327,7 +362,8 @@ impl Engine {
         self.queue.clear();
         self.now_fifo.clear();
         self.clients.clear();
-        self.clients.resize(ctx.sc.clients.len(), ClientState::default());
+        self.clients
+            .resize(ctx.sc.clients.len(), ClientState::default());
         for (st, spec) in self.clients.iter_mut().zip(ctx.sc.clients.iter()) {
             st.reach = spec.reach;
         }
@@ -397,7 +433,14 @@ impl Engine {
                 m.read_result = Some(r);
                 5
             }
-            Ev::WriteAt { cred, version_read, value, debit, snapshot, .. } => {
+            Ev::WriteAt {
+                cred,
+                version_read,
+                value,
+                debit,
+                snapshot,
+                ..
+            } => {
                 m.write = (cred, version_read, value, debit, snapshot);
                 6
             }
@@ -473,10 +516,22 @@ impl Engine {
             2 => Ev::AcquireAt(c),
             3 => Ev::AcquireReply(c, m.grant.take().expect("a grant waits in the mailbox")),
             4 => Ev::ReadAt(c, m.read_cred),
-            5 => Ev::ReadReply(c, m.read_result.take().expect("a read result waits in the mailbox")),
+            5 => Ev::ReadReply(
+                c,
+                m.read_result
+                    .take()
+                    .expect("a read result waits in the mailbox"),
+            ),
             6 => {
                 let (cred, version_read, value, debit, snapshot) = m.write;
-                Ev::WriteAt { client: c, cred, version_read, value, debit, snapshot }
+                Ev::WriteAt {
+                    client: c,
+                    cred,
+                    version_read,
+                    value,
+                    debit,
+                    snapshot,
+                }
             }
             7 => Ev::WriteReply(c, m.write_ok),
             8 => Ev::ReleaseAt(c, m.release),
@@ -489,14 +544,40 @@ impl Engine {
         }
     }
 
-    fn record(&mut self, client: u8, kind: Kind, token: u64, value: i64, aux: u64, reason: Option<Refusal>) {
+    fn record(
+        &mut self,
+        client: u8,
+        kind: Kind,
+        token: u64,
+        value: i64,
+        aux: u64,
+        reason: Option<Refusal>,
+    ) {
         self.record_on(0, client, kind, token, value, aux, reason);
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn record_on(&mut self, node: u8, client: u8, kind: Kind, token: u64, value: i64, aux: u64, reason: Option<Refusal>) {
+    fn record_on(
+        &mut self,
+        node: u8,
+        client: u8,
+        kind: Kind,
+        token: u64,
+        value: i64,
+        aux: u64,
+        reason: Option<Refusal>,
+    ) {
         if self.trace_on {
-            self.run.trace.push(TraceEvent { t: self.now, client, node, kind, token, value, aux, reason });
+            self.run.trace.push(TraceEvent {
+                t: self.now,
+                client,
+                node,
+                kind,
+                token,
+                value,
+                aux,
+                reason,
+            });
         }
     }
 
@@ -519,16 +600,28 @@ impl Engine {
             }
             Ev::AcquireAt(_) => {
                 let now = self.now;
-                let dead = ctx.sc.service.kind == ServiceKind::Session && self.clients[usize::from(c)].session_dead;
-                let grant = if dead { Grant::NoSession } else { self.lock().acquire(c, now, None) };
+                let dead = ctx.sc.service.kind == ServiceKind::Session
+                    && self.clients[usize::from(c)].session_dead;
+                let grant = if dead {
+                    Grant::NoSession
+                } else {
+                    self.lock().acquire(c, now, None)
+                };
                 match grant {
-                    Grant::Granted { token, expires_at, .. } => {
-                        self.record(c, Kind::Granted, token, 0, expires_at.0, None)
+                    Grant::Granted {
+                        token, expires_at, ..
+                    } => self.record(c, Kind::Granted, token, 0, expires_at.0, None),
+                    Grant::Denied { holder } => self.record(
+                        c,
+                        Kind::Denied,
+                        0,
+                        0,
+                        holder.map_or(0, |h| u64::from(h) + 1),
+                        None,
+                    ),
+                    Grant::NoSession => {
+                        self.record(c, Kind::Denied, 0, 1, 0, Some(Refusal::SessionGone))
                     }
-                    Grant::Denied { holder } => {
-                        self.record(c, Kind::Denied, 0, 0, holder.map_or(0, |h| u64::from(h) + 1), None)
-                    }
-                    Grant::NoSession => self.record(c, Kind::Denied, 0, 1, 0, Some(Refusal::SessionGone)),
                 }
                 self.schedule(now.plus(ctx.lock_latency), Ev::AcquireReply(c, grant));
             }
@@ -545,7 +638,8 @@ impl Engine {
                     Grant::Granted { expires_at, .. } => {
                         self.record_on(k, c, Kind::Granted, 0, 0, expires_at.0, None);
                         let held = self.locks.iter().filter(|l| l.holds(c, now)).count();
-                        if held >= usize::from(ctx.sc.service.quorum()) && self.majority != Some(c) {
+                        if held >= usize::from(ctx.sc.service.quorum()) && self.majority != Some(c)
+                        {
                             self.majority = Some(c);
                             self.run.majorities.push(c);
                         }
@@ -603,8 +697,17 @@ impl Engine {
                     self.store.read(ctx.policy, cred)
                 };
                 match result {
-                    Ok((value, version)) => self.record(c, Kind::Read, cred.token.unwrap_or(0), value, version, None),
-                    Err(why) => self.record(c, Kind::ReadRejected, cred.token.unwrap_or(0), 0, 0, Some(why)),
+                    Ok((value, version)) => {
+                        self.record(c, Kind::Read, cred.token.unwrap_or(0), value, version, None)
+                    }
+                    Err(why) => self.record(
+                        c,
+                        Kind::ReadRejected,
+                        cred.token.unwrap_or(0),
+                        0,
+                        0,
+                        Some(why),
+                    ),
                 }
                 let at = self.now.plus(ctx.store_latency);
                 self.schedule(at, Ev::ReadReply(c, result));
@@ -618,12 +721,20 @@ impl Engine {
                 }
                 Err(_) => self.abort(ctx, c),
             },
-            Ev::WriteAt { client, cred, version_read, value, debit, snapshot } => {
+            Ev::WriteAt {
+                client,
+                cred,
+                version_read,
+                value,
+                debit,
+                snapshot,
+            } => {
                 let latest = self.rightful(ctx) == Some(client);
                 let result = if cred.via_session && self.clients[usize::from(c)].session_dead {
                     Err(Refusal::SessionGone)
                 } else {
-                    self.store.write(ctx.policy, cred, version_read, value, latest)
+                    self.store
+                        .write(ctx.policy, cred, version_read, value, latest)
                 };
                 let token = cred.token.unwrap_or(0);
                 let (accepted, reason) = match result {
@@ -682,7 +793,9 @@ impl Engine {
                     let lost = node.crash(now, ctx.sc.service.persist);
                     if let Some(d) = restart {
                         // "Wait at least a TTL before restarting", timed by the node's own clock.
-                        let local = node.clock.local(now).saturating_add(i64::try_from(d.resolve(ctx.params)).unwrap_or(i64::MAX));
+                        let local = node.clock.local(now).saturating_add(
+                            i64::try_from(d.resolve(ctx.params)).unwrap_or(i64::MAX),
+                        );
                         let at = node.clock.first_at_or_after(now, local);
                         self.schedule(at, Ev::Restart(k));
                     }
@@ -701,7 +814,11 @@ impl Engine {
                 }
                 FaultAction::Partition(x, mask, cut) => {
                     let st = &mut self.clients[usize::from(x)];
-                    st.reach = if cut { st.reach & !mask } else { st.reach | mask };
+                    st.reach = if cut {
+                        st.reach & !mask
+                    } else {
+                        st.reach | mask
+                    };
                     self.record(x, Kind::Partition, 0, i64::from(cut), u64::from(mask), None);
                 }
                 FaultAction::Freeze(x, d) => {
@@ -710,9 +827,24 @@ impl Engine {
                     let st = &mut self.clients[usize::from(x)];
                     if st.phase != Phase::Done && now >= st.frozen_until {
                         st.frozen_until = now.plus(d);
-                        let (token, read) = (st.lease.and_then(|l| l.cred.token).unwrap_or(0), st.snapshot);
-                        self.record(x, Kind::PauseStart, token, read.map_or(i64::MIN, |s| s.0), d, None);
-                        self.run.pauses.push(Span { client: x, from: now, to: now.plus(d), tag: 0 });
+                        let (token, read) = (
+                            st.lease.and_then(|l| l.cred.token).unwrap_or(0),
+                            st.snapshot,
+                        );
+                        self.record(
+                            x,
+                            Kind::PauseStart,
+                            token,
+                            read.map_or(i64::MIN, |s| s.0),
+                            d,
+                            None,
+                        );
+                        self.run.pauses.push(Span {
+                            client: x,
+                            from: now,
+                            to: now.plus(d),
+                            tag: 0,
+                        });
                         self.schedule(now.plus(d), Ev::Thaw(x));
                     }
                 }
@@ -737,7 +869,9 @@ impl Engine {
                     (Some(_), Some(lease)) => {
                         // Conservative, like a real client: the new lease counts from when the renewal was
                         // sent, which the client remembered in `believed_end_local`'s place.
-                        lease.believed_end_local = lease.believed_end_local.saturating_add(i64::try_from(ctx.ttl).unwrap_or(i64::MAX));
+                        lease.believed_end_local = lease
+                            .believed_end_local
+                            .saturating_add(i64::try_from(ctx.ttl).unwrap_or(i64::MAX));
                         st.pc += 1;
                         self.advance(ctx, c);
                     }
@@ -787,12 +921,24 @@ impl Engine {
         let now = self.now;
         let st = &mut self.clients[usize::from(c)];
         match grant {
-            Grant::Granted { token, lock_value, .. } => {
-                let cred = Credentials { token: ctx.sc.service.tokens.then_some(token), lock_value, via_session: false };
+            Grant::Granted {
+                token, lock_value, ..
+            } => {
+                let cred = Credentials {
+                    token: ctx.sc.service.tokens.then_some(token),
+                    lock_value,
+                    via_session: false,
+                };
                 // The lease counts from when the request was sent, by the client's own clock: the
                 // careful reading (Redlock measures validity from the start of acquisition).
-                let believed_end_local = st.acquire_sent_local.saturating_add(i64::try_from(ctx.ttl).unwrap_or(i64::MAX));
-                st.lease = Some(HeldLease { cred, since: now, believed_end_local });
+                let believed_end_local = st
+                    .acquire_sent_local
+                    .saturating_add(i64::try_from(ctx.ttl).unwrap_or(i64::MAX));
+                st.lease = Some(HeldLease {
+                    cred,
+                    since: now,
+                    believed_end_local,
+                });
                 st.belief_from = Some(now);
                 st.pc += 1;
                 self.advance(ctx, c);
@@ -800,7 +946,9 @@ impl Engine {
             Grant::NoSession => self.abort(ctx, c),
             Grant::Denied { .. } => {
                 let Op::Acquire { every, tries } = spec.ops[st.pc] else {
-                    unreachable!("an acquire reply arrives only while the client is at an acquire step")
+                    unreachable!(
+                        "an acquire reply arrives only while the client is at an acquire step"
+                    )
                 };
                 if tries != 0 && st.tries >= tries {
                     st.phase = Phase::Done;
@@ -850,7 +998,10 @@ impl Engine {
                     return;
                 }
                 Op::Read { via_session } => {
-                    let cred = Credentials { via_session, ..st.lease.map(|l| l.cred).unwrap_or_default() };
+                    let cred = Credentials {
+                        via_session,
+                        ..st.lease.map(|l| l.cred).unwrap_or_default()
+                    };
                     self.schedule(now.plus(ctx.store_latency), Ev::ReadAt(c, cred));
                     return;
                 }
@@ -869,9 +1020,24 @@ impl Engine {
                         continue;
                     }
                     st.phase = Phase::Paused;
-                    let (token, read) = (st.lease.and_then(|l| l.cred.token).unwrap_or(0), st.snapshot);
-                    self.record(c, Kind::PauseStart, token, read.map_or(i64::MIN, |s| s.0), d, None);
-                    self.run.pauses.push(Span { client: c, from: now, to: now.plus(d), tag: 0 });
+                    let (token, read) = (
+                        st.lease.and_then(|l| l.cred.token).unwrap_or(0),
+                        st.snapshot,
+                    );
+                    self.record(
+                        c,
+                        Kind::PauseStart,
+                        token,
+                        read.map_or(i64::MIN, |s| s.0),
+                        d,
+                        None,
+                    );
+                    self.run.pauses.push(Span {
+                        client: c,
+                        from: now,
+                        to: now.plus(d),
+                        tag: 0,
+                    });
                     self.schedule(now.plus(d), Ev::Wake(c));
                     if ctx.sc.service.kind == ServiceKind::Session && ctx.idle > 0 && d > ctx.idle {
                         // Frozen, it sends no keepalives: the server gives up on the session.
@@ -881,26 +1047,68 @@ impl Engine {
                 }
                 Op::Check(need) => {
                     let need = need.resolve(ctx.params);
-                    let left = st.lease.map_or(i64::MIN, |l| l.believed_end_local - spec.clock.local(now));
+                    let left = st
+                        .lease
+                        .map_or(i64::MIN, |l| l.believed_end_local - spec.clock.local(now));
                     let ok = left >= need as i64;
-                    self.record(c, if ok { Kind::CheckOk } else { Kind::CheckFailed }, 0, left, need, None);
+                    self.record(
+                        c,
+                        if ok { Kind::CheckOk } else { Kind::CheckFailed },
+                        0,
+                        left,
+                        need,
+                        None,
+                    );
                     if !ok {
                         self.abort(ctx, c);
                         return;
                     }
                     self.clients[usize::from(c)].pc += 1;
                 }
-                Op::Write { debit, delay, via_session } => {
+                Op::Write {
+                    debit,
+                    delay,
+                    via_session,
+                } => {
                     let (snapshot, version_read) = st.snapshot.unwrap_or((0, 0));
                     let value = snapshot - debit;
-                    let cred = Credentials { via_session, ..st.lease.map(|l| l.cred).unwrap_or_default() };
-                    let hold = if st.attempt == 0 { delay.resolve(ctx.params) } else { 0 };
-                    self.record(c, Kind::WriteSent, cred.token.unwrap_or(0), value, hold, None);
+                    let cred = Credentials {
+                        via_session,
+                        ..st.lease.map(|l| l.cred).unwrap_or_default()
+                    };
+                    let hold = if st.attempt == 0 {
+                        delay.resolve(ctx.params)
+                    } else {
+                        0
+                    };
+                    self.record(
+                        c,
+                        Kind::WriteSent,
+                        cred.token.unwrap_or(0),
+                        value,
+                        hold,
+                        None,
+                    );
                     if hold > 0 {
-                        self.run.held.push(Span { client: c, from: now, to: now.plus(hold), tag: value });
+                        self.run.held.push(Span {
+                            client: c,
+                            from: now,
+                            to: now.plus(hold),
+                            tag: value,
+                        });
                     }
                     let at = now.plus(ctx.store_latency).plus(hold);
-                    self.schedule(at, Ev::WriteAt { client: c, cred, version_read, value, debit, snapshot });
+                    self.schedule(
+                        at,
+                        Ev::WriteAt {
+                            client: c,
+                            cred,
+                            version_read,
+                            value,
+                            debit,
+                            snapshot,
+                        },
+                    );
                     return;
                 }
                 Op::Release => {
@@ -950,7 +1158,10 @@ impl Engine {
         let spec = &ctx.sc.clients[usize::from(c)];
         for k in 0..ctx.sc.service.nodes {
             if reach & (1 << k) != 0 {
-                self.schedule(self.now.plus(spec.link(k, ctx.lock_latency, ctx.params)), Ev::NodeReleaseAt(c, k, round));
+                self.schedule(
+                    self.now.plus(spec.link(k, ctx.lock_latency, ctx.params)),
+                    Ev::NodeReleaseAt(c, k, round),
+                );
             }
         }
     }
@@ -970,17 +1181,43 @@ impl Engine {
         let value = self.lock_value(c, round);
         if granted >= u32::from(ctx.sc.service.quorum()) && (ctx.naive || validity > 0) {
             let st = &mut self.clients[usize::from(c)];
-            let cred = Credentials { token: None, lock_value: value, via_session: false };
-            st.lease = Some(HeldLease { cred, since: now, believed_end_local: sent + ttl - ctx.drift as i64 });
+            let cred = Credentials {
+                token: None,
+                lock_value: value,
+                via_session: false,
+            };
+            st.lease = Some(HeldLease {
+                cred,
+                since: now,
+                believed_end_local: sent + ttl - ctx.drift as i64,
+            });
             st.belief_from = Some(now);
             st.pc += 1;
-            self.record(c, Kind::RedlockAcquired, 0, validity, u64::from(granted), None);
+            self.record(
+                c,
+                Kind::RedlockAcquired,
+                0,
+                validity,
+                u64::from(granted),
+                None,
+            );
             self.advance(ctx, c);
             return;
         }
-        self.record(c, Kind::RedlockFailed, 0, validity, u64::from(granted), None);
+        self.record(
+            c,
+            Kind::RedlockFailed,
+            0,
+            validity,
+            u64::from(granted),
+            None,
+        );
         self.send_release(ctx, c, value);
-        let jitter = if ctx.jitter == 0 { 0 } else { self.lock_value(c, round ^ 0x800) % (ctx.jitter + 1) };
+        let jitter = if ctx.jitter == 0 {
+            0
+        } else {
+            self.lock_value(c, round ^ 0x800) % (ctx.jitter + 1)
+        };
         let st = &mut self.clients[usize::from(c)];
         let Op::Acquire { every, tries } = spec.ops[st.pc] else {
             unreachable!("a round is counted only while the client is at an acquire step")
@@ -990,14 +1227,22 @@ impl Engine {
             self.record(c, Kind::GaveUp, 0, 0, 0, None);
             return;
         }
-        self.schedule(now.plus(every.resolve(ctx.params)).plus(jitter), Ev::Step(c));
+        self.schedule(
+            now.plus(every.resolve(ctx.params)).plus(jitter),
+            Ev::Step(c),
+        );
     }
 
     fn end_belief(&mut self, c: u8, to: SimTime) {
         let st = &mut self.clients[usize::from(c)];
         if let Some(from) = st.belief_from.take() {
             let token = st.lease.and_then(|l| l.cred.token).unwrap_or(0);
-            self.run.beliefs.push(Span { client: c, from, to, tag: token as i64 });
+            self.run.beliefs.push(Span {
+                client: c,
+                from,
+                to,
+                tag: token as i64,
+            });
         }
     }
 
@@ -1036,11 +1281,21 @@ impl Engine {
         if let (Some(from), Some(lease)) = (st.belief_from.take(), st.lease) {
             // Finished without releasing: it believes the lease is its own until it runs out by its clock.
             // (A session lock has no end of its own: the belief lasts as long as the script.)
-            let to = if ctx.ttl == u64::MAX { now } else { spec.clock.true_time_of(lease.believed_end_local).max(now) };
-            self.run.beliefs.push(Span { client: c, from, to, tag: lease.cred.token.unwrap_or(0) as i64 });
+            let to = if ctx.ttl == u64::MAX {
+                now
+            } else {
+                spec.clock.true_time_of(lease.believed_end_local).max(now)
+            };
+            self.run.beliefs.push(Span {
+                client: c,
+                from,
+                to,
+                tag: lease.cred.token.unwrap_or(0) as i64,
+            });
         }
         self.record(c, kind, 0, 0, 0, None);
-        if ctx.sc.service.kind == ServiceKind::Session && !self.clients[usize::from(c)].session_dead {
+        if ctx.sc.service.kind == ServiceKind::Session && !self.clients[usize::from(c)].session_dead
+        {
             // Its script is over: the client disconnects, which ends its session (and frees a lock it
             // still holds, as PostgreSQL does at session end) — after the messages it already sent.
             self.schedule(now, Ev::Disconnect(c));
@@ -1079,8 +1334,16 @@ impl Engine {
                 }
             }
             // Clock steps, likewise: each server's (which move expiries) and each client's.
-            let servers = self.locks.iter().map(|l| (l.node, &l.clock, Kind::ServerClockStep));
-            let clients = ctx.sc.clients.iter().enumerate().map(|(i, c)| (i as u8, &c.clock, Kind::ClockStep));
+            let servers = self
+                .locks
+                .iter()
+                .map(|l| (l.node, &l.clock, Kind::ServerClockStep));
+            let clients = ctx
+                .sc
+                .clients
+                .iter()
+                .enumerate()
+                .map(|(i, c)| (i as u8, &c.clock, Kind::ClockStep));
             for (c, clock, kind) in servers.chain(clients) {
                 if clock.monotonic {
                     continue;
@@ -1088,8 +1351,21 @@ impl Engine {
                 for &(at, by) in clock.steps.iter().filter(|s| s.0 <= self.now.0) {
                     let i = self.run.trace.partition_point(|e| e.t.0 < at);
                     // A server's step is on its lane (`node`); a client's on the client's.
-                    let (client, node) = if kind == Kind::ServerClockStep { (0, c) } else { (c, 0) };
-                    let ev = TraceEvent { t: SimTime(at), client, node, kind, token: 0, value: by, aux: 0, reason: None };
+                    let (client, node) = if kind == Kind::ServerClockStep {
+                        (0, c)
+                    } else {
+                        (c, 0)
+                    };
+                    let ev = TraceEvent {
+                        t: SimTime(at),
+                        client,
+                        node,
+                        kind,
+                        token: 0,
+                        value: by,
+                        aux: 0,
+                        reason: None,
+                    };
                     self.run.trace.insert(i, ev);
                 }
             }
@@ -1109,7 +1385,9 @@ mod tests {
     fn too_many_events_is_a_clear_error() {
         // B polls every microsecond against a one-hour lease: millions of attempts.
         let sc = parse("service: lease ttl=3600s\nclient A: acquire; read; write 1\nclient B: acquire every 1us; read; write 1\n");
-        let err = Engine::new().run(&sc, &Config::new(&sc, Policy::None)).unwrap_err();
+        let err = Engine::new()
+            .run(&sc, &Config::new(&sc, Policy::None))
+            .unwrap_err();
         assert!(matches!(err, Error::Limit { .. }), "{err}");
         assert!(err.to_string().contains("events"), "{err}");
     }
@@ -1117,7 +1395,9 @@ mod tests {
     #[test]
     fn too_much_simulated_time_is_a_clear_error() {
         let sc = parse("client A: acquire; work 3600s; work 3600s; work 1s; read; write 1\n");
-        let err = Engine::new().run(&sc, &Config::new(&sc, Policy::None)).unwrap_err();
+        let err = Engine::new()
+            .run(&sc, &Config::new(&sc, Policy::None))
+            .unwrap_err();
         assert!(err.to_string().contains("simulated time"), "{err}");
     }
 
@@ -1129,9 +1409,20 @@ mod tests {
         let mut cfg = Config::new(sc, Policy::None);
         sc.set_param(&mut cfg.params, "pause", 300_000).unwrap();
         let run = Engine::new().run(sc, &cfg).unwrap().clone();
-        let order: Vec<(u8, Kind)> = run.trace.iter().filter(|e| e.t.0 == 300_000).map(|e| (e.client, e.kind)).collect();
-        let a_write = order.iter().position(|&(c, k)| c == 0 && k == Kind::WriteAccepted).unwrap();
-        let b_grant = order.iter().position(|&(c, k)| c == 1 && k == Kind::Granted).unwrap();
+        let order: Vec<(u8, Kind)> = run
+            .trace
+            .iter()
+            .filter(|e| e.t.0 == 300_000)
+            .map(|e| (e.client, e.kind))
+            .collect();
+        let a_write = order
+            .iter()
+            .position(|&(c, k)| c == 0 && k == Kind::WriteAccepted)
+            .unwrap();
+        let b_grant = order
+            .iter()
+            .position(|&(c, k)| c == 1 && k == Kind::Granted)
+            .unwrap();
         assert!(a_write < b_grant, "{order:?}");
         assert_eq!(run.final_balance, 390);
     }
@@ -1139,19 +1430,36 @@ mod tests {
     #[test]
     fn a_frozen_client_sees_its_reply_only_when_it_thaws() {
         let sc = crate::catalogue::find("reply-in-flight").unwrap();
-        let run = Engine::new().run(sc, &Config::new(sc, Policy::None)).unwrap().clone();
-        let granted = run.trace.iter().find(|e| e.kind == Kind::Granted && e.client == 0).unwrap();
+        let run = Engine::new()
+            .run(sc, &Config::new(sc, Policy::None))
+            .unwrap()
+            .clone();
+        let granted = run
+            .trace
+            .iter()
+            .find(|e| e.kind == Kind::Granted && e.client == 0)
+            .unwrap();
         assert_eq!(granted.t.0, 1_000, "the lock service grants at 1 ms");
         let a = run.beliefs.iter().find(|b| b.client == 0).unwrap();
-        assert_eq!(a.from.0, 351_000, "A learns of it when it thaws, 350 ms later");
-        let read = run.trace.iter().find(|e| e.kind == Kind::Read && e.client == 0).unwrap();
+        assert_eq!(
+            a.from.0, 351_000,
+            "A learns of it when it thaws, 350 ms later"
+        );
+        let read = run
+            .trace
+            .iter()
+            .find(|e| e.kind == Kind::Read && e.client == 0)
+            .unwrap();
         assert_eq!(read.t.0, 351_000);
     }
 
     #[test]
     fn a_released_belief_keeps_its_token() {
         let sc = crate::catalogue::find("gc-pause").unwrap();
-        let run = Engine::new().run(sc, &Config::new(sc, Policy::None)).unwrap().clone();
+        let run = Engine::new()
+            .run(sc, &Config::new(sc, Policy::None))
+            .unwrap()
+            .clone();
         let b = run.beliefs.iter().find(|b| b.client == 1).unwrap();
         assert_eq!((b.from.0, b.to.0, b.tag), (310_000, 340_000, 2));
     }
@@ -1159,9 +1467,16 @@ mod tests {
     #[test]
     fn a_paused_client_keeps_its_belief() {
         let sc = crate::catalogue::find("seed-gc-pause").unwrap();
-        let run = Engine::new().run(sc, &Config::new(sc, Policy::None)).unwrap().clone();
+        let run = Engine::new()
+            .run(sc, &Config::new(sc, Policy::None))
+            .unwrap()
+            .clone();
         let a = run.beliefs.iter().find(|b| b.client == 0).unwrap();
-        assert_eq!((a.from.0, a.to.0), (0, 600_000), "A believes it holds the lock through its pause");
+        assert_eq!(
+            (a.from.0, a.to.0),
+            (0, 600_000),
+            "A believes it holds the lock through its pause"
+        );
         let truth = run.leases[0];
         assert_eq!((truth.granted_at.0, truth.ends_at.0), (0, 300_000));
     }

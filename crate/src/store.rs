@@ -24,7 +24,13 @@ pub enum Policy {
 
 impl Policy {
     /// The five policies a user can pick, in the order the UI lists them.
-    pub const ALL: [Policy; 5] = [Policy::None, Policy::Token, Policy::FirstTouch, Policy::Version, Policy::Owner];
+    pub const ALL: [Policy; 5] = [
+        Policy::None,
+        Policy::Token,
+        Policy::FirstTouch,
+        Policy::Version,
+        Policy::Owner,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -53,7 +59,9 @@ impl Policy {
             "first-touch" => Ok(Policy::FirstTouch),
             "version" => Ok(Policy::Version),
             "owner" => Ok(Policy::Owner),
-            other => Err(Error::UnknownPolicy { name: other.to_string() }),
+            other => Err(Error::UnknownPolicy {
+                name: other.to_string(),
+            }),
         }
     }
 }
@@ -111,7 +119,12 @@ pub struct GuardedStore {
 
 impl GuardedStore {
     pub fn new(balance: i64) -> GuardedStore {
-        GuardedStore { balance, version: 0, highest_token: 0, stamp: None }
+        GuardedStore {
+            balance,
+            version: 0,
+            highest_token: 0,
+            stamp: None,
+        }
     }
 
     /// A read: returns `(balance, version)` or a refusal.
@@ -178,15 +191,25 @@ mod tests {
     use super::*;
 
     fn cred(token: u64, value: u64) -> Credentials {
-        Credentials { token: Some(token), lock_value: value, via_session: false }
+        Credentials {
+            token: Some(token),
+            lock_value: value,
+            via_session: false,
+        }
     }
 
     #[test]
     fn token_accepts_equal_and_rejects_lower() {
         let mut s = GuardedStore::new(500);
         assert!(s.write(Policy::Token, cred(2, 0), 0, 450, true).is_ok());
-        assert!(s.write(Policy::Token, cred(2, 0), 0, 400, true).is_ok(), "one holder may write twice");
-        assert_eq!(s.write(Policy::Token, cred(1, 0), 0, 440, true), Err(Refusal::StaleToken));
+        assert!(
+            s.write(Policy::Token, cred(2, 0), 0, 400, true).is_ok(),
+            "one holder may write twice"
+        );
+        assert_eq!(
+            s.write(Policy::Token, cred(1, 0), 0, 440, true),
+            Err(Refusal::StaleToken)
+        );
         assert_eq!(s.balance, 400);
     }
 
@@ -198,8 +221,14 @@ mod tests {
 
         let mut ft = GuardedStore::new(500);
         ft.read(Policy::FirstTouch, cred(2, 0)).unwrap();
-        assert_eq!(ft.write(Policy::FirstTouch, cred(1, 0), 0, 440, true), Err(Refusal::StaleToken));
-        assert_eq!(ft.read(Policy::FirstTouch, cred(1, 0)), Err(Refusal::StaleToken));
+        assert_eq!(
+            ft.write(Policy::FirstTouch, cred(1, 0), 0, 440, true),
+            Err(Refusal::StaleToken)
+        );
+        assert_eq!(
+            ft.read(Policy::FirstTouch, cred(1, 0)),
+            Err(Refusal::StaleToken)
+        );
     }
 
     #[test]
@@ -207,7 +236,10 @@ mod tests {
         let mut s = GuardedStore::new(500);
         let (_, v) = s.read(Policy::Version, cred(1, 0)).unwrap();
         assert!(s.write(Policy::Version, cred(1, 0), v, 440, true).is_ok());
-        assert_eq!(s.write(Policy::Version, cred(2, 0), v, 450, true), Err(Refusal::VersionChanged));
+        assert_eq!(
+            s.write(Policy::Version, cred(2, 0), v, 450, true),
+            Err(Refusal::VersionChanged)
+        );
     }
 
     #[test]
@@ -215,7 +247,10 @@ mod tests {
         let mut s = GuardedStore::new(500);
         s.read(Policy::Owner, cred(1, 11)).unwrap();
         s.read(Policy::Owner, cred(2, 22)).unwrap();
-        assert_eq!(s.write(Policy::Owner, cred(1, 11), 0, 440, true), Err(Refusal::NotOwner));
+        assert_eq!(
+            s.write(Policy::Owner, cred(1, 11), 0, 440, true),
+            Err(Refusal::NotOwner)
+        );
         assert!(s.write(Policy::Owner, cred(2, 22), 0, 450, true).is_ok());
     }
 
@@ -225,6 +260,9 @@ mod tests {
             assert_eq!(Policy::parse(p.name()).unwrap(), p);
         }
         assert_eq!(Policy::parse("fenced").unwrap(), Policy::Token);
-        assert!(Policy::parse("ideal").is_err(), "the ideal guard is internal");
+        assert!(
+            Policy::parse("ideal").is_err(),
+            "the ideal guard is internal"
+        );
     }
 }

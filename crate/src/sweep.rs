@@ -31,27 +31,50 @@ impl Axis {
         self.from_us + span * i as u64 / (self.steps as u64 - 1)
     }
 
-    pub fn new(sc: &Scenario, name: &str, from_us: u64, to_us: u64, steps: usize) -> Result<Axis, Error> {
+    pub fn new(
+        sc: &Scenario,
+        name: &str,
+        from_us: u64,
+        to_us: u64,
+        steps: usize,
+    ) -> Result<Axis, Error> {
         let param = sc.param_index(name).ok_or_else(|| Error::UnknownParam {
             scenario: sc.id.to_string(),
             name: name.to_string(),
             known: sc.param_names(),
         })?;
         if !(1..=AXIS_MAX).contains(&steps) {
-            return Err(Error::BadValue { what: "grid size".into(), why: format!("expected 1 to {AXIS_MAX} steps per axis") });
+            return Err(Error::BadValue {
+                what: "grid size".into(),
+                why: format!("expected 1 to {AXIS_MAX} steps per axis"),
+            });
         }
         if from_us > to_us {
-            return Err(Error::BadValue { what: format!("{name} range"), why: "from must not exceed to".into() });
+            return Err(Error::BadValue {
+                what: format!("{name} range"),
+                why: "from must not exceed to".into(),
+            });
         }
         sc.check_param(param, from_us)?;
         sc.check_param(param, to_us)?;
-        Ok(Axis { param, from_us, to_us, steps })
+        Ok(Axis {
+            param,
+            from_us,
+            to_us,
+            steps,
+        })
     }
 }
 
 /// Runs every cell of `x × y` (row-major: y outer, x inner) with the other parameters, the policy,
 /// retries, client kind and seed from `base`.
-pub fn sweep(sc: &Scenario, base: &Config, x: &Axis, y: &Axis, out: &mut Vec<Summary>) -> Result<(), Error> {
+pub fn sweep(
+    sc: &Scenario,
+    base: &Config,
+    x: &Axis,
+    y: &Axis,
+    out: &mut Vec<Summary>,
+) -> Result<(), Error> {
     let mut engine = Engine::new();
     let mut params = base.params.clone();
     out.clear();
@@ -60,7 +83,15 @@ pub fn sweep(sc: &Scenario, base: &Config, x: &Axis, y: &Axis, out: &mut Vec<Sum
         params[y.param] = y.value(yi);
         for xi in 0..x.steps {
             params[x.param] = x.value(xi);
-            let run = engine.run_with(sc, base.policy, &params, base.retries, false, base.seed, base.naive)?;
+            let run = engine.run_with(
+                sc,
+                base.policy,
+                &params,
+                base.retries,
+                false,
+                base.seed,
+                base.naive,
+            )?;
             out.push(summarize(run));
         }
     }

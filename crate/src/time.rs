@@ -89,7 +89,10 @@ impl fmt::Display for Human {
 /// Exact (no floats): `0.3s` is 300 000 µs. Refuses negatives, garbage, sub-microsecond precision and
 /// anything above [`DURATION_US_MAX`].
 pub fn parse_duration(text: &str) -> Result<u64, Error> {
-    let bad = |why: &str| Error::BadDuration { text: text.to_string(), why: why.to_string() };
+    let bad = |why: &str| Error::BadDuration {
+        text: text.to_string(),
+        why: why.to_string(),
+    };
     let s = text.trim();
     if s.is_empty() {
         return Err(bad("it is empty"));
@@ -113,8 +116,13 @@ pub fn parse_duration(text: &str) -> Result<u64, Error> {
         None => (number, ""),
     };
     let all_digits = |p: &str| p.bytes().all(|b| b.is_ascii_digit());
-    if (int_part.is_empty() && frac_part.is_empty()) || !all_digits(int_part) || !all_digits(frac_part) {
-        return Err(bad("expected a number with unit ms or s, like 300ms, 0.3s or 30s"));
+    if (int_part.is_empty() && frac_part.is_empty())
+        || !all_digits(int_part)
+        || !all_digits(frac_part)
+    {
+        return Err(bad(
+            "expected a number with unit ms or s, like 300ms, 0.3s or 30s",
+        ));
     }
     let too_big = || bad("it is longer than the limit of 1 hour");
     let mut total: u64 = 0;
@@ -162,7 +170,18 @@ mod tests {
 
     #[test]
     fn refuses_bad_durations_with_a_reason() {
-        for bad in ["", "-5ms", "abc", "5 minutes", "1e3", "0.0001ms", "3601s", "99999999999999999999999s", ".", "5ms5"] {
+        for bad in [
+            "",
+            "-5ms",
+            "abc",
+            "5 minutes",
+            "1e3",
+            "0.0001ms",
+            "3601s",
+            "99999999999999999999999s",
+            ".",
+            "5ms5",
+        ] {
             let err = parse_duration(bad).unwrap_err().to_string();
             assert!(err.contains("duration"), "{bad}: {err}");
         }

@@ -125,7 +125,9 @@ impl Kind {
             | Kind::NodeRestarted
             | Kind::Failover
             | Kind::Partition => "lock",
-            Kind::Read | Kind::ReadRejected | Kind::WriteAccepted | Kind::WriteRejected => "storage",
+            Kind::Read | Kind::ReadRejected | Kind::WriteAccepted | Kind::WriteRejected => {
+                "storage"
+            }
             _ => "client",
         }
     }

@@ -6,9 +6,9 @@
 
 use wasm_bindgen::prelude::*;
 
+use crate::catalogue;
 use crate::outcome::summarize;
 use crate::report;
-use crate::catalogue;
 use crate::scenario::{Lost, Scenario};
 use crate::sim::Engine;
 use crate::store::Policy;
@@ -35,7 +35,9 @@ fn js(e: crate::Error) -> JsError {
 fn ms_to_us(name: &str, ms: f64) -> Result<u64, JsError> {
     // No float formatting here: it would add kilobytes of wasm for one error message.
     if !ms.is_finite() || ms < 0.0 || ms > crate::time::DURATION_US_MAX as f64 / 1000.0 {
-        return Err(JsError::new(&format!("{name}: expected a duration between 0 and 1 hour in milliseconds")));
+        return Err(JsError::new(&format!(
+            "{name}: expected a duration between 0 and 1 hour in milliseconds"
+        )));
     }
     Ok((ms * 1000.0).round() as u64)
 }
@@ -55,7 +57,11 @@ pub fn default_scenario() -> String {
 /// The names of the storage policies, comma-separated, in UI order.
 #[wasm_bindgen]
 pub fn policies() -> String {
-    Policy::ALL.iter().map(|p| p.name()).collect::<Vec<_>>().join(",")
+    Policy::ALL
+        .iter()
+        .map(|p| p.name())
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// Settings for runs of one scenario.
@@ -72,7 +78,11 @@ impl Simulation {
     #[wasm_bindgen(constructor)]
     pub fn new(id: &str) -> Result<Simulation, JsError> {
         let scenario = catalogue::find(id).map_err(js)?;
-        Ok(Simulation { scenario, config: Config::new(scenario, Policy::None), engine: Engine::new() })
+        Ok(Simulation {
+            scenario,
+            config: Config::new(scenario, Policy::None),
+            engine: Engine::new(),
+        })
     }
 
     #[wasm_bindgen(getter)]
@@ -91,7 +101,9 @@ impl Simulation {
     #[wasm_bindgen(js_name = setParam)]
     pub fn set_param(&mut self, name: &str, ms: f64) -> Result<(), JsError> {
         let us = ms_to_us(name, ms)?;
-        self.scenario.set_param(&mut self.config.params, name, us).map_err(js)
+        self.scenario
+            .set_param(&mut self.config.params, name, us)
+            .map_err(js)
     }
 
     /// Whether the scenario has a parameter of this name.
@@ -103,7 +115,10 @@ impl Simulation {
     #[wasm_bindgen(js_name = setRetries)]
     pub fn set_retries(&mut self, n: u32) -> Result<(), JsError> {
         if n > crate::sim::RETRIES_MAX {
-            return Err(JsError::new(&format!("retries = {n}: expected 0 to {}", crate::sim::RETRIES_MAX)));
+            return Err(JsError::new(&format!(
+                "retries = {n}: expected 0 to {}",
+                crate::sim::RETRIES_MAX
+            )));
         }
         self.config.retries = n;
         Ok(())
@@ -113,7 +128,8 @@ impl Simulation {
     /// Ignored by scenarios that do not use redlock.
     #[wasm_bindgen(js_name = setNaive)]
     pub fn set_naive(&mut self, naive: bool) {
-        self.config.naive = naive && self.scenario.service.kind == crate::scenario::ServiceKind::Redlock;
+        self.config.naive =
+            naive && self.scenario.service.kind == crate::scenario::ServiceKind::Redlock;
     }
 
     /// Runs and returns the whole outcome as JSON (the same bytes as `leaselab run --json`).
@@ -126,7 +142,18 @@ impl Simulation {
     /// Runs without a trace and returns `[final, lost (0 nobody, 1 + client), rejected (0/1), stale (0/1)]`.
     pub fn quick(&mut self) -> Result<Vec<i32>, JsError> {
         let c = &self.config;
-        let run = self.engine.run_with(self.scenario, c.policy, &c.params, c.retries, false, c.seed, c.naive).map_err(js)?;
+        let run = self
+            .engine
+            .run_with(
+                self.scenario,
+                c.policy,
+                &c.params,
+                c.retries,
+                false,
+                c.seed,
+                c.naive,
+            )
+            .map_err(js)?;
         let s = summarize(run);
         Ok(vec![
             s.final_balance as i32,
@@ -153,8 +180,22 @@ impl Simulation {
         y_steps: u32,
     ) -> Result<Vec<u8>, JsError> {
         let sc = self.scenario;
-        let x = Axis::new(sc, x_name, ms_to_us(x_name, x_from_ms)?, ms_to_us(x_name, x_to_ms)?, x_steps as usize).map_err(js)?;
-        let y = Axis::new(sc, y_name, ms_to_us(y_name, y_from_ms)?, ms_to_us(y_name, y_to_ms)?, y_steps as usize).map_err(js)?;
+        let x = Axis::new(
+            sc,
+            x_name,
+            ms_to_us(x_name, x_from_ms)?,
+            ms_to_us(x_name, x_to_ms)?,
+            x_steps as usize,
+        )
+        .map_err(js)?;
+        let y = Axis::new(
+            sc,
+            y_name,
+            ms_to_us(y_name, y_from_ms)?,
+            ms_to_us(y_name, y_to_ms)?,
+            y_steps as usize,
+        )
+        .map_err(js)?;
         let mut cells = Vec::new();
         sweep(sc, &self.config, &x, &y, &mut cells).map_err(js)?;
         Ok(cells.iter().map(|s| s.code()).collect())
@@ -194,12 +235,24 @@ impl Estimator {
             return Err(JsError::new("pause distribution: expected finite numbers"));
         }
         let dist = match dist {
-            "pareto" => PauseDist::Pareto { scale_us: a * 1000.0, shape: b },
-            "lognormal" => PauseDist::LogNormal { median_us: a * 1000.0, sigma: b },
+            "pareto" => PauseDist::Pareto {
+                scale_us: a * 1000.0,
+                shape: b,
+            },
+            "lognormal" => PauseDist::LogNormal {
+                median_us: a * 1000.0,
+                sigma: b,
+            },
             _ => return Err(JsError::new("dist: expected pareto or lognormal")),
         };
-        if !(seed.is_finite() && seed >= 0.0 && seed <= 9_007_199_254_740_991.0 && seed.fract() == 0.0) {
-            return Err(JsError::new("seed: expected a whole number from 0 to 2^53 - 1"));
+        if !(seed.is_finite()
+            && seed >= 0.0
+            && seed <= 9_007_199_254_740_991.0
+            && seed.fract() == 0.0)
+        {
+            return Err(JsError::new(
+                "seed: expected a whole number from 0 to 2^53 - 1",
+            ));
         }
         let spec = Spec {
             policy,
@@ -210,7 +263,9 @@ impl Estimator {
             rate_per_s: rate,
             seed: seed as u64,
         };
-        Ok(Estimator { inner: crate::estimate::Estimator::new(spec).map_err(js)? })
+        Ok(Estimator {
+            inner: crate::estimate::Estimator::new(spec).map_err(js)?,
+        })
     }
 
     /// Runs `n` more operations.
@@ -222,6 +277,15 @@ impl Estimator {
     /// would cost kilobytes of wasm).
     pub fn result(&self) -> Vec<f64> {
         let r = self.inner.result();
-        vec![r.ops as f64, r.lost as f64, r.simulated as f64, r.over_range as f64, r.p, r.low, r.high, r.analytic]
+        vec![
+            r.ops as f64,
+            r.lost as f64,
+            r.simulated as f64,
+            r.over_range as f64,
+            r.p,
+            r.low,
+            r.high,
+            r.analytic,
+        ]
     }
 }

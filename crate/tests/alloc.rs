@@ -1,7 +1,6 @@
 //! No allocation per event in the hot loop: once an engine's buffers have grown, further runs with the
 //! trace off (as in sweeps) allocate nothing at all.
 #![cfg(not(target_arch = "wasm32"))]
-
 // A counting global allocator is the one place that needs unsafe: it only forwards to the system one.
 #![allow(unsafe_code)]
 
@@ -68,7 +67,13 @@ fn warmed_up_runs_allocate_nothing() {
             for _ in 0..100 {
                 engine.run_with(sc, p, &params, 2, false, 1, false).unwrap();
             }
-            assert_eq!(ALLOCS.load(Ordering::Relaxed) - before, 0, "{} {:?} allocates per run", sc.id, p);
+            assert_eq!(
+                ALLOCS.load(Ordering::Relaxed) - before,
+                0,
+                "{} {:?} allocates per run",
+                sc.id,
+                p
+            );
         }
     }
 }
@@ -76,8 +81,14 @@ fn warmed_up_runs_allocate_nothing() {
 fn a_sweep_allocates_a_bounded_amount_not_per_cell() {
     let sc = catalogue::find("seed-gc-pause").unwrap();
     let base = leaselab::Config::new(sc, Policy::None);
-    let small = (Axis::new(sc, "ttl", 10 * MS, 2_000 * MS, 8).unwrap(), Axis::new(sc, "pause", 0, 3_000 * MS, 8).unwrap());
-    let big = (Axis::new(sc, "ttl", 10 * MS, 2_000 * MS, 128).unwrap(), Axis::new(sc, "pause", 0, 3_000 * MS, 128).unwrap());
+    let small = (
+        Axis::new(sc, "ttl", 10 * MS, 2_000 * MS, 8).unwrap(),
+        Axis::new(sc, "pause", 0, 3_000 * MS, 8).unwrap(),
+    );
+    let big = (
+        Axis::new(sc, "ttl", 10 * MS, 2_000 * MS, 128).unwrap(),
+        Axis::new(sc, "pause", 0, 3_000 * MS, 128).unwrap(),
+    );
     let mut cells = Vec::with_capacity(128 * 128);
     let count = |axes: &(Axis, Axis), cells: &mut Vec<_>| {
         let before = ALLOCS.load(Ordering::Relaxed);
@@ -87,5 +98,8 @@ fn a_sweep_allocates_a_bounded_amount_not_per_cell() {
     let a = count(&small, &mut cells);
     let b = count(&big, &mut cells);
     // 64 cells vs 16,384 cells: the count may differ by buffer growth (a handful), never per cell.
-    assert!(b <= a + 32, "allocations grew with the grid: {a} for 64 cells, {b} for 16384");
+    assert!(
+        b <= a + 32,
+        "allocations grew with the grid: {a} for 64 cells, {b} for 16384"
+    );
 }

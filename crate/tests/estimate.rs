@@ -17,18 +17,67 @@ fn run(spec: Spec, ops: u64) -> leaselab::estimate::Estimate {
 #[test]
 fn converges_to_the_exact_cases_within_the_interval() {
     let cases = [
-        (Policy::None, PauseDist::Pareto { scale_us: 50_000.0, shape: 2.0 }, 300 * MS, 0),
-        (Policy::None, PauseDist::LogNormal { median_us: 200_000.0, sigma: 0.5 }, 300 * MS, 20 * MS),
-        (Policy::Token, PauseDist::Pareto { scale_us: 100_000.0, shape: 1.5 }, 300 * MS, 40 * MS),
-        (Policy::FirstTouch, PauseDist::Pareto { scale_us: 100_000.0, shape: 1.5 }, 300 * MS, 40 * MS),
+        (
+            Policy::None,
+            PauseDist::Pareto {
+                scale_us: 50_000.0,
+                shape: 2.0,
+            },
+            300 * MS,
+            0,
+        ),
+        (
+            Policy::None,
+            PauseDist::LogNormal {
+                median_us: 200_000.0,
+                sigma: 0.5,
+            },
+            300 * MS,
+            20 * MS,
+        ),
+        (
+            Policy::Token,
+            PauseDist::Pareto {
+                scale_us: 100_000.0,
+                shape: 1.5,
+            },
+            300 * MS,
+            40 * MS,
+        ),
+        (
+            Policy::FirstTouch,
+            PauseDist::Pareto {
+                scale_us: 100_000.0,
+                shape: 1.5,
+            },
+            300 * MS,
+            40 * MS,
+        ),
     ];
     for (policy, dist, ttl_us, work_us) in cases {
-        let spec = Spec { policy, dist, ttl_us, retry_us: 50 * MS, work_us, rate_per_s: 0.0, seed: 7 };
+        let spec = Spec {
+            policy,
+            dist,
+            ttl_us,
+            retry_us: 50 * MS,
+            work_us,
+            rate_per_s: 0.0,
+            seed: 7,
+        };
         let r = run(spec, 400_000);
         let want = analytic(&spec);
-        assert!(r.low <= want && want <= r.high, "{policy:?} {dist:?}: {want} outside [{}, {}] (p = {})", r.low, r.high, r.p);
+        assert!(
+            r.low <= want && want <= r.high,
+            "{policy:?} {dist:?}: {want} outside [{}, {}] (p = {})",
+            r.low,
+            r.high,
+            r.p
+        );
         if want > 0.0 {
-            assert!(r.high - r.low < want, "the interval should be informative: {r:?}");
+            assert!(
+                r.high - r.low < want,
+                "the interval should be informative: {r:?}"
+            );
         } else {
             assert_eq!(r.lost, 0, "{policy:?} never loses here");
         }
@@ -41,14 +90,27 @@ fn the_seed_ratio_is_rare_not_never() {
     let r = run(Spec::new(Policy::None), 5_000_000);
     assert!(r.lost > 0 && r.lost < 40, "{r:?}");
     assert!(r.low <= r.analytic && r.analytic <= r.high, "{r:?}");
-    assert!(r.simulated < 100, "almost every operation is provably safe: {r:?}");
-    let fenced = run(Spec { policy: Policy::FirstTouch, ..Spec::new(Policy::None) }, 5_000_000);
+    assert!(
+        r.simulated < 100,
+        "almost every operation is provably safe: {r:?}"
+    );
+    let fenced = run(
+        Spec {
+            policy: Policy::FirstTouch,
+            ..Spec::new(Policy::None)
+        },
+        5_000_000,
+    );
     assert_eq!(fenced.lost, 0, "first-touch: zero at any ratio");
 }
 
 #[test]
 fn chunking_and_seeds() {
-    let spec = Spec { ttl_us: 300 * MS, rate_per_s: 4.0, ..Spec::new(Policy::None) };
+    let spec = Spec {
+        ttl_us: 300 * MS,
+        rate_per_s: 4.0,
+        ..Spec::new(Policy::None)
+    };
     let whole = run(spec, 100_000);
     let mut e = Estimator::new(spec).unwrap();
     for _ in 0..10 {
@@ -56,19 +118,47 @@ fn chunking_and_seeds() {
     }
     assert_eq!(e.result(), whole, "the same numbers whatever the chunks");
     assert_eq!(run(spec, 100_000), whole, "same seed, same numbers");
-    assert_ne!(run(Spec { seed: 8, ..spec }, 100_000).lost, whole.lost, "another seed, other draws");
+    assert_ne!(
+        run(Spec { seed: 8, ..spec }, 100_000).lost,
+        whole.lost,
+        "another seed, other draws"
+    );
 }
 
 #[test]
 fn bad_settings_are_errors() {
     let base = Spec::new(Policy::None);
     for bad in [
-        Spec { dist: PauseDist::Pareto { scale_us: 0.0, shape: 2.0 }, ..base },
-        Spec { dist: PauseDist::Pareto { scale_us: 50_000.0, shape: f64::NAN }, ..base },
-        Spec { dist: PauseDist::LogNormal { median_us: 50_000.0, sigma: 0.0 }, ..base },
-        Spec { rate_per_s: -1.0, ..base },
+        Spec {
+            dist: PauseDist::Pareto {
+                scale_us: 0.0,
+                shape: 2.0,
+            },
+            ..base
+        },
+        Spec {
+            dist: PauseDist::Pareto {
+                scale_us: 50_000.0,
+                shape: f64::NAN,
+            },
+            ..base
+        },
+        Spec {
+            dist: PauseDist::LogNormal {
+                median_us: 50_000.0,
+                sigma: 0.0,
+            },
+            ..base
+        },
+        Spec {
+            rate_per_s: -1.0,
+            ..base
+        },
         Spec { ttl_us: 0, ..base },
-        Spec { retry_us: 0, ..base },
+        Spec {
+            retry_us: 0,
+            ..base
+        },
     ] {
         assert!(Estimator::new(bad).is_err(), "{bad:?}");
     }

@@ -7,11 +7,16 @@ use std::path::PathBuf;
 use std::process::Command;
 
 fn golden(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(name)
 }
 
 fn leaselab(args: &[&str]) -> (String, String, i32) {
-    let out = Command::new(env!("CARGO_BIN_EXE_leaselab")).args(args).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_leaselab"))
+        .args(args)
+        .output()
+        .unwrap();
     (
         String::from_utf8(out.stdout).unwrap(),
         String::from_utf8(out.stderr).unwrap(),
@@ -25,7 +30,11 @@ fn assert_lines(got: &str, file: &str) {
     for (i, (a, b)) in g.iter().zip(&w).enumerate() {
         assert_eq!(a, b, "{file}: line {} differs", i + 1);
     }
-    assert_eq!(g.len(), w.len(), "{file}: line count differs\n--- got\n{got}");
+    assert_eq!(
+        g.len(),
+        w.len(),
+        "{file}: line count differs\n--- got\n{got}"
+    );
 }
 
 #[test]
@@ -35,7 +44,10 @@ fn seed_unfenced_transcript_and_exit_1() {
     assert_eq!((code, err.as_str()), (1, ""));
     // The explicit mode and the long form say the same.
     assert_eq!(leaselab(&["run", "unfenced"]).0, out);
-    assert_eq!(leaselab(&["run", "--fencing", "none", "--scenario", "seed-gc-pause"]).0, out);
+    assert_eq!(
+        leaselab(&["run", "--fencing", "none", "--scenario", "seed-gc-pause"]).0,
+        out
+    );
 }
 
 #[test]
@@ -53,7 +65,12 @@ fn seed_lines_come_first_in_order() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(
         &lines[..4],
-        &["A: tok=1, read=500, pause 0.6s...", "B: tok=2 → ACCEPTED", "A: woke, write 440 tok=1 → ACCEPTED", "final = 440  (expected: 450)"]
+        &[
+            "A: tok=1, read=500, pause 0.6s...",
+            "B: tok=2 → ACCEPTED",
+            "A: woke, write 440 tok=1 → ACCEPTED",
+            "final = 440  (expected: 450)"
+        ]
     );
     assert!(lines[4].contains("LOST UPDATE"));
 }
@@ -67,9 +84,22 @@ fn seed_json_is_stable() {
         std::fs::write(&path, &out).unwrap();
     }
     let want = std::fs::read_to_string(&path).unwrap();
-    assert_eq!(out, want, "JSON changed; if on purpose, rerun with UPDATE_GOLDEN=1 and update the docs");
-    for key in ["\"scenario\":", "\"fencing\":", "\"ttl_ms\":300", "\"pause_ms\":600", "\"final\":440", "\"expected\":450",
-        "\"lost_update\":true", "\"stale_write_accepted\":true", "\"writes\":[", "\"events\":["] {
+    assert_eq!(
+        out, want,
+        "JSON changed; if on purpose, rerun with UPDATE_GOLDEN=1 and update the docs"
+    );
+    for key in [
+        "\"scenario\":",
+        "\"fencing\":",
+        "\"ttl_ms\":300",
+        "\"pause_ms\":600",
+        "\"final\":440",
+        "\"expected\":450",
+        "\"lost_update\":true",
+        "\"stale_write_accepted\":true",
+        "\"writes\":[",
+        "\"events\":[",
+    ] {
         assert!(out.contains(key), "missing {key}");
     }
 }
@@ -79,7 +109,10 @@ fn short_pause_passes_with_no_lost_update() {
     let (out, _, code) = leaselab(&["run", "--pause", "200ms"]);
     assert_eq!(code, 0);
     assert!(out.contains("final = 390  (expected: 390)"), "{out}");
-    assert!(out.contains("PASS [unfenced] — [('A', 440), ('B', 390)]"), "{out}");
+    assert!(
+        out.contains("PASS [unfenced] — [('A', 440), ('B', 390)]"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -94,7 +127,9 @@ fn scenarios_lists_every_id_with_a_summary() {
     let (out, _, code) = leaselab(&["scenarios"]);
     assert_eq!(code, 0);
     for sc in leaselab::catalogue::catalogue() {
-        let line = out.lines().find(|l| l.split_whitespace().next() == Some(&*sc.id));
+        let line = out
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(&*sc.id));
         let line = line.unwrap_or_else(|| panic!("{} not listed", sc.id));
         assert!(line.len() > sc.id.len() + 10, "{line}");
     }

@@ -11,7 +11,9 @@ use leaselab::{catalogue, report, simulate, Config, Policy};
 use parity_cases::{CASES, SWEEP};
 
 fn path(name: &str) -> std::path::PathBuf {
-    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/parity").join(name)
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden/parity")
+        .join(name)
 }
 
 fn check(name: &str, got: &str) {
@@ -19,7 +21,10 @@ fn check(name: &str, got: &str) {
         std::fs::write(path(name), got).unwrap();
     }
     let want = std::fs::read_to_string(path(name)).unwrap_or_default();
-    assert!(want == got, "{name} differs from the native run (UPDATE_GOLDEN=1 to rewrite on purpose)");
+    assert!(
+        want == got,
+        "{name} differs from the native run (UPDATE_GOLDEN=1 to rewrite on purpose)"
+    );
 }
 
 #[test]
@@ -32,7 +37,10 @@ fn native_runs_match_the_parity_files() {
         }
         cfg.retries = case.retries;
         cfg.naive = case.naive;
-        check(&format!("{i}.json"), &report::json(&simulate(sc, &cfg).unwrap()));
+        check(
+            &format!("{i}.json"),
+            &report::json(&simulate(sc, &cfg).unwrap()),
+        );
     }
 }
 
@@ -43,7 +51,14 @@ fn native_sweep_matches_the_parity_file() {
     let x = Axis::new(sc, s.x.0, s.x.1 * 1000, s.x.2 * 1000, s.x.3).unwrap();
     let y = Axis::new(sc, s.y.0, s.y.1 * 1000, s.y.2 * 1000, s.y.3).unwrap();
     let mut cells = Vec::new();
-    sweep(sc, &leaselab::Config::new(sc, Policy::parse(s.policy).unwrap()), &x, &y, &mut cells).unwrap();
+    sweep(
+        sc,
+        &leaselab::Config::new(sc, Policy::parse(s.policy).unwrap()),
+        &x,
+        &y,
+        &mut cells,
+    )
+    .unwrap();
     let codes: String = cells.iter().map(|c| char::from(b'0' + c.code())).collect();
     check("sweep.txt", &codes);
 }
@@ -54,8 +69,14 @@ fn native_estimates_match_the_parity_file() {
     let mut lines = String::new();
     for &(policy, ttl, retry, work, dist, a, b, rate, seed, ops) in parity_cases::ESTIMATES {
         let dist = match dist {
-            "pareto" => PauseDist::Pareto { scale_us: a * 1000.0, shape: b },
-            _ => PauseDist::LogNormal { median_us: a * 1000.0, sigma: b },
+            "pareto" => PauseDist::Pareto {
+                scale_us: a * 1000.0,
+                shape: b,
+            },
+            _ => PauseDist::LogNormal {
+                median_us: a * 1000.0,
+                sigma: b,
+            },
         };
         let ms = |v: f64| (v * 1000.0).round() as u64;
         let spec = Spec {
@@ -70,7 +91,16 @@ fn native_estimates_match_the_parity_file() {
         let mut e = Estimator::new(spec).unwrap();
         e.step(u64::from(ops)).unwrap();
         let r = e.result();
-        let v = [r.ops as f64, r.lost as f64, r.simulated as f64, r.over_range as f64, r.p, r.low, r.high, r.analytic];
+        let v = [
+            r.ops as f64,
+            r.lost as f64,
+            r.simulated as f64,
+            r.over_range as f64,
+            r.p,
+            r.low,
+            r.high,
+            r.analytic,
+        ];
         lines.push_str(&parity_cases::estimate_line(&v));
         lines.push('\n');
     }

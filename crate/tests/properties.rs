@@ -34,7 +34,9 @@ fn scenario_and_params() -> impl Strategy<Value = (usize, Vec<u64>)> {
 
 /// The scenario fails a redis over to a replica (whose INCR counter may lag).
 fn failover(sc: &leaselab::Scenario) -> bool {
-    sc.faults.iter().any(|f| f.action == leaselab::scenario::FaultAction::Failover)
+    sc.faults
+        .iter()
+        .any(|f| f.action == leaselab::scenario::FaultAction::Failover)
 }
 
 proptest! {
@@ -146,7 +148,9 @@ proptest! {
 #[test]
 fn every_sweep_cell_equals_the_single_run() {
     for sc in catalogue::catalogue() {
-        let (Some(_), Some(_)) = (sc.param_index("ttl"), sc.param_index("pause")) else { continue };
+        let (Some(_), Some(_)) = (sc.param_index("ttl"), sc.param_index("pause")) else {
+            continue;
+        };
         for p in Policy::ALL {
             let ttl_min = sc.params[sc.param_index("ttl").unwrap()].min_us;
             let x = Axis::new(sc, "ttl", ttl_min, 700 * MS, 13).unwrap();
@@ -160,8 +164,17 @@ fn every_sweep_cell_equals_the_single_run() {
                     cfg.params[y.param] = y.value(yi);
                     let one = simulate(sc, &cfg).unwrap();
                     let s = cells[yi * x.steps + xi];
-                    assert_eq!(s, summarize(&one.run), "{} {:?} cell ({xi}, {yi})", sc.id, p);
-                    assert_eq!((s.final_balance, s.lost_update, s.lost), (one.run.final_balance, one.lost_update, one.lost));
+                    assert_eq!(
+                        s,
+                        summarize(&one.run),
+                        "{} {:?} cell ({xi}, {yi})",
+                        sc.id,
+                        p
+                    );
+                    assert_eq!(
+                        (s.final_balance, s.lost_update, s.lost),
+                        (one.run.final_balance, one.lost_update, one.lost)
+                    );
                 }
             }
         }
@@ -175,7 +188,10 @@ fn trace_on_or_off_gives_the_same_outcome() {
             let cfg = Config::new(sc, p);
             let mut e = Engine::new();
             let with = summarize(e.run(sc, &cfg).unwrap());
-            let without = summarize(e.run_with(sc, p, &cfg.params, 0, false, cfg.seed, cfg.naive).unwrap());
+            let without = summarize(
+                e.run_with(sc, p, &cfg.params, 0, false, cfg.seed, cfg.naive)
+                    .unwrap(),
+            );
             assert_eq!(with, without, "{}", sc.id);
         }
     }

@@ -14,9 +14,18 @@ fn check(id: &str) {
     }
     // Every policy must be pinned at the scenario's defaults, not just the interesting ones.
     for p in Policy::ALL {
-        let pinned = sc.expects.iter().any(|e| e.policy == p && !e.retry && !e.naive && e.overrides.is_empty() && e.final_balance.is_some());
+        let pinned = sc.expects.iter().any(|e| {
+            e.policy == p
+                && !e.retry
+                && !e.naive
+                && e.overrides.is_empty()
+                && e.final_balance.is_some()
+        });
         if !pinned {
-            failures.push(format!("{id}: no expectation for policy {} at the defaults", p.name()));
+            failures.push(format!(
+                "{id}: no expectation for policy {} at the defaults",
+                p.name()
+            ));
         }
     }
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
@@ -72,7 +81,10 @@ fn write_only_gap_token_loses_a_but_first_touch_and_version_do_not() {
     let sc = catalogue::find("write-only-gap").unwrap();
     let run = |p| simulate(sc, &Config::new(sc, p)).unwrap();
     let token = run(Policy::Token);
-    assert!(token.lost_update && token.lost == Lost::Client(0), "token fencing misses the write-only gap");
+    assert!(
+        token.lost_update && token.lost == Lost::Client(0),
+        "token fencing misses the write-only gap"
+    );
     assert!(token.run.writes.iter().all(|w| w.accepted));
     for p in [Policy::FirstTouch, Policy::Version, Policy::Owner] {
         let o = run(p);
@@ -91,13 +103,21 @@ fn slow_clock_at_one_percent_stops_in_time() {
     // `simulate` takes catalogue scenarios by id for rendering; the run itself needs only the data.
     let mut engine = leaselab::Engine::new();
     let run = engine.run(sc, &Config::new(sc, Policy::None)).unwrap();
-    assert!(!leaselab::outcome::lost_update(run), "at 0.99 the check fails and A writes nothing");
+    assert!(
+        !leaselab::outcome::lost_update(run),
+        "at 0.99 the check fails and A writes nothing"
+    );
     assert!(run.writes.iter().all(|w| w.client == 1));
     let _ = simulate;
 }
 
 /// Runs a modified copy of a catalogue scenario (not in the catalogue, so through the engine).
-fn run_modified(id: &str, policy: Policy, retries: u32, change: impl FnOnce(&mut leaselab::Scenario)) -> leaselab::sim::Run {
+fn run_modified(
+    id: &str,
+    policy: Policy,
+    retries: u32,
+    change: impl FnOnce(&mut leaselab::Scenario),
+) -> leaselab::sim::Run {
     let mut sc = catalogue::find(id).unwrap().clone();
     change(&mut sc);
     let mut cfg = leaselab::Config::new(&sc, policy);
@@ -107,24 +127,44 @@ fn run_modified(id: &str, policy: Policy, retries: u32, change: impl FnOnce(&mut
 
 #[test]
 fn a_monotonic_expiry_clock_ignores_the_jump() {
-    let run = run_modified("redis-clock-jump", Policy::None, 0, |sc| sc.service.clock.monotonic = true);
+    let run = run_modified("redis-clock-jump", Policy::None, 0, |sc| {
+        sc.service.clock.monotonic = true
+    });
     assert!(!leaselab::outcome::lost_update(&run));
-    assert_eq!(run.final_balance, 390, "A writes inside its lease; B gets the lock only after it");
+    assert_eq!(
+        run.final_balance, 390,
+        "A writes inside its lease; B gets the lock only after it"
+    );
     assert_eq!(run.leases[0].ends_at.0, 300_000);
 }
 
 #[test]
 fn a_monotonic_client_clock_stops_a_in_time() {
-    let stop = run_modified("clock-step-back", Policy::None, 0, |sc| sc.clients.to_mut()[0].clock.monotonic = true);
+    let stop = run_modified("clock-step-back", Policy::None, 0, |sc| {
+        sc.clients.to_mut()[0].clock.monotonic = true
+    });
     assert!(!leaselab::outcome::lost_update(&stop));
-    assert!(stop.writes.iter().all(|w| w.client == 1), "A's own check fails: it writes nothing");
-    let retry = run_modified("clock-step-back", Policy::None, 3, |sc| sc.clients.to_mut()[0].clock.monotonic = true);
-    assert_eq!(retry.final_balance, 390, "A starts over after B and writes 390");
+    assert!(
+        stop.writes.iter().all(|w| w.client == 1),
+        "A's own check fails: it writes nothing"
+    );
+    let retry = run_modified("clock-step-back", Policy::None, 3, |sc| {
+        sc.clients.to_mut()[0].clock.monotonic = true
+    });
+    assert_eq!(
+        retry.final_balance, 390,
+        "A starts over after B and writes 390"
+    );
 }
 
 /// Clients that believe they hold the lock at true time `t_us`.
 fn holders_at(run: &leaselab::sim::Run, t_us: u64) -> Vec<u8> {
-    let mut who: Vec<u8> = run.beliefs.iter().filter(|b| b.from.0 <= t_us && t_us < b.to.0).map(|b| b.client).collect();
+    let mut who: Vec<u8> = run
+        .beliefs
+        .iter()
+        .filter(|b| b.from.0 <= t_us && t_us < b.to.0)
+        .map(|b| b.client)
+        .collect();
     who.sort_unstable();
     who.dedup();
     who
@@ -138,34 +178,62 @@ fn redlock_clock_jump_two_holders_and_one_with_monotonic_expiry() {
     let mono = run_modified("redlock-clock-jump-monotonic", Policy::None, 0, |_| {});
     assert_eq!(holders_at(&mono, 70_000), vec![0]);
     for t in (0..400_000).step_by(1_000) {
-        assert!(holders_at(&mono, t).len() <= 1, "two holders at {t} µs with monotonic expiry");
+        assert!(
+            holders_at(&mono, t).len() <= 1,
+            "two holders at {t} µs with monotonic expiry"
+        );
     }
 }
 
 #[test]
 fn redlock_validity_is_ttl_minus_elapsed_minus_drift() {
     use leaselab::trace::Kind;
-    assert_eq!(leaselab::scenario::ServiceSpec::drift(300_000), 5_000, "1 % of 300 ms + 2 ms");
+    assert_eq!(
+        leaselab::scenario::ServiceSpec::drift(300_000),
+        5_000,
+        "1 % of 300 ms + 2 ms"
+    );
     assert_eq!(leaselab::scenario::ServiceSpec::drift(30_000_000), 302_000);
     let run = run_modified("redlock-pause-after-check", Policy::None, 0, |_| {});
-    let got = run.trace.iter().find(|e| e.kind == Kind::RedlockAcquired && e.client == 0).unwrap();
-    assert_eq!((got.t.0, got.aux, got.value), (2_000, 5, 293_000), "5/5 at 2 ms: 300 − 2 − 5");
+    let got = run
+        .trace
+        .iter()
+        .find(|e| e.kind == Kind::RedlockAcquired && e.client == 0)
+        .unwrap();
+    assert_eq!(
+        (got.t.0, got.aux, got.value),
+        (2_000, 5, 293_000),
+        "5/5 at 2 ms: 300 − 2 − 5"
+    );
     // Frozen past the TTL: negative validity, so a compliant client does not use the lock.
     let run = run_modified("redlock-pause-before-check", Policy::None, 0, |_| {});
-    let a = run.trace.iter().find(|e| e.client == 0 && matches!(e.kind, Kind::RedlockAcquired | Kind::RedlockFailed)).unwrap();
-    assert_eq!((a.kind, a.t.0, a.value), (Kind::RedlockFailed, 351_000, -56_000));
+    let a = run
+        .trace
+        .iter()
+        .find(|e| e.client == 0 && matches!(e.kind, Kind::RedlockAcquired | Kind::RedlockFailed))
+        .unwrap();
+    assert_eq!(
+        (a.kind, a.t.0, a.value),
+        (Kind::RedlockFailed, 351_000, -56_000)
+    );
 }
 
 #[test]
 fn redlock_backoff_is_seeded_random_and_repeatable() {
     use leaselab::trace::Kind;
-    let mut sc = catalogue::find("redlock-pause-before-check").unwrap().clone();
+    let mut sc = catalogue::find("redlock-pause-before-check")
+        .unwrap()
+        .clone();
     sc.service.jitter = leaselab::client::Dur::Lit(40_000);
     let attempts = |seed: u64| {
         let mut cfg = leaselab::Config::new(&sc, Policy::None);
         cfg.seed = seed;
         let run = leaselab::Engine::new().run(&sc, &cfg).unwrap().clone();
-        run.trace.iter().filter(|e| e.client == 1 && e.kind == Kind::AcquireSent).map(|e| e.t.0).collect::<Vec<_>>()
+        run.trace
+            .iter()
+            .filter(|e| e.client == 1 && e.kind == Kind::AcquireSent)
+            .map(|e| e.t.0)
+            .collect::<Vec<_>>()
     };
     let a = attempts(1);
     assert_eq!(a, attempts(1), "same seed, same schedule");
@@ -175,13 +243,18 @@ fn redlock_backoff_is_seeded_random_and_repeatable() {
         // A failed round: 2 ms for the replies, then 50 ms plus up to 40 ms of jitter.
         assert!((52_000..=92_000).contains(&gap), "gap {gap}");
     }
-    assert!(a.windows(2).any(|w| w[1] - w[0] != 52_000), "the jitter is used");
+    assert!(
+        a.windows(2).any(|w| w[1] - w[0] != 52_000),
+        "the jitter is used"
+    );
 }
 
 #[test]
 fn a_partition_can_be_cut_and_healed_mid_run() {
     use leaselab::trace::Kind;
-    let mut sc = catalogue::find("redlock-clock-jump-monotonic").unwrap().clone();
+    let mut sc = catalogue::find("redlock-clock-jump-monotonic")
+        .unwrap()
+        .clone();
     // B cannot reach anything from 0 to 150 ms: its rounds time out with no OKs at all.
     sc.faults.to_mut().push(leaselab::scenario::Fault {
         at: leaselab::client::Dur::Lit(0),
@@ -191,10 +264,23 @@ fn a_partition_can_be_cut_and_healed_mid_run() {
         at: leaselab::client::Dur::Lit(150_000),
         action: leaselab::scenario::FaultAction::Partition(1, 0b11100, false),
     });
-    let run = leaselab::Engine::new().run(&sc, &leaselab::Config::new(&sc, Policy::None)).unwrap().clone();
-    let rounds: Vec<(u64, u64)> =
-        run.trace.iter().filter(|e| e.client == 1 && e.kind == Kind::RedlockFailed).map(|e| (e.t.0, e.aux)).collect();
-    assert!(rounds.iter().filter(|r| r.0 < 150_000).all(|r| r.1 == 0), "{rounds:?}");
-    assert!(rounds.iter().any(|r| r.0 > 150_000 && r.1 == 2), "healed: n4 and n5 answer again: {rounds:?}");
+    let run = leaselab::Engine::new()
+        .run(&sc, &leaselab::Config::new(&sc, Policy::None))
+        .unwrap()
+        .clone();
+    let rounds: Vec<(u64, u64)> = run
+        .trace
+        .iter()
+        .filter(|e| e.client == 1 && e.kind == Kind::RedlockFailed)
+        .map(|e| (e.t.0, e.aux))
+        .collect();
+    assert!(
+        rounds.iter().filter(|r| r.0 < 150_000).all(|r| r.1 == 0),
+        "{rounds:?}"
+    );
+    assert!(
+        rounds.iter().any(|r| r.0 > 150_000 && r.1 == 2),
+        "healed: n4 and n5 answer again: {rounds:?}"
+    );
     assert_eq!(run.final_balance, 390);
 }

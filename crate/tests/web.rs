@@ -47,7 +47,12 @@ fn facade_runs_equal_native_byte_for_byte() {
         sim.set_retries(case.retries).unwrap();
         sim.set_naive(case.naive);
         let got = sim.run_json().unwrap();
-        assert!(&got == want, "{} {} differs from native:\n{got}", case.scenario, case.policy);
+        assert!(
+            &got == want,
+            "{} {} differs from native:\n{got}",
+            case.scenario,
+            case.policy
+        );
     }
 }
 
@@ -64,7 +69,16 @@ fn facade_sweep_equals_native() {
     let mut sim = Simulation::new(s.scenario).unwrap();
     sim.set_policy(s.policy).unwrap();
     let cells = sim
-        .sweep(s.x.0, s.x.1 as f64, s.x.2 as f64, s.x.3 as u32, s.y.0, s.y.1 as f64, s.y.2 as f64, s.y.3 as u32)
+        .sweep(
+            s.x.0,
+            s.x.1 as f64,
+            s.x.2 as f64,
+            s.x.3 as u32,
+            s.y.0,
+            s.y.1 as f64,
+            s.y.2 as f64,
+            s.y.3 as u32,
+        )
         .unwrap();
     let codes: String = cells.iter().map(|c| char::from(b'0' + c)).collect();
     assert_eq!(codes, include_str!("golden/parity/sweep.txt"));
@@ -89,14 +103,25 @@ fn bad_input_is_an_error_not_a_panic() {
     assert!(sim.set_param("ttl", 0.0).is_err(), "below the range");
     assert!(sim.set_param("nope", 5.0).is_err());
     assert!(sim.set_retries(11).is_err());
-    assert!(sim.sweep("ttl", 10.0, 20.0, 0, "pause", 0.0, 1.0, 2).is_err());
-    assert!(sim.run_json().is_ok(), "the handle still works after refused settings");
+    assert!(sim
+        .sweep("ttl", 10.0, 20.0, 0, "pause", 0.0, 1.0, 2)
+        .is_err());
+    assert!(
+        sim.run_json().is_ok(),
+        "the handle still works after refused settings"
+    );
 }
 
 #[wasm_bindgen_test]
 fn catalogue_and_policies_are_complete() {
     let cat = catalogue();
-    assert!(cat.starts_with('[') && cat.contains("\"id\":\"seed-gc-pause\"") && !cat.contains("\"bn\":") && !cat.contains("\"summary\":"), "the wasm carries English titles only; the prose comes from scenarios.LANG.json");
+    assert!(
+        cat.starts_with('[')
+            && cat.contains("\"id\":\"seed-gc-pause\"")
+            && !cat.contains("\"bn\":")
+            && !cat.contains("\"summary\":"),
+        "the wasm carries English titles only; the prose comes from scenarios.LANG.json"
+    );
     assert_eq!(policies(), "none,token,first-touch,version,owner");
 }
 

@@ -4,8 +4,8 @@
 use std::io::Write as _;
 use std::process::ExitCode;
 
-use leaselab::report;
 use leaselab::catalogue;
+use leaselab::report;
 use leaselab::scenario::Scenario;
 use leaselab::sim::RETRIES_MAX;
 use leaselab::sweep::{Axis, AXIS_MAX};
@@ -65,15 +65,24 @@ fn dispatch(args: &[String]) -> Result<ExitCode, Usage> {
             println!("leaselab {}", env!("CARGO_PKG_VERSION"));
             Ok(ExitCode::SUCCESS)
         }
-        Some(other) => Err(Usage(format!("unknown command {other:?}; expected run, scenarios or help"))),
+        Some(other) => Err(Usage(format!(
+            "unknown command {other:?}; expected run, scenarios or help"
+        ))),
     }
 }
 
 /// Splits `--flag=value` and `--flag value`; returns the flag and its value.
-fn take_value<'a>(flag: &str, inline: Option<&'a str>, rest: &mut impl Iterator<Item = &'a String>) -> Result<&'a str, Usage> {
+fn take_value<'a>(
+    flag: &str,
+    inline: Option<&'a str>,
+    rest: &mut impl Iterator<Item = &'a String>,
+) -> Result<&'a str, Usage> {
     match inline {
         Some(v) => Ok(v),
-        None => rest.next().map(String::as_str).ok_or_else(|| Usage(format!("{flag} needs a value"))),
+        None => rest
+            .next()
+            .map(String::as_str)
+            .ok_or_else(|| Usage(format!("{flag} needs a value"))),
     }
 }
 
@@ -90,23 +99,31 @@ fn parse_fencing(v: &str) -> Result<Policy, Usage> {
 }
 
 fn parse_retries(v: &str) -> Result<u32, Usage> {
-    v.parse()
-        .ok()
-        .filter(|n| *n <= RETRIES_MAX)
-        .ok_or_else(|| Usage(format!("--retries: expected a whole number from 0 to {RETRIES_MAX}, got \"{v}\"")))
+    v.parse().ok().filter(|n| *n <= RETRIES_MAX).ok_or_else(|| {
+        Usage(format!(
+            "--retries: expected a whole number from 0 to {RETRIES_MAX}, got \"{v}\""
+        ))
+    })
 }
 
 /// `--set NAME=DUR` → (name, duration text).
 fn parse_set(v: &str) -> Result<(String, String), Usage> {
-    let (name, value) = v.split_once('=').ok_or_else(|| Usage(format!("--set: expected NAME=DUR, got \"{v}\"")))?;
+    let (name, value) = v
+        .split_once('=')
+        .ok_or_else(|| Usage(format!("--set: expected NAME=DUR, got \"{v}\"")))?;
     Ok((name.to_string(), value.to_string()))
 }
 
 /// Applies parameter settings `(name, duration text, the flag that gave it)` to `params`.
-fn apply_sets(sc: &Scenario, params: &mut [u64], sets: &[(String, String, &str)]) -> Result<(), Usage> {
+fn apply_sets(
+    sc: &Scenario,
+    params: &mut [u64],
+    sets: &[(String, String, &str)],
+) -> Result<(), Usage> {
     for (name, value, flag) in sets {
         let us = parse_duration(value).map_err(|e| Usage(format!("{flag}: {e}")))?;
-        sc.set_param(params, name, us).map_err(|e| Usage(format!("{flag}: {e}")))?;
+        sc.set_param(params, name, us)
+            .map_err(|e| Usage(format!("{flag}: {e}")))?;
     }
     Ok(())
 }
@@ -114,7 +131,10 @@ fn apply_sets(sc: &Scenario, params: &mut [u64], sets: &[(String, String, &str)]
 /// `--naive` only means something for Redlock clients.
 fn check_naive(sc: &Scenario, naive: bool) -> Result<bool, Usage> {
     if naive && sc.service.kind != leaselab::scenario::ServiceKind::Redlock {
-        return Err(Usage(format!("--naive: scenario {} does not use redlock; the switch applies to redlock clients", sc.id)));
+        return Err(Usage(format!(
+            "--naive: scenario {} does not use redlock; the switch applies to redlock clients",
+            sc.id
+        )));
     }
     Ok(naive)
 }
@@ -133,9 +153,15 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
         let (flag, inline) = split_flag(arg);
         match flag {
             "fenced" | "unfenced" => {
-                let policy = if flag == "fenced" { Policy::Token } else { Policy::None };
+                let policy = if flag == "fenced" {
+                    Policy::Token
+                } else {
+                    Policy::None
+                };
                 if let Some((prev, _)) = mode {
-                    return Err(Usage(format!("{prev:?} and {flag:?} conflict; give one of fenced or unfenced")));
+                    return Err(Usage(format!(
+                        "{prev:?} and {flag:?} conflict; give one of fenced or unfenced"
+                    )));
                 }
                 mode = Some((flag, policy));
             }
@@ -143,7 +169,11 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
             "--fencing" => fencing = Some(parse_fencing(take_value(flag, inline, &mut it)?)?),
             "--ttl" | "--pause" => {
                 let v = take_value(flag, inline, &mut it)?;
-                sets.push((flag[2..].to_string(), v.to_string(), if flag == "--ttl" { "--ttl" } else { "--pause" }));
+                sets.push((
+                    flag[2..].to_string(),
+                    v.to_string(),
+                    if flag == "--ttl" { "--ttl" } else { "--pause" },
+                ));
             }
             "--set" => {
                 let (name, value) = parse_set(take_value(flag, inline, &mut it)?)?;
@@ -154,10 +184,14 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
             "--json" => json = true,
             "--trace" => trace = true,
             other if other.starts_with('-') => {
-                return Err(Usage(format!("unknown option {other:?}; see `leaselab help`")));
+                return Err(Usage(format!(
+                    "unknown option {other:?}; see `leaselab help`"
+                )));
             }
             other => {
-                return Err(Usage(format!("unexpected argument {other:?}; expected fenced, unfenced or an option")));
+                return Err(Usage(format!(
+                    "unexpected argument {other:?}; expected fenced, unfenced or an option"
+                )));
             }
         }
     }
@@ -166,13 +200,17 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
     }
     let policy = match (mode, fencing) {
         (Some((m, p)), Some(f)) if p != f => {
-            return Err(Usage(format!("{m:?} conflicts with --fencing {}; give one", f.name())));
+            return Err(Usage(format!(
+                "{m:?} conflicts with --fencing {}; give one",
+                f.name()
+            )));
         }
         (_, Some(f)) => f,
         (Some((_, p)), None) => p,
         (None, None) => Policy::None,
     };
-    let sc = catalogue::find(scenario_id.unwrap_or(catalogue::DEFAULT_ID)).map_err(|e| Usage(format!("--scenario: {e}")))?;
+    let sc = catalogue::find(scenario_id.unwrap_or(catalogue::DEFAULT_ID))
+        .map_err(|e| Usage(format!("--scenario: {e}")))?;
     let mut cfg = Config::new(sc, policy);
     cfg.retries = retries;
     cfg.naive = check_naive(sc, naive)?;
@@ -199,7 +237,9 @@ fn print_trace(out: &mut impl std::io::Write, sc: &Scenario, o: &leaselab::Outco
             detail.push_str(&format!(" tok={}", e.token));
         }
         match e.kind.name() {
-            "read" | "write-sent" | "write-accepted" | "write-rejected" => detail.push_str(&format!(" value={}", e.value)),
+            "read" | "write-sent" | "write-accepted" | "write-rejected" => {
+                detail.push_str(&format!(" value={}", e.value))
+            }
             _ => {}
         }
         if let Some(r) = e.reason {
@@ -207,7 +247,10 @@ fn print_trace(out: &mut impl std::io::Write, sc: &Scenario, o: &leaselab::Outco
         }
         use leaselab::trace::Kind;
         // Events of the lock servers themselves name the server; others name the client.
-        let server = matches!(e.kind, Kind::ServerClockStep | Kind::NodeCrashed | Kind::NodeRestarted | Kind::Failover);
+        let server = matches!(
+            e.kind,
+            Kind::ServerClockStep | Kind::NodeCrashed | Kind::NodeRestarted | Kind::Failover
+        );
         let redlock = sc.service.nodes > 1 && e.kind.lane() == "lock" && e.kind != Kind::Partition;
         let actor = match (server, redlock) {
             (true, true) => format!("n{}", e.node + 1),
@@ -235,12 +278,22 @@ fn estimate(args: &[String]) -> Result<ExitCode, Usage> {
     use leaselab::estimate::{Estimator, PauseDist, Spec, PRESETS};
     let mut spec = Spec::new(Policy::None);
     let (mut ops, mut per_day, mut json) = (1_000_000u64, 1_000_000f64, false);
-    let mut source = PRESETS.iter().find(|p| p.dist == spec.dist).map_or("", |p| p.source);
+    let mut source = PRESETS
+        .iter()
+        .find(|p| p.dist == spec.dist)
+        .map_or("", |p| p.source);
     let number = |flag: &str, v: &str| -> Result<f64, Usage> {
-        v.parse::<f64>().ok().filter(|x| x.is_finite() && *x >= 0.0).ok_or_else(|| Usage(format!("{flag}: expected a number ≥ 0, got \"{v}\"")))
+        v.parse::<f64>()
+            .ok()
+            .filter(|x| x.is_finite() && *x >= 0.0)
+            .ok_or_else(|| Usage(format!("{flag}: expected a number ≥ 0, got \"{v}\"")))
     };
     let pair = |flag: &str, v: &str| -> Result<(f64, f64), Usage> {
-        let (a, b) = v.split_once(':').ok_or_else(|| Usage(format!("{flag}: expected DUR:NUMBER like 50ms:2, got \"{v}\"")))?;
+        let (a, b) = v.split_once(':').ok_or_else(|| {
+            Usage(format!(
+                "{flag}: expected DUR:NUMBER like 50ms:2, got \"{v}\""
+            ))
+        })?;
         let a = parse_duration(a).map_err(|e| Usage(format!("{flag}: {e}")))?;
         Ok((a as f64, number(flag, b)?))
     };
@@ -262,7 +315,10 @@ fn estimate(args: &[String]) -> Result<ExitCode, Usage> {
                 let v = take_value(flag, inline, &mut it)?;
                 let p = PRESETS.iter().find(|p| p.id == v).ok_or_else(|| {
                     let known: Vec<&str> = PRESETS.iter().map(|p| p.id).collect();
-                    Usage(format!("--preset: unknown preset \"{v}\"; expected one of {}", known.join(", ")))
+                    Usage(format!(
+                        "--preset: unknown preset \"{v}\"; expected one of {}",
+                        known.join(", ")
+                    ))
                 })?;
                 spec.dist = p.dist;
                 source = p.source;
@@ -281,12 +337,19 @@ fn estimate(args: &[String]) -> Result<ExitCode, Usage> {
                 let v = take_value(flag, inline, &mut it)?;
                 spec.rate_per_s = if v == "always" { 0.0 } else { number(flag, v)? };
                 if v != "always" && spec.rate_per_s == 0.0 {
-                    return Err(Usage("--rate: 0 contenders never conflict; give a positive rate or `always`".into()));
+                    return Err(Usage(
+                        "--rate: 0 contenders never conflict; give a positive rate or `always`"
+                            .into(),
+                    ));
                 }
             }
             "--ops" => {
                 let v = take_value(flag, inline, &mut it)?;
-                ops = v.parse().ok().filter(|n| (1..=10_000_000_000u64).contains(n)).ok_or_else(|| Usage(format!("--ops: expected 1 to 1e10, got \"{v}\"")))?;
+                ops = v
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=10_000_000_000u64).contains(n))
+                    .ok_or_else(|| Usage(format!("--ops: expected 1 to 1e10, got \"{v}\"")))?;
             }
             "--per-day" => per_day = number(flag, take_value(flag, inline, &mut it)?)?,
             "--seed" => {
@@ -295,10 +358,18 @@ fn estimate(args: &[String]) -> Result<ExitCode, Usage> {
                     Some(hex) => u64::from_str_radix(hex, 16).ok(),
                     None => v.parse().ok(),
                 };
-                spec.seed = parsed.ok_or_else(|| Usage(format!("--seed: expected a whole number (or 0x…), got \"{v}\"")))?;
+                spec.seed = parsed.ok_or_else(|| {
+                    Usage(format!(
+                        "--seed: expected a whole number (or 0x…), got \"{v}\""
+                    ))
+                })?;
             }
             "--json" => json = true,
-            other => return Err(Usage(format!("unknown option {other:?}; see `leaselab help`"))),
+            other => {
+                return Err(Usage(format!(
+                    "unknown option {other:?}; see `leaselab help`"
+                )))
+            }
         }
     }
     let mut est = Estimator::new(spec).map_err(|e| Usage(e.to_string()))?;
@@ -310,12 +381,31 @@ fn estimate(args: &[String]) -> Result<ExitCode, Usage> {
         return Ok(ExitCode::SUCCESS);
     }
     let dist = match spec.dist {
-        PauseDist::Pareto { scale_us, shape } => format!("Pareto from {} ms, shape {shape}", Millis(scale_us as u64)),
-        PauseDist::LogNormal { median_us, sigma } => format!("log-normal, median {} ms, sigma {sigma}", Millis(median_us as u64)),
+        PauseDist::Pareto { scale_us, shape } => {
+            format!("Pareto from {} ms, shape {shape}", Millis(scale_us as u64))
+        }
+        PauseDist::LogNormal { median_us, sigma } => format!(
+            "log-normal, median {} ms, sigma {sigma}",
+            Millis(median_us as u64)
+        ),
     };
-    let contender = if spec.rate_per_s == 0.0 { "a contender always waiting".to_string() } else { format!("{} contenders/s", spec.rate_per_s) };
-    let _ = writeln!(out, "P(lost update) per operation: {:.3e} (95% interval {:.3e} – {:.3e}); {} of {} operations", r.p, r.low, r.high, r.lost, r.ops);
-    let _ = writeln!(out, "lost updates per day at {per_day} operations/day: {:.3} ({:.3} – {:.3})", r.p * per_day, r.low * per_day, r.high * per_day);
+    let contender = if spec.rate_per_s == 0.0 {
+        "a contender always waiting".to_string()
+    } else {
+        format!("{} contenders/s", spec.rate_per_s)
+    };
+    let _ = writeln!(
+        out,
+        "P(lost update) per operation: {:.3e} (95% interval {:.3e} – {:.3e}); {} of {} operations",
+        r.p, r.low, r.high, r.lost, r.ops
+    );
+    let _ = writeln!(
+        out,
+        "lost updates per day at {per_day} operations/day: {:.3} ({:.3} – {:.3})",
+        r.p * per_day,
+        r.low * per_day,
+        r.high * per_day
+    );
     let _ = writeln!(out, "approximation (derived): {:.3e}", r.analytic);
     let _ = writeln!(
         out,
@@ -341,10 +431,18 @@ fn scenarios(args: &[String]) -> Result<ExitCode, Usage> {
             "--json" => json = true,
             "--lang" => match it.next().map(String::as_str) {
                 Some(l @ ("en" | "bn")) => lang = Some(l),
-                Some(other) => return Err(Usage(format!("--lang: unknown language {other:?}; expected en or bn"))),
+                Some(other) => {
+                    return Err(Usage(format!(
+                        "--lang: unknown language {other:?}; expected en or bn"
+                    )))
+                }
                 None => return Err(Usage("--lang: missing value; expected en or bn".into())),
             },
-            other => return Err(Usage(format!("unexpected argument {other:?}; `scenarios` takes --json and --lang en|bn"))),
+            other => {
+                return Err(Usage(format!(
+                    "unexpected argument {other:?}; `scenarios` takes --json and --lang en|bn"
+                )))
+            }
         }
     }
     if json {
@@ -357,9 +455,17 @@ fn scenarios(args: &[String]) -> Result<ExitCode, Usage> {
         println!("{out}");
         return Ok(ExitCode::SUCCESS);
     }
-    let width = catalogue::catalogue().iter().map(|s| s.id.len()).max().unwrap_or(0);
+    let width = catalogue::catalogue()
+        .iter()
+        .map(|s| s.id.len())
+        .max()
+        .unwrap_or(0);
     for sc in catalogue::catalogue() {
-        let title = if lang == Some("bn") { &sc.title_bn } else { &sc.title_en };
+        let title = if lang == Some("bn") {
+            &sc.title_bn
+        } else {
+            &sc.title_en
+        };
         println!("{:<width$}  {}", sc.id, title);
     }
     Ok(ExitCode::SUCCESS)
@@ -368,16 +474,26 @@ fn scenarios(args: &[String]) -> Result<ExitCode, Usage> {
 /// `NAME=FROM..TO:STEPS`, e.g. `ttl=10ms..2s:256`.
 fn parse_axis(flag: &str, text: &str, sc: &Scenario) -> Result<Axis, Usage> {
     let bad = |why: String| Usage(format!("{flag}: {why}"));
-    let (name, rest) = text.split_once('=').ok_or_else(|| bad(format!("expected NAME=FROM..TO:STEPS, got \"{text}\"")))?;
-    let (range, steps) = rest.rsplit_once(':').ok_or_else(|| bad("missing :STEPS".into()))?;
-    let (from, to) = range.split_once("..").ok_or_else(|| bad("expected FROM..TO".into()))?;
+    let (name, rest) = text
+        .split_once('=')
+        .ok_or_else(|| bad(format!("expected NAME=FROM..TO:STEPS, got \"{text}\"")))?;
+    let (range, steps) = rest
+        .rsplit_once(':')
+        .ok_or_else(|| bad("missing :STEPS".into()))?;
+    let (from, to) = range
+        .split_once("..")
+        .ok_or_else(|| bad("expected FROM..TO".into()))?;
     let from = parse_duration(from).map_err(|e| bad(e.to_string()))?;
     let to = parse_duration(to).map_err(|e| bad(e.to_string()))?;
     let steps: usize = steps
         .parse()
         .ok()
         .filter(|n| (1..=AXIS_MAX).contains(n))
-        .ok_or_else(|| bad(format!("STEPS must be a whole number from 1 to {AXIS_MAX}, got \"{steps}\"")))?;
+        .ok_or_else(|| {
+            bad(format!(
+                "STEPS must be a whole number from 1 to {AXIS_MAX}, got \"{steps}\""
+            ))
+        })?;
     Axis::new(sc, name, from, to, steps).map_err(|e| bad(e.to_string()))
 }
 
@@ -406,9 +522,17 @@ fn sweep(args: &[String]) -> Result<ExitCode, Usage> {
             "--format" => match take_value(flag, inline, &mut it)? {
                 "csv" => json = false,
                 "json" => json = true,
-                other => return Err(Usage(format!("--format: expected csv or json, got \"{other}\""))),
+                other => {
+                    return Err(Usage(format!(
+                        "--format: expected csv or json, got \"{other}\""
+                    )))
+                }
             },
-            other => return Err(Usage(format!("unexpected argument \"{other}\"; see `leaselab help`"))),
+            other => {
+                return Err(Usage(format!(
+                    "unexpected argument \"{other}\"; see `leaselab help`"
+                )))
+            }
         }
     }
     let sc = catalogue::find(scenario_id).map_err(|e| Usage(format!("--scenario: {e}")))?;
@@ -416,10 +540,21 @@ fn sweep(args: &[String]) -> Result<ExitCode, Usage> {
     apply_sets(sc, &mut params, &sets)?;
     let default_axis = |name: &str, from: u64, to: u64| -> Result<Axis, Usage> {
         let i = sc.param_index(name).ok_or_else(|| {
-            Usage(format!("scenario {} has no parameter {name}; give --x/--y (it has: {})", sc.id, sc.param_names()))
+            Usage(format!(
+                "scenario {} has no parameter {name}; give --x/--y (it has: {})",
+                sc.id,
+                sc.param_names()
+            ))
         })?;
         let p = &sc.params[i];
-        Axis::new(sc, name, from.clamp(p.min_us, p.max_us), to.clamp(p.min_us, p.max_us), 64).map_err(|e| Usage(e.to_string()))
+        Axis::new(
+            sc,
+            name,
+            from.clamp(p.min_us, p.max_us),
+            to.clamp(p.min_us, p.max_us),
+            64,
+        )
+        .map_err(|e| Usage(e.to_string()))
     };
     let x = match x_spec {
         Some(t) => parse_axis("--x", t, sc)?,
@@ -433,7 +568,12 @@ fn sweep(args: &[String]) -> Result<ExitCode, Usage> {
         return Err(Usage("--x and --y must be different parameters".into()));
     }
     let mut cells = Vec::new();
-    let base = Config { params, retries, naive: check_naive(sc, naive)?, ..Config::new(sc, policy) };
+    let base = Config {
+        params,
+        retries,
+        naive: check_naive(sc, naive)?,
+        ..Config::new(sc, policy)
+    };
     leaselab::sweep::sweep(sc, &base, &x, &y, &mut cells).map_err(|e| Usage(e.to_string()))?;
     let (xn, yn) = (&sc.params[x.param].name, &sc.params[y.param].name);
     let mut out = std::io::stdout().lock();
@@ -462,7 +602,15 @@ fn sweep(args: &[String]) -> Result<ExitCode, Usage> {
         let _ = writeln!(out, "{xn}_ms,{yn}_ms,final,lost_update,code");
         for (i, c) in cells.iter().enumerate() {
             let (xi, yi) = (i % x.steps, i / x.steps);
-            let _ = writeln!(out, "{},{},{},{},{}", Millis(x.value(xi)), Millis(y.value(yi)), c.final_balance, c.lost_update, c.code());
+            let _ = writeln!(
+                out,
+                "{},{},{},{},{}",
+                Millis(x.value(xi)),
+                Millis(y.value(yi)),
+                c.final_balance,
+                c.lost_update,
+                c.code()
+            );
         }
     }
     Ok(ExitCode::SUCCESS)

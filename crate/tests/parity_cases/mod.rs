@@ -12,27 +12,153 @@ pub struct Case {
 }
 
 pub const CASES: &[Case] = &[
-    Case { scenario: "seed-gc-pause", policy: "none", params: &[], retries: 0, naive: false },
-    Case { scenario: "seed-gc-pause", policy: "token", params: &[], retries: 0, naive: false },
-    Case { scenario: "seed-gc-pause", policy: "none", params: &[("pause", 200)], retries: 0, naive: false },
-    Case { scenario: "seed-gc-pause", policy: "token", params: &[("ttl", 1234), ("pause", 2999), ("retry", 7), ("work", 13)], retries: 2, naive: false },
-    Case { scenario: "gc-pause", policy: "first-touch", params: &[], retries: 3, naive: false },
-    Case { scenario: "write-only-gap", policy: "token", params: &[], retries: 0, naive: false },
-    Case { scenario: "write-only-gap", policy: "version", params: &[], retries: 3, naive: false },
-    Case { scenario: "delayed-write", policy: "owner", params: &[], retries: 1, naive: false },
-    Case { scenario: "slow-clock", policy: "version", params: &[], retries: 3, naive: false },
-    Case { scenario: "lock-delay", policy: "none", params: &[("pause", 900)], retries: 0, naive: false },
-    Case { scenario: "renewal-frozen", policy: "token", params: &[], retries: 0, naive: false },
-    Case { scenario: "check-then-write", policy: "none", params: &[("ttl", 250)], retries: 2, naive: false },
-    Case { scenario: "happy-path", policy: "owner", params: &[], retries: 0, naive: false },
-    Case { scenario: "redlock-pause-before-check", policy: "none", params: &[], retries: 0, naive: false },
-    Case { scenario: "redlock-pause-before-check", policy: "version", params: &[("pause", 420)], retries: 2, naive: true },
-    Case { scenario: "redlock-clock-jump", policy: "owner", params: &[], retries: 1, naive: false },
-    Case { scenario: "redlock-crash-restart", policy: "none", params: &[("restart", 300)], retries: 0, naive: false },
-    Case { scenario: "redlock-restart-clock-jump", policy: "token", params: &[], retries: 0, naive: false },
-    Case { scenario: "replica-failover", policy: "token", params: &[], retries: 0, naive: false },
-    Case { scenario: "postgres-terminate", policy: "none", params: &[], retries: 1, naive: false },
-    Case { scenario: "epoch-fencing", policy: "token", params: &[], retries: 3, naive: false },
+    Case {
+        scenario: "seed-gc-pause",
+        policy: "none",
+        params: &[],
+        retries: 0,
+        naive: false,
+    },
+    Case {
+        scenario: "seed-gc-pause",
+        policy: "token",
+        params: &[],
+        retries: 0,
+        naive: false,
+    },
+    Case {
+        scenario: "seed-gc-pause",
+        policy: "none",
+        params: &[("pause", 200)],
+        retries: 0,
+        naive: false,
+    },
+    Case {
+        scenario: "seed-gc-pause",
+        policy: "token",
+        params: &[("ttl", 1234), ("pause", 2999), ("retry", 7), ("work", 13)],
+        retries: 2,
+        naive: false,
+    },
+    Case {
+        scenario: "gc-pause",
+        policy: "first-touch",
+        params: &[],
+        retries: 3,
+        naive: false,
+    },
+    Case {
+        scenario: "write-only-gap",
+        policy: "token",
+        params: &[],
+        retries: 0,
+        naive: false,
+    },
+    Case {
+        scenario: "write-only-gap",
+        policy: "version",
+        params: &[],
+        retries: 3,
+        naive: false,
+    },
+    Case {
+        scenario: "delayed-write",
+        policy: "owner",
+        params: &[],
+        retries: 1,
+        naive: false,
+    },
+    Case {
+        scenario: "slow-clock",
+        policy: "version",
+        params: &[],
+        retries: 3,
+        naive: false,
+    },
+    Case {
+        scenario: "lock-delay",
+        policy: "none",
+        params: &[("pause", 900)],
+        retries: 0,
+        naive: false,
+    },
+    Case {
+        scenario: "renewal-frozen",
+        policy: "token",
+        params: &[],
+        retries: 0,
+        naive: false,
+    },
+    Case {
+        scenario: "check-then-write",
+        policy: "none",
+        params: &[("ttl", 250)],
+        retries: 2,
+        naive: false,
+    },
+    Case {
+        scenario: "happy-path",
+        policy: "owner",
+        params: &[],
+        retries: 0,
+        naive: false,
+    },
+    Case {
+        scenario: "redlock-pause-before-check",
+        policy: "none",
+        params: &[],
+        retries: 0,
+        naive: false,
+    },
+    Case {
+        scenario: "redlock-pause-before-check",
+        policy: "version",
+        params: &[("pause", 420)],
+        retries: 2,
+        naive: true,
+    },
+    Case {
+        scenario: "redlock-clock-jump",
+        policy: "owner",
+        params: &[],
+        retries: 1,
+        naive: false,
+    },
+    Case {
+        scenario: "redlock-crash-restart",
+        policy: "none",
+        params: &[("restart", 300)],
+        retries: 0,
+        naive: false,
+    },
+    Case {
+        scenario: "redlock-restart-clock-jump",
+        policy: "token",
+        params: &[],
+        retries: 0,
+        naive: false,
+    },
+    Case {
+        scenario: "replica-failover",
+        policy: "token",
+        params: &[],
+        retries: 0,
+        naive: false,
+    },
+    Case {
+        scenario: "postgres-terminate",
+        policy: "none",
+        params: &[],
+        retries: 1,
+        naive: false,
+    },
+    Case {
+        scenario: "epoch-fencing",
+        policy: "token",
+        params: &[],
+        retries: 3,
+        naive: false,
+    },
 ];
 
 pub struct SweepCase {
@@ -52,12 +178,30 @@ pub const SWEEP: SweepCase = SweepCase {
 
 /// Monte Carlo settings both halves run: (policy, ttl ms, retry ms, work ms, dist, a, b, rate /s, seed, ops).
 pub const ESTIMATES: &[(&str, f64, f64, f64, &str, f64, f64, f64, f64, u32)] = &[
-    ("none", 300.0, 50.0, 0.0, "pareto", 50.0, 2.0, 0.0, 7.0, 200_000),
-    ("token", 300.0, 50.0, 30.0, "lognormal", 150.0, 0.7, 3.0, 123_456_789.0, 200_000),
-    ("none", 30_000.0, 50.0, 0.0, "pareto", 50.0, 2.0, 0.0, 125_534.0, 300_000),
+    (
+        "none", 300.0, 50.0, 0.0, "pareto", 50.0, 2.0, 0.0, 7.0, 200_000,
+    ),
+    (
+        "token",
+        300.0,
+        50.0,
+        30.0,
+        "lognormal",
+        150.0,
+        0.7,
+        3.0,
+        123_456_789.0,
+        200_000,
+    ),
+    (
+        "none", 30_000.0, 50.0, 0.0, "pareto", 50.0, 2.0, 0.0, 125_534.0, 300_000,
+    ),
 ];
 
 /// One line per estimate: its result numbers in Rust's shortest round-trip form.
 pub fn estimate_line(v: &[f64]) -> String {
-    v.iter().map(|x| format!("{x:?}")).collect::<Vec<_>>().join(",")
+    v.iter()
+        .map(|x| format!("{x:?}"))
+        .collect::<Vec<_>>()
+        .join(",")
 }
