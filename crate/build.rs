@@ -13,6 +13,9 @@ mod error;
 #[path = "src/scenario.rs"]
 #[allow(dead_code)]
 mod scenario;
+#[path = "src/sig.rs"]
+#[allow(dead_code)]
+mod sig;
 #[path = "src/store.rs"]
 #[allow(dead_code)]
 mod store;
@@ -26,7 +29,9 @@ use std::path::Path;
 fn main() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
     println!("cargo:rerun-if-changed=scenarios");
-    for src in ["client", "clock", "error", "scenario", "store", "time"] {
+    for src in [
+        "client", "clock", "error", "scenario", "sig", "store", "time",
+    ] {
         println!("cargo:rerun-if-changed=src/{src}.rs");
     }
     let index = std::fs::read_to_string(dir.join("index.txt")).expect("scenarios/index.txt");

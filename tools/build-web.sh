@@ -11,6 +11,8 @@ out_dir=$(cfg out_dir)
 out_name=$(cfg out_name)
 opt_level=$(cfg opt_level)
 read -r -a opt_flags <<<"$(cfg wasm_opt_flags)"
+mc_opt_level=$(cfg mc_opt_level)
+read -r -a mc_opt_flags <<<"$(cfg mc_wasm_opt_flags)"
 wasm_opt=$(cfg wasm_opt_bin)
 [ -x "$wasm_opt" ] || { echo "build-web: $wasm_opt missing; run tools/setup.sh web" >&2; exit 1; }
 
@@ -24,18 +26,19 @@ before=$(wc -c <"$wasm")
 mv "$wasm.opt" "$wasm"
 echo "build-web: wasm-opt $before → $(wc -c <"$wasm") bytes"
 
-# Probability mode's wasm: the same crate and settings with the Monte Carlo estimator (cargo feature
-# `estimate`), loaded only by explore.html's Web Worker, so the page's wasm stays within its budget.
+# explore.html's wasm: the same crate with the cargo feature `estimate` (the phase diagram's sweeps and
+# the Monte Carlo estimator), built for speed and loaded only by explore.html and its Web Worker, so the
+# lab page's wasm stays within its budget.
 # Built outside www/ (target/) and copied into dist/pkg/ under its own name.
 mc_dir=target/web-mc
 mc_name=${out_name}_mc
-echo "build-web: wasm-pack --features estimate (explore.html's worker)"
-CARGO_PROFILE_RELEASE_OPT_LEVEL=$opt_level \
+echo "build-web: wasm-pack --features estimate (explore.html's sweeps and worker; opt-level $mc_opt_level)"
+CARGO_PROFILE_RELEASE_OPT_LEVEL=$mc_opt_level \
   wasm-pack --quiet build crate --release --target "$target" --out-dir "$root/$mc_dir" \
   --out-name "$mc_name" --no-typescript --no-pack -- --features estimate
 mc_wasm="$mc_dir/${mc_name}_bg.wasm"
 before=$(wc -c <"$mc_wasm")
-"$wasm_opt" "${opt_flags[@]}" "$mc_wasm" -o "$mc_wasm.opt"
+"$wasm_opt" "${mc_opt_flags[@]}" "$mc_wasm" -o "$mc_wasm.opt"
 mv "$mc_wasm.opt" "$mc_wasm"
 echo "build-web: wasm-opt (estimate) $before → $(wc -c <"$mc_wasm") bytes"
 

@@ -1,9 +1,10 @@
-// explore.html: (1) the phase diagram — a grid of complete runs over two parameters, computed by the
-// page's wasm (Simulation.sweep) a few rows at a time so the page never blocks, drawn as two heat maps
-// (one per policy), each cell linking to the lab; (2) probability mode — the Monte Carlo estimator run
-// in a module Web Worker (explore-worker.js, with the wasm built with the `estimate` feature). No
-// simulation logic here: JS draws and drives.
-import { Simulation } from './pkg/leaselab.js';
+// explore.html: (1) the phase diagram — a grid of complete runs over two parameters, computed by
+// Simulation.sweep of the wasm built with the `estimate` feature (pkg/leaselab_mc.js: the lab page's wasm
+// leaves sweeps out for size) a few rows at a time so the page never blocks, drawn as two heat maps
+// (one per policy), each cell linking to the lab; (2) probability mode — the Monte Carlo estimator of
+// that same wasm, run in a module Web Worker (explore-worker.js). No simulation logic here: JS draws
+// and drives.
+import initSweeps, { Simulation } from './pkg/leaselab_mc.js';
 import { loadCore } from './lab.js';
 import { languages, loadLang, fmt } from './i18n.js';
 import { en as enX, bn as bnX, PRESETS } from './explore-i18n.js';
@@ -196,6 +197,8 @@ function fillAxisOptions(reset = false) {
 /** Runs both maps' grids, a slice of rows at a time, and draws them. */
 async function sweepAll() {
   const token = ++st.token;
+  await (st.sweeps ??= initSweeps());
+  if (token !== st.token) return;
   const s = st.core.byId[$('scenario').value];
   let xp = s.params.find((p) => p.name === $('xparam').value);
   let yp = s.params.find((p) => p.name === $('yparam').value);

@@ -1,10 +1,12 @@
 //! Times the 256×256 (ttl, pause) sweep of the seed scenario: `cargo run --release --example sweep_timing`.
-//! Prints the median of several runs as `sweep_native_ms: … ms` and runs per second, and the Monte Carlo
+//! Prints the median of several sweeps as `sweep_native_ms: … ms` (the bisecting sweep), how many cells it
+//! ran, the same grid with every cell run (`sweep_every_cell_native_ms`, whose cells per second are the
+//! engine's runs per second), and the Monte Carlo
 //! estimator's operations per second at the seed's ratio (50 ms Pareto pauses, 30 s TTL).
 
 use std::time::Instant;
 
-use leaselab::sweep::{sweep, Axis};
+use leaselab::sweep::{sweep, sweep_every_cell, Axis};
 use leaselab::time::MS;
 use leaselab::{catalogue, Policy};
 
@@ -12,21 +14,33 @@ fn main() {
     let sc = catalogue::find("seed-gc-pause").unwrap();
     let x = Axis::new(sc, "ttl", 10 * MS, 2_000 * MS, 256).unwrap();
     let y = Axis::new(sc, "pause", 0, 3_000 * MS, 256).unwrap();
-    let mut cells = Vec::new();
-    let mut times = Vec::new();
     let base = leaselab::Config::new(sc, Policy::None);
-    for _ in 0..11 {
-        let t = Instant::now();
-        sweep(sc, &base, &x, &y, &mut cells).unwrap();
-        times.push(t.elapsed().as_secs_f64() * 1e3);
-    }
-    times.sort_by(f64::total_cmp);
-    let median = times[times.len() / 2];
+    let median = |f: &mut dyn FnMut() -> usize| {
+        let mut times = Vec::new();
+        let mut runs = 0;
+        for _ in 0..11 {
+            let t = Instant::now();
+            runs = f();
+            times.push(t.elapsed().as_secs_f64() * 1e3);
+        }
+        times.sort_by(f64::total_cmp);
+        (times[times.len() / 2], runs)
+    };
+    let mut cells = Vec::new();
+    let (fast_ms, runs) = median(&mut || sweep(sc, &base, &x, &y, &mut cells).unwrap());
+    let fast = cells.clone();
+    let (every_ms, all) = median(&mut || sweep_every_cell(sc, &base, &x, &y, &mut cells).unwrap());
+    assert_eq!(
+        fast, cells,
+        "the fast sweep and the every-cell sweep disagree"
+    );
     let lost = cells.iter().filter(|c| c.lost_update).count();
-    println!("sweep_native_ms: {median:.1} ms");
+    println!("sweep_native_ms: {fast_ms:.2} ms");
+    println!("sweep_native_cells_run: {runs} of {all} cells");
+    println!("sweep_every_cell_native_ms: {every_ms:.1} ms");
     println!(
         "runs_per_s_native: {:.0} runs/s",
-        cells.len() as f64 / (median / 1e3)
+        all as f64 / (every_ms / 1e3)
     );
     println!("(cells with a lost update: {lost} of {})", cells.len());
 

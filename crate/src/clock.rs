@@ -34,20 +34,25 @@ impl Clock {
         !self.monotonic && !self.steps.is_empty()
     }
 
-    /// The sum of the steps taken by true time `t` (none for a monotonic clock).
-    fn steps_by(&self, t: SimTime) -> i64 {
+    /// The sum of the steps taken by true time `t` (none for a monotonic clock). Folds how many into
+    /// `h` (see [`crate::sig`]).
+    fn steps_by(&self, t: SimTime, h: &mut u64) -> i64 {
         if !self.stepped() {
             return 0;
         }
-        self.steps
-            .iter()
-            .filter(|&&(at, _)| at <= t.0)
-            .map(|&(_, by)| by)
-            .sum()
+        let (mut taken, mut sum) = (0u64, 0i64);
+        for &(at, by) in self.steps.iter() {
+            if at <= t.0 {
+                taken += 1;
+                sum += by;
+            }
+        }
+        crate::sig::mix(h, taken);
+        sum
     }
 
     /// The reading without steps: `offset + τ + ⌊τ·rate⌋`.
-    fn smooth(&self, t: SimTime) -> i64 {
+    fn smooth(&self, t: SimTime, h: &mut u64) -> i64 {
         if self.rate_ppm == 0 {
             // The common case, without a division (it showed up at 10 % of a sweep's profile).
             return self.offset_us.saturating_add(t.0 as i64);
@@ -56,12 +61,18 @@ impl Clock {
         // product stays under 4e15 (and 128-bit division would cost wasm size).
         let tau = t.0 as i64;
         let drift = (tau * self.rate_ppm).div_euclid(1_000_000); // floor, also when slow
+        crate::sig::mix(h, drift as u64); // a floor: the reading is affine in τ only while it holds
         self.offset_us.saturating_add(tau + drift)
     }
 
     /// The local reading at true time `t`.
     pub fn local(&self, t: SimTime) -> i64 {
-        self.smooth(t).saturating_add(self.steps_by(t))
+        self.local_h(t, &mut 0)
+    }
+
+    /// [`Clock::local`], folding the reading's piecewise choices into the run's signature `h`.
+    pub fn local_h(&self, t: SimTime, h: &mut u64) -> i64 {
+        self.smooth(t, h).saturating_add(self.steps_by(t, h))
     }
 
     /// The first true time at which the local clock reads at least `local` (for drawing beliefs).
@@ -69,11 +80,18 @@ impl Clock {
         self.first_at_or_after(SimTime::ZERO, local)
     }
 
-    /// The first true time `τ ≥ from` at which the clock reads at least `local`. With steps the
-    /// reading is piecewise smooth: search each piece in turn.
+    /// The first true time `τ ≥ from` at which the clock reads at least `local`.
     pub fn first_at_or_after(&self, from: SimTime, local: i64) -> SimTime {
+        self.first_at_or_after_h(from, local, &mut 0)
+    }
+
+    /// [`Clock::first_at_or_after`], folding its choices into `h`. With steps the reading is piecewise
+    /// smooth: search each piece in turn.
+    pub fn first_at_or_after_h(&self, from: SimTime, local: i64, h: &mut u64) -> SimTime {
         if !self.stepped() {
-            return self.smooth_first(local).max(from);
+            let t = self.smooth_first(local, h);
+            crate::sig::bit(h, t < from);
+            return t.max(from);
         }
         // Steps are in time order (the parser checks), so the pieces come in order too.
         let mut start = from;
@@ -84,8 +102,11 @@ impl Clock {
             .filter(|&at| at > from.0)
             .chain(std::iter::once(u64::MAX));
         for end in ends {
-            let shift = self.steps_by(start);
-            let t = self.smooth_first(local.saturating_sub(shift)).max(start);
+            let shift = self.steps_by(start, h);
+            let t = self.smooth_first(local.saturating_sub(shift), h);
+            crate::sig::bit(h, t < start);
+            let t = t.max(start);
+            crate::sig::bit(h, t.0 < end);
             if t.0 < end {
                 return t;
             }
@@ -95,24 +116,34 @@ impl Clock {
     }
 
     /// The first true time at which the reading without steps is at least `local`.
-    fn smooth_first(&self, local: i64) -> SimTime {
+    fn smooth_first(&self, local: i64, h: &mut u64) -> SimTime {
         let rate = 1_000_000 + self.rate_ppm;
         let since = local.saturating_sub(self.offset_us);
         // Beyond any run's horizon (simulated time is capped at hours): no need to be exact.
-        if rate <= 0 || since > 1_000_000_000_000 {
+        let beyond = rate <= 0 || since > 1_000_000_000_000;
+        crate::sig::bit(h, beyond);
+        if beyond {
             return SimTime(u64::MAX);
         }
+        crate::sig::bit(h, since <= 0);
         if since <= 0 {
             return SimTime::ZERO;
         }
+        if self.rate_ppm == 0 {
+            return SimTime(since as u64); // exact: the reading is offset + τ
+        }
         // Smallest τ with τ·rate/1e6 ≥ since (ceiling division), then nudge for the floor in `smooth`.
         let mut tau = (since * 1_000_000 + rate - 1) / rate;
-        while tau > 0 && self.smooth(SimTime(tau as u64 - 1)) >= local {
+        let mut scratch = 0;
+        while tau > 0 && self.smooth(SimTime(tau as u64 - 1), &mut scratch) >= local {
             tau -= 1;
         }
-        while self.smooth(SimTime(tau as u64)) < local {
+        while self.smooth(SimTime(tau as u64), &mut scratch) < local {
             tau += 1;
         }
+        // τ = local − offset − ⌊τ·rate⌋ + overshoot: affine in `local` while both stay the same.
+        let reading = self.smooth(SimTime(tau as u64), h);
+        crate::sig::mix(h, (reading - local) as u64);
         SimTime(tau as u64)
     }
 }

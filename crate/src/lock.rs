@@ -63,6 +63,8 @@ pub struct LeaseService {
     /// clock, so a step forward expires keys early).
     pub clock: Clock,
     pub leases: Vec<LeaseRecord>,
+    /// The time-dependent choices this service made in the run (see [`crate::sig`]); reset per run.
+    pub sig: u64,
 }
 
 impl LeaseService {
@@ -79,11 +81,12 @@ impl LeaseService {
             current: None,
             clock: Clock::PERFECT,
             leases: Vec::new(),
+            sig: 0,
         }
     }
 
     /// When a lease granted (or renewed) at `now` ends, in true time, by the server's clock.
-    fn end_of_lease(&self, now: SimTime) -> SimTime {
+    fn end_of_lease(&mut self, now: SimTime) -> SimTime {
         if self.ttl_us == u64::MAX {
             return SimTime(u64::MAX); // a session lock: no TTL
         }
@@ -92,9 +95,10 @@ impl LeaseService {
         }
         let end_local = self
             .clock
-            .local(now)
+            .local_h(now, &mut self.sig)
             .saturating_add(i64::try_from(self.ttl_us).unwrap_or(i64::MAX));
-        self.clock.first_at_or_after(now, end_local)
+        self.clock
+            .first_at_or_after_h(now, end_local, &mut self.sig)
     }
 
     /// Resets for a new run, keeping the allocation.
@@ -107,6 +111,7 @@ impl LeaseService {
         self.next_value = value_seed;
         self.current = None;
         self.leases.clear();
+        self.sig = 0;
     }
 
     fn live(&self, now: SimTime) -> Option<&LeaseRecord> {
@@ -123,6 +128,20 @@ impl LeaseService {
     pub fn set_first_token(&mut self, first: u64) {
         self.first_token = first;
         self.next_token = first;
+    }
+
+    /// The earliest time at which an acquire would not be denied, if nothing changes meanwhile: the end
+    /// of the live lease, plus the lock-delay unless it was released.
+    pub fn free_at(&self) -> SimTime {
+        let Some(i) = self.current else {
+            return SimTime::ZERO;
+        };
+        let l = &self.leases[i];
+        if l.released {
+            l.ends_at
+        } else {
+            l.ends_at.plus(self.lock_delay_us)
+        }
     }
 
     /// Whether `client` holds a live lease here at `now`.
@@ -209,10 +228,21 @@ impl LeaseService {
         use crate::scenario::Persist;
         self.up = false;
         let mut lost = 0;
-        for l in self.leases.iter_mut().filter(|l| now < l.ends_at) {
+        let h = &mut self.sig;
+        for l in self.leases.iter_mut() {
+            crate::sig::bit(h, now < l.ends_at);
+            if now >= l.ends_at {
+                continue;
+            }
             let kept = match persist {
                 Persist::Always => true,
-                Persist::EverySec => l.granted_at.0 / crate::time::SEC < now.0 / crate::time::SEC,
+                Persist::EverySec => {
+                    // Floors: the choice is affine in the times only while both seconds stay the same.
+                    let (set, at) = (l.granted_at.0 / crate::time::SEC, now.0 / crate::time::SEC);
+                    crate::sig::mix(h, set);
+                    crate::sig::mix(h, at);
+                    set < at
+                }
                 Persist::None => false,
             };
             if !kept {
@@ -230,8 +260,12 @@ impl LeaseService {
     pub fn failover(&mut self, now: SimTime, lag: u64) -> u64 {
         let mut lost = 0;
         let mut next = self.first_token;
+        let h = &mut self.sig;
         for l in self.leases.iter_mut() {
-            if l.granted_at.0.saturating_add(lag) > now.0 {
+            let unreplicated = l.granted_at.0.saturating_add(lag) > now.0;
+            crate::sig::bit(h, unreplicated);
+            crate::sig::bit(h, now < l.ends_at);
+            if unreplicated {
                 if now < l.ends_at {
                     lost += 1;
                 }

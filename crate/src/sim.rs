@@ -136,33 +136,56 @@ struct Mailbox {
     renewed: Option<SimTime>,
 }
 
-/// A queue entry packed into one `u128`: time (64 bits), sequence (32), event tag (8), client (8),
-/// payload (16: a Redlock message's node, answer and round). Ordering the integers orders by
-/// `(time, sequence)`, as sequences are unique.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Queued(u128);
+/// A queue entry: `key` = time (the high 33 bits) and sequence (the low 31), so ordering the keys
+/// orders by `(time, sequence)` — sequences are unique — with one 64-bit comparison (a `u128` costs
+/// several in wasm); `meta` = event tag (8 bits), client (8), payload (16: a Redlock message's node,
+/// answer and round). Times past 2³³ µs (beyond the run's time limit) are kept as 2³³ − 1: such an
+/// event stops the run with the time-limit error when it comes up, as any time past the limit does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Queued {
+    key: u64,
+    meta: u32,
+}
+
+const SEQ_BITS: u32 = 31;
+const KEY_TIME_MAX: u64 = (1 << (64 - SEQ_BITS)) - 1;
+
+impl PartialOrd for Queued {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Queued {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.key.cmp(&other.key)
+    }
+}
 
 impl Queued {
     fn new(at: SimTime, seq: u32, tag: u8, client: u8, payload: u16) -> Queued {
-        Queued(
-            (u128::from(at.0) << 64)
-                | (u128::from(seq) << 32)
-                | (u128::from(tag) << 24)
-                | (u128::from(client) << 16)
-                | u128::from(payload),
-        )
+        // A run schedules a few events per event it handles, and handles at most EVENTS_MAX.
+        debug_assert!(seq < 1 << SEQ_BITS);
+        Queued {
+            key: (at.0.min(KEY_TIME_MAX) << SEQ_BITS) | u64::from(seq),
+            meta: (u32::from(tag) << 24) | (u32::from(client) << 16) | u32::from(payload),
+        }
     }
     fn at(self) -> SimTime {
-        SimTime((self.0 >> 64) as u64)
+        SimTime(self.key >> SEQ_BITS)
+    }
+    /// Sequence, kind, client and payload: everything but the time (for the signature).
+    fn identity(self) -> u64 {
+        ((self.key & ((1 << SEQ_BITS) - 1)) << 32) | u64::from(self.meta)
     }
     fn tag(self) -> u8 {
-        (self.0 >> 24) as u8
+        (self.meta >> 24) as u8
     }
     fn client(self) -> u8 {
-        (self.0 >> 16) as u8
+        (self.meta >> 16) as u8
     }
     fn payload(self) -> u16 {
-        self.0 as u16
+        self.meta as u16
     }
 }
 
@@ -193,6 +216,40 @@ pub struct Run {
     /// Time of the last event.
     pub end: SimTime,
     pub events: u32,
+    /// The path's signature (see [`crate::sig`]): the same path gives the same value.
+    pub sig: u64,
+}
+
+/// A polling client's denied retries, skipped in one jump (sweeps only, see [`Engine::set_fast`]).
+///
+/// The client was just denied; its next `polls` attempts — a `Step` at `first + j·period`, the request
+/// reaching the lock `lat` later and the refusal coming back `lat` after that — would all be denied too,
+/// as the lock cannot become free before `free_at` without an event that touches it. So only the
+/// attempt after them, at `last`, is scheduled. The jump is exact while nothing else happens at any of
+/// the skipped instants (a tie whose order the skipped events would have decided) and nothing touches
+/// the lock or the client meanwhile; otherwise the run is thrown away and run again event by event.
+#[derive(Clone, Copy, Debug)]
+struct Skip {
+    client: u8,
+    first: u64,
+    period: u64,
+    lat: u64,
+    polls: u64,
+    last: u64,
+}
+
+impl Skip {
+    /// Whether something at `u` would coincide with one of the skipped events or the landing step.
+    fn on_chain(&self, u: u64) -> bool {
+        if u < self.first || u > self.last {
+            return false;
+        }
+        if u == self.last {
+            return true;
+        }
+        let d = (u - self.first) % self.period;
+        d == 0 || d == self.lat || d == 2 * self.lat
+    }
 }
 
 /// A reusable engine: run as many configurations as you like without allocating after the first.
@@ -216,6 +273,14 @@ pub struct Engine {
     seq: u32,
     now: SimTime,
     trace_on: bool,
+    /// Skip polling clients' denied retries when the trace is off (sweeps).
+    fast: bool,
+    /// `fast` for this run (off when traced, or when re-running after a bail).
+    fast_now: bool,
+    skip: Option<Skip>,
+    /// The fast run met something it cannot skip exactly: run again event by event.
+    bail: bool,
+    sig: u64,
     pub run: Run,
 }
 
@@ -241,6 +306,13 @@ struct Ctx<'a> {
 impl Engine {
     pub fn new() -> Engine {
         Engine::default()
+    }
+
+    /// Lets untraced runs skip a polling client's denied retries in one jump (see `Skip`). The run's
+    /// writes, leases, grants, final balance and event count are the same as event by event (tested);
+    /// only its signature differs. Sweeps turn it on.
+    pub fn set_fast(&mut self, on: bool) {
+        self.fast = on;
     }
 
     /// Runs `sc` under `cfg`; the result is in `self.run`.
@@ -305,7 +377,18 @@ impl Engine {
             jitter: svc.jitter.resolve(params),
             drift: ServiceSpec::drift(ttl),
         };
-        self.reset(&ctx, trace, seed);
+        if !self.run_once(&ctx, trace, seed, self.fast && !trace)? {
+            self.run_once(&ctx, trace, seed, false)?;
+        }
+        Ok(&self.run)
+    }
+
+    /// One run; `Ok(false)` if a fast run had to give up (see `Skip`).
+    fn run_once(&mut self, ctx: &Ctx, trace: bool, seed: u64, fast: bool) -> Result<bool, Error> {
+        let (sc, params) = (ctx.sc, ctx.params);
+        self.reset(ctx, trace, seed);
+        self.fast_now = fast;
+        crate::sig::mix(&mut self.sig, ctx.drift); // a floor of the TTL
         for (i, spec) in sc.clients.iter().enumerate() {
             let start = spec.start.resolve(params);
             self.schedule(SimTime(start), Ev::Step(i as u8));
@@ -328,14 +411,39 @@ impl Engine {
             }
             debug_assert!(at >= self.now, "time never goes back");
             self.now = at;
+            crate::sig::mix(&mut self.sig, q.identity());
+            if let Some(sk) = self.skip {
+                if q.client() == sk.client && q.tag() == 0 && at.0 == sk.last {
+                    // The jump lands: count the skipped attempts' events as if they had run.
+                    self.skip = None;
+                    self.run.events += 3 * sk.polls as u32;
+                    if self.run.events > EVENTS_MAX {
+                        return Err(Error::Limit {
+                            what: format!("more than {EVENTS_MAX} events"),
+                        });
+                    }
+                } else if q.client() == sk.client
+                    || !matches!(q.tag(), 0 | 1 | 3 | 4 | 5 | 6 | 7 | 10 | 14)
+                {
+                    // The polling client's own event, or one that touches the lock: not skippable.
+                    return Ok(false);
+                }
+            }
             let ev = self.unpack(q);
             if self.deferred(ev) {
                 continue;
             }
-            self.handle(&ctx, ev);
+            self.handle(ctx, ev);
+            if self.bail {
+                return Ok(false);
+            }
         }
-        self.finish(&ctx);
-        Ok(&self.run)
+        self.finish(ctx);
+        for lock in &self.locks {
+            crate::sig::mix(&mut self.sig, lock.sig);
+        }
+        self.run.sig = self.sig;
+        Ok(true)
     }
 
     fn reset(&mut self, ctx: &Ctx, trace: bool, seed: u64) {
@@ -371,6 +479,9 @@ impl Engine {
         self.mail.resize(ctx.sc.clients.len(), Mailbox::default());
         self.store = GuardedStore::new(ctx.sc.balance);
         self.seq = 0;
+        self.skip = None;
+        self.bail = false;
+        self.sig = 0;
         self.now = SimTime::ZERO;
         self.trace_on = trace;
         let r = &mut self.run;
@@ -385,6 +496,7 @@ impl Engine {
         r.majorities.clear();
         r.end = SimTime::ZERO;
         r.events = 0;
+        r.sig = 0;
     }
 
     fn lock(&mut self) -> &mut LeaseService {
@@ -471,6 +583,11 @@ impl Engine {
     fn push(&mut self, at: SimTime, tag: u8, c: u8, payload: u16) {
         let q = Queued::new(at, self.seq, tag, c, payload);
         self.seq += 1;
+        if let Some(sk) = self.skip {
+            if sk.on_chain(at.0) {
+                self.bail = true; // its order against a skipped event is unknown
+            }
+        }
         if at == self.now && self.run.events > 0 {
             self.now_fifo.push_back(q);
             return;
@@ -607,6 +724,7 @@ impl Engine {
                 } else {
                     self.lock().acquire(c, now, None)
                 };
+                crate::sig::mix(&mut self.sig, grant_word(grant));
                 match grant {
                     Grant::Granted {
                         token, expires_at, ..
@@ -634,10 +752,16 @@ impl Engine {
                     return; // a crashed node: the request is lost
                 }
                 let grant = node.acquire(c, now, Some(value));
+                crate::sig::mix(&mut self.sig, grant_word(grant));
                 match grant {
                     Grant::Granted { expires_at, .. } => {
                         self.record_on(k, c, Kind::Granted, 0, 0, expires_at.0, None);
-                        let held = self.locks.iter().filter(|l| l.holds(c, now)).count();
+                        let mut mask = 0u64;
+                        for (i, l) in self.locks.iter().enumerate() {
+                            mask |= u64::from(l.holds(c, now)) << i;
+                        }
+                        crate::sig::mix(&mut self.sig, mask); // each node's own expiry choice
+                        let held = mask.count_ones() as usize;
                         if held >= usize::from(ctx.sc.service.quorum()) && self.majority != Some(c)
                         {
                             self.majority = Some(c);
@@ -683,6 +807,7 @@ impl Engine {
                 let node = &mut self.locks[usize::from(k)];
                 if node.up {
                     let ended = node.release(value, now);
+                    crate::sig::bit(&mut self.sig, ended);
                     self.record_on(k, c, Kind::Released, 0, 0, u64::from(ended), None);
                 }
             }
@@ -774,11 +899,13 @@ impl Engine {
             Ev::ReleaseAt(_, value) => {
                 let now = self.now;
                 let ended = self.lock().release(value, now);
+                crate::sig::bit(&mut self.sig, ended);
                 self.record(c, Kind::Released, 0, 0, u64::from(ended), None);
             }
             Ev::RenewAt(_, value) => {
                 let now = self.now;
                 let renewed = self.lock().renew(value, now);
+                crate::sig::bit(&mut self.sig, renewed.is_some());
                 match renewed {
                     Some(end) => self.record(c, Kind::Renewed, 0, 0, end.0, None),
                     None => self.record(c, Kind::RenewDenied, 0, 0, 0, None),
@@ -793,10 +920,11 @@ impl Engine {
                     let lost = node.crash(now, ctx.sc.service.persist);
                     if let Some(d) = restart {
                         // "Wait at least a TTL before restarting", timed by the node's own clock.
-                        let local = node.clock.local(now).saturating_add(
+                        let h = &mut self.sig;
+                        let local = node.clock.local_h(now, h).saturating_add(
                             i64::try_from(d.resolve(ctx.params)).unwrap_or(i64::MAX),
                         );
-                        let at = node.clock.first_at_or_after(now, local);
+                        let at = node.clock.first_at_or_after_h(now, local, h);
                         self.schedule(at, Ev::Restart(k));
                     }
                     self.record_on(k, 0, Kind::NodeCrashed, 0, lost as i64, 0, None);
@@ -825,6 +953,7 @@ impl Engine {
                     let d = d.resolve(ctx.params);
                     let now = self.now;
                     let st = &mut self.clients[usize::from(x)];
+                    crate::sig::bit(&mut self.sig, now >= st.frozen_until);
                     if st.phase != Phase::Done && now >= st.frozen_until {
                         st.frozen_until = now.plus(d);
                         let (token, read) = (
@@ -899,6 +1028,7 @@ impl Engine {
             return false; // faults and restarts carry a fault or node index, not a client
         }
         let until = self.clients[usize::from(ev.client())].frozen_until;
+        crate::sig::bit(&mut self.sig, self.now < until);
         if self.now < until {
             self.schedule(until, ev);
             return true;
@@ -912,6 +1042,7 @@ impl Engine {
     fn end_session(&mut self, c: u8, cause: u64) {
         let now = self.now;
         let freed = self.lock().end_session(c, now);
+        crate::sig::bit(&mut self.sig, freed);
         self.clients[usize::from(c)].session_dead = true;
         self.record(c, Kind::SessionEnded, 0, i64::from(freed), cause, None);
     }
@@ -954,11 +1085,84 @@ impl Engine {
                     st.phase = Phase::Done;
                     self.record(c, Kind::GaveUp, 0, 0, 0, None);
                 } else {
-                    let at = now.plus(every.resolve(ctx.params));
-                    self.schedule(at, Ev::Step(c));
+                    let every = every.resolve(ctx.params);
+                    let skip = if tries == 0 && self.fast_now {
+                        self.plan_skip(ctx, c, every)
+                    } else {
+                        None
+                    };
+                    if self.fast_now {
+                        // The comparisons that decided, each on its own.
+                        let free = self.locks[0].free_at().0;
+                        let first = now.0.saturating_add(every);
+                        crate::sig::bit(&mut self.sig, first >= SIM_TIME_US_MAX);
+                        crate::sig::bit(
+                            &mut self.sig,
+                            first.saturating_add(ctx.lock_latency) >= free,
+                        );
+                    }
+                    crate::sig::mix(&mut self.sig, skip.map_or(0, |k| k.polls)); // a floor of times
+                    match skip {
+                        Some(sk) => {
+                            self.clients[usize::from(c)].tries += sk.polls as u32;
+                            self.schedule(SimTime(sk.last), Ev::Step(c));
+                            self.skip = Some(sk);
+                        }
+                        None => self.schedule(now.plus(every), Ev::Step(c)),
+                    }
                 }
             }
         }
+    }
+
+    /// Whether client `c`, just denied, can skip its next denied retries (see `Skip`), and how many.
+    fn plan_skip(&self, ctx: &Ctx, c: u8, every: u64) -> Option<Skip> {
+        let st = &self.clients[usize::from(c)];
+        let now = self.now.0;
+        let lat = ctx.lock_latency;
+        let period = every.checked_add(2 * lat)?;
+        if self.skip.is_some()
+            || period == 0
+            || ctx.redlock
+            || st.session_dead
+            || st.frozen_until.0 > now
+        {
+            return None;
+        }
+        let first = now.checked_add(every)?;
+        let free = self.locks[0].free_at().0;
+        // Attempt j (from 0) sends at first + j·period and reaches the lock lat later: denied while
+        // that is before `free`.
+        if first >= SIM_TIME_US_MAX || first.saturating_add(lat) >= free {
+            return None;
+        }
+        let denied = (free - lat - 1 - first) / period + 1;
+        // Stay clear of the run's limits: near them, event by event decides which error comes first.
+        let by_time = (SIM_TIME_US_MAX - first) / period;
+        let by_events = u64::from(EVENTS_MAX.saturating_sub(self.run.events + 10_000) / 3);
+        let polls = denied.min(by_time).min(by_events);
+        if polls == 0 {
+            return None;
+        }
+        let sk = Skip {
+            client: c,
+            first,
+            period,
+            lat,
+            polls,
+            last: first + polls * period,
+        };
+        // Something already pending at one of those instants would be ordered against the skipped
+        // events: don't jump.
+        if self
+            .queue
+            .iter()
+            .chain(self.now_fifo.iter())
+            .any(|q| sk.on_chain(q.at().0))
+        {
+            return None;
+        }
+        Some(sk)
     }
 
     /// Runs the client's operations from its `pc` until one has to wait.
@@ -975,7 +1179,7 @@ impl Engine {
             match op {
                 Op::Acquire { .. } => {
                     st.tries += 1;
-                    st.acquire_sent_local = spec.clock.local(now);
+                    st.acquire_sent_local = spec.clock.local_h(now, &mut self.sig);
                     self.record(c, Kind::AcquireSent, 0, 0, 0, None);
                     if ctx.redlock {
                         // SET key value NX PX ttl on every node, with one random value for the round.
@@ -1008,6 +1212,7 @@ impl Engine {
                 Op::Work(d) => {
                     let d = d.resolve(ctx.params);
                     st.pc += 1;
+                    crate::sig::bit(&mut self.sig, d > 0);
                     if d > 0 {
                         self.schedule(now.plus(d), Ev::Step(c));
                         return;
@@ -1039,6 +1244,9 @@ impl Engine {
                         tag: 0,
                     });
                     self.schedule(now.plus(d), Ev::Wake(c));
+                    // Each comparison on its own: "off, or longer than the pause" is not one interval.
+                    crate::sig::bit(&mut self.sig, ctx.idle > 0);
+                    crate::sig::bit(&mut self.sig, d > ctx.idle);
                     if ctx.sc.service.kind == ServiceKind::Session && ctx.idle > 0 && d > ctx.idle {
                         // Frozen, it sends no keepalives: the server gives up on the session.
                         self.schedule(now.plus(ctx.idle), Ev::SessionTimeout(c));
@@ -1047,10 +1255,11 @@ impl Engine {
                 }
                 Op::Check(need) => {
                     let need = need.resolve(ctx.params);
-                    let left = st
-                        .lease
-                        .map_or(i64::MIN, |l| l.believed_end_local - spec.clock.local(now));
+                    let left = st.lease.map_or(i64::MIN, |l| {
+                        l.believed_end_local - spec.clock.local_h(now, &mut self.sig)
+                    });
                     let ok = left >= need as i64;
+                    crate::sig::bit(&mut self.sig, ok);
                     self.record(
                         c,
                         if ok { Kind::CheckOk } else { Kind::CheckFailed },
@@ -1131,7 +1340,7 @@ impl Engine {
                         return;
                     };
                     // Remember the send time: the renewed lease is believed to end a TTL after it.
-                    lease.believed_end_local = spec.clock.local(now);
+                    lease.believed_end_local = spec.clock.local_h(now, &mut self.sig);
                     let value = lease.cred.lock_value;
                     self.schedule(now.plus(ctx.lock_latency), Ev::RenewAt(c, value));
                     return;
@@ -1177,8 +1386,9 @@ impl Engine {
         st.round_open = false;
         let (granted, round, sent) = (st.granted.count_ones(), st.round, st.acquire_sent_local);
         let ttl = i64::try_from(ctx.ttl).unwrap_or(i64::MAX);
-        let validity = ttl - (spec.clock.local(now) - sent) - ctx.drift as i64;
+        let validity = ttl - (spec.clock.local_h(now, &mut self.sig) - sent) - ctx.drift as i64;
         let value = self.lock_value(c, round);
+        crate::sig::bit(&mut self.sig, validity > 0);
         if granted >= u32::from(ctx.sc.service.quorum()) && (ctx.naive || validity > 0) {
             let st = &mut self.clients[usize::from(c)];
             let cred = Credentials {
@@ -1216,7 +1426,9 @@ impl Engine {
         let jitter = if ctx.jitter == 0 {
             0
         } else {
-            self.lock_value(c, round ^ 0x800) % (ctx.jitter + 1)
+            let r = self.lock_value(c, round ^ 0x800);
+            crate::sig::mix(&mut self.sig, r / (ctx.jitter + 1)); // a floor of the jitter parameter
+            r % (ctx.jitter + 1)
         };
         let st = &mut self.clients[usize::from(c)];
         let Op::Acquire { every, tries } = spec.ops[st.pc] else {
@@ -1370,6 +1582,15 @@ impl Engine {
                 }
             }
         }
+    }
+}
+
+/// A lock's answer as one word for the signature: granted, refused (and by whom), or no session.
+fn grant_word(g: Grant) -> u64 {
+    match g {
+        Grant::Granted { .. } => 1,
+        Grant::Denied { holder } => 2 + (holder.map_or(0, |h| u64::from(h) + 1) << 8),
+        Grant::NoSession => 3,
     }
 }
 

@@ -12,7 +12,8 @@ use crate::report;
 use crate::scenario::{Lost, Scenario};
 use crate::sim::Engine;
 use crate::store::Policy;
-use crate::sweep::{sweep, Axis};
+#[cfg(feature = "estimate")]
+use crate::sweep::{sweep_every_cell, sweep_map, Axis};
 use crate::{simulate, Config};
 
 // The wasm build's allocator. `AssumeSingleThreaded` is sound here: this wasm runs on one thread (no
@@ -167,7 +168,10 @@ impl Simulation {
     }
 
     /// A grid of runs over two parameters, row-major (y outer). One byte per cell: 0 safe, 1 safe with a
-    /// write rejected, 2 + i the update of client i lost.
+    /// write rejected, 2 + i the update of client i lost. Only the cells where the run's path changes
+    /// are run (see [`crate::sweep::sweep`]). Only in the wasm built with `estimate` (explore.html's),
+    /// so the lab page's wasm stays within its size budget.
+    #[cfg(feature = "estimate")]
     pub fn sweep(
         &self,
         x_name: &str,
@@ -178,6 +182,48 @@ impl Simulation {
         y_from_ms: f64,
         y_to_ms: f64,
         y_steps: u32,
+    ) -> Result<Vec<u8>, JsError> {
+        self.grid(
+            x_name, x_from_ms, x_to_ms, x_steps, y_name, y_from_ms, y_to_ms, y_steps, false,
+        )
+    }
+
+    /// [`Simulation::sweep`] with every cell run event by event: the same grid, slower. For the
+    /// benchmark (runs per second in wasm) and checks; only in the wasm built with `estimate`.
+    #[cfg(feature = "estimate")]
+    #[wasm_bindgen(js_name = sweepEveryCell)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn sweep_every_cell(
+        &self,
+        x_name: &str,
+        x_from_ms: f64,
+        x_to_ms: f64,
+        x_steps: u32,
+        y_name: &str,
+        y_from_ms: f64,
+        y_to_ms: f64,
+        y_steps: u32,
+    ) -> Result<Vec<u8>, JsError> {
+        self.grid(
+            x_name, x_from_ms, x_to_ms, x_steps, y_name, y_from_ms, y_to_ms, y_steps, true,
+        )
+    }
+}
+
+#[cfg(feature = "estimate")]
+impl Simulation {
+    #[allow(clippy::too_many_arguments)]
+    fn grid(
+        &self,
+        x_name: &str,
+        x_from_ms: f64,
+        x_to_ms: f64,
+        x_steps: u32,
+        y_name: &str,
+        y_from_ms: f64,
+        y_to_ms: f64,
+        y_steps: u32,
+        every_cell: bool,
     ) -> Result<Vec<u8>, JsError> {
         let sc = self.scenario;
         let x = Axis::new(
@@ -196,9 +242,15 @@ impl Simulation {
             y_steps as usize,
         )
         .map_err(js)?;
-        let mut cells = Vec::new();
-        sweep(sc, &self.config, &x, &y, &mut cells).map_err(js)?;
-        Ok(cells.iter().map(|s| s.code()).collect())
+        let mut codes = Vec::new();
+        if every_cell {
+            let mut cells = Vec::new();
+            sweep_every_cell(sc, &self.config, &x, &y, &mut cells).map_err(js)?;
+            codes.extend(cells.iter().map(|s| s.code()));
+        } else {
+            sweep_map(sc, &self.config, &x, &y, |s| s.code(), &mut codes).map_err(js)?;
+        }
+        Ok(codes)
     }
 }
 

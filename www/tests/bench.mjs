@@ -3,6 +3,7 @@
 // size. Prints one `name: value unit` line per figure.
 //   node www/tests/bench.mjs        (after `bash tools/build-web.sh`)
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setup, openPage, ROOT } from './helpers.mjs';
 
@@ -71,16 +72,26 @@ try {
   await xp.goto(`${env.url}explore.html`);
   await xp.locator('body[data-phase=ready]').waitFor();
   const wasm = await xp.evaluate(async () => {
-    const core = await import('./pkg/leaselab.js');
+    // Sweeps live in the wasm built with `estimate` (explore.html's), not the lab page's.
+    const core = await import('./pkg/leaselab_mc.js');
     await core.default();
     const sim = new core.Simulation('seed-gc-pause');
-    const sweeps = [];
-    let cells = 0;
-    for (let i = 0; i < 11; i++) {
-      const t0 = performance.now();
-      cells = sim.sweep('ttl', 10, 2000, 256, 'pause', 0, 3000, 256).length;
-      sweeps.push(performance.now() - t0);
-    }
+    const time = (everyCell) => {
+      const ms = [];
+      let grid = null;
+      for (let i = 0; i < 11; i++) {
+        const t0 = performance.now();
+        grid = everyCell
+          ? sim.sweepEveryCell('ttl', 10, 2000, 256, 'pause', 0, 3000, 256)
+          : sim.sweep('ttl', 10, 2000, 256, 'pause', 0, 3000, 256);
+        ms.push(performance.now() - t0);
+      }
+      return { ms, grid };
+    };
+    const fast = time(false);
+    const every = time(true);
+    const same = fast.grid.length === every.grid.length && fast.grid.every((c, i) => c === every.grid[i]);
+    const cells = fast.grid.length;
     sim.free();
     const mc = await import('./pkg/leaselab_mc.js');
     await mc.default();
@@ -92,12 +103,26 @@ try {
       rates.push(5e6 / ((performance.now() - t0) / 1e3));
       est.free();
     }
-    return { sweeps, cells, rates };
+    return { fast: fast.ms, every: every.ms, same, cells, rates };
   });
   await xc.close();
-  const sweepMs = quantile(wasm.sweeps, 0.5);
+  if (!wasm.same) throw new Error('the fast sweep and the every-cell sweep disagree in wasm');
+  const sweepMs = quantile(wasm.fast, 0.5);
+  const everyMs = quantile(wasm.every, 0.5);
   print('sweep_wasm_ms', sweepMs, 'ms');
-  console.log(`runs_per_s_wasm: ${Math.round(wasm.cells / (sweepMs / 1e3))} runs/s`);
+  print('sweep_every_cell_wasm_ms', everyMs, 'ms');
+  // Every cell run: cells per second are the engine's runs per second.
+  console.log(`runs_per_s_wasm: ${Math.round(wasm.cells / (everyMs / 1e3))} runs/s`);
+  // Against the native figures `make bench` saved just before (cargo run --example sweep_timing).
+  try {
+    const native = readFileSync(join(ROOT, 'target', 'bench-native.txt'), 'utf8');
+    const fig = (name) => Number(new RegExp(`^${name}: ([\\d.]+)`, 'm').exec(native)?.[1]);
+    const [n1, n2] = [fig('sweep_native_ms'), fig('sweep_every_cell_native_ms')];
+    if (n1 > 0) console.log(`sweep_wasm_over_native: ${(sweepMs / n1).toFixed(2)} x`);
+    if (n2 > 0) console.log(`sweep_every_cell_wasm_over_native: ${(everyMs / n2).toFixed(2)} x`);
+  } catch {
+    // No native figures: run `make bench` (or the example) first.
+  }
   console.log(`montecarlo_ops_per_s_wasm: ${Math.round(quantile(wasm.rates, 0.5))} ops/s`);
 } finally {
   await env.close();
