@@ -39,7 +39,7 @@ size:
 ## make bench — benchmarks that print figures (not pass/fail): native core, sweep, page
 bench:
 	bash tools/setup.sh bench
-	mkdir -p target && cargo run --release --quiet --example sweep_timing | tee target/bench-native.txt
+	cargo run --release --quiet --example sweep_timing
 	cargo bench --bench run -- --warm-up-time 1 --measurement-time 3
 	bash tools/build-web.sh
 	bash tools/size-check.sh

@@ -27,6 +27,24 @@ fn main() {
         (times[times.len() / 2], runs)
     };
     let mut cells = Vec::new();
+    if std::env::args().any(|a| a == "--sweeps-only") {
+        // For www/tests/bench.mjs, which alternates this with the same sweeps in wasm.
+        let mut med = |reps: usize, every: bool| {
+            let mut times: Vec<f64> = (0..reps)
+                .map(|_| {
+                    let t = Instant::now();
+                    let f = if every { sweep_every_cell } else { sweep };
+                    f(sc, &base, &x, &y, &mut cells).unwrap();
+                    t.elapsed().as_secs_f64() * 1e3
+                })
+                .collect();
+            times.sort_by(f64::total_cmp);
+            times[times.len() / 2]
+        };
+        println!("sweep_native_ms: {:.3} ms", med(21, false));
+        println!("sweep_every_cell_native_ms: {:.3} ms", med(3, true));
+        return;
+    }
     let (fast_ms, runs) = median(&mut || sweep(sc, &base, &x, &y, &mut cells).unwrap());
     let fast = cells.clone();
     let (every_ms, all) = median(&mut || sweep_every_cell(sc, &base, &x, &y, &mut cells).unwrap());

@@ -215,6 +215,36 @@ fn sweep_bad_input() {
 }
 
 #[test]
+fn every_cell_gives_the_same_grid_as_the_default_sweep() {
+    let sweep = |extra: &[&str]| {
+        let mut args = vec![
+            "sweep",
+            "--x",
+            "ttl=10ms..2s:97",
+            "--y",
+            "pause=0..3s:89",
+            "--format",
+            "json",
+        ];
+        args.extend_from_slice(extra);
+        let out = Command::new(env!("CARGO_BIN_EXE_leaselab"))
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let fast = sweep(&[]);
+    assert!(fast.contains("\"lost_update\":true") && fast.contains("\"lost_update\":false"));
+    assert_eq!(fast, sweep(&["--every-cell"]));
+}
+
+#[test]
 fn every_sweep_row_is_the_single_run() {
     let out = Command::new(env!("CARGO_BIN_EXE_leaselab"))
         .args([

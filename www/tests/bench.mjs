@@ -3,7 +3,6 @@
 // size. Prints one `name: value unit` line per figure.
 //   node www/tests/bench.mjs        (after `bash tools/build-web.sh`)
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setup, openPage, ROOT } from './helpers.mjs';
 
@@ -65,36 +64,67 @@ try {
   print('navigation_to_verdict_max_ms', Math.max(...nav), 'ms');
 
   // The explore page's computations, in the browser: the 256×256 (ttl, pause) sweep of the seed's
-  // scenario through the page's wasm (the same grid as `cargo run --example sweep_timing`), and the
-  // Monte Carlo estimator through the wasm built with `estimate` (the one explore.html's worker loads),
-  // at the seed's ratio, seeds 0–4 as natively. Medians.
+  // scenario through explore.html's wasm (built with `estimate`; the same grid as `cargo run --example
+  // sweep_timing`), fast and with every cell run, and the Monte Carlo estimator at the seed's ratio,
+  // seeds 0–4 as natively. Medians.
   const { page: xp, context: xc } = await openPage(env.browser);
   await xp.goto(`${env.url}explore.html`);
   await xp.locator('body[data-phase=ready]').waitFor();
-  const wasm = await xp.evaluate(async () => {
-    // Sweeps live in the wasm built with `estimate` (explore.html's), not the lab page's.
+  await xp.evaluate(async () => {
     const core = await import('./pkg/leaselab_mc.js');
     await core.default();
-    const sim = new core.Simulation('seed-gc-pause');
-    const time = (everyCell) => {
-      const ms = [];
-      let grid = null;
-      for (let i = 0; i < 11; i++) {
-        const t0 = performance.now();
-        grid = everyCell
-          ? sim.sweepEveryCell('ttl', 10, 2000, 256, 'pause', 0, 3000, 256)
-          : sim.sweep('ttl', 10, 2000, 256, 'pause', 0, 3000, 256);
-        ms.push(performance.now() - t0);
-      }
-      return { ms, grid };
-    };
-    const fast = time(false);
-    const every = time(true);
-    const same = fast.grid.length === every.grid.length && fast.grid.every((c, i) => c === every.grid[i]);
-    const cells = fast.grid.length;
-    sim.free();
-    const mc = await import('./pkg/leaselab_mc.js');
-    await mc.default();
+    window.benchCore = core;
+    window.benchSim = new core.Simulation('seed-gc-pause');
+  });
+  // Median ms of `reps` sweeps in the page; checks the fast grid equals the every-cell one.
+  const wasmSweep = (everyCell, reps) =>
+    xp.evaluate(
+      ([everyCell, reps]) => {
+        const sim = window.benchSim;
+        const ms = [];
+        let grid = null;
+        for (let i = 0; i < reps; i++) {
+          const t0 = performance.now();
+          grid = everyCell
+            ? sim.sweepEveryCell('ttl', 10, 2000, 256, 'pause', 0, 3000, 256)
+            : sim.sweep('ttl', 10, 2000, 256, 'pause', 0, 3000, 256);
+          ms.push(performance.now() - t0);
+        }
+        ms.sort((a, b) => a - b);
+        window.benchGrid ??= {};
+        window.benchGrid[everyCell] = Array.from(grid);
+        return ms[ms.length >> 1];
+      },
+      [everyCell, reps],
+    );
+  // The same sweep natively, in a child process (the example `make bench` has just built).
+  const native = join(ROOT, process.env.CARGO_TARGET_DIR || 'target', 'release', 'examples', 'sweep_timing');
+  const nativeSweeps = () => {
+    const out = execFileSync(native, ['--sweeps-only'], { encoding: 'utf8' });
+    const fig = (name) => Number(new RegExp(`^${name}: ([\\d.]+)`, 'm').exec(out)[1]);
+    return { n: fig('sweep_native_ms'), ne: fig('sweep_every_cell_native_ms') };
+  };
+  // Rounds alternate native and wasm so both see the same machine: the shared machine's load drifts
+  // over seconds, and a ratio of medians taken minutes apart mostly measures that drift.
+  // Warm-up first: V8 runs new wasm in its baseline compiler and tiers hot functions up meanwhile.
+  await wasmSweep(false, 20);
+  await wasmSweep(true, 1);
+  const rounds = [];
+  for (let r = 0; r < 5; r++) {
+    const { n, ne } = nativeSweeps();
+    const w = await wasmSweep(false, 21);
+    const we = await wasmSweep(true, 3);
+    rounds.push({ n, w, ratio: w / n, ne, we, everyRatio: we / ne });
+  }
+  const everyMs = quantile(rounds.map((r) => r.we), 0.5);
+  const same = await xp.evaluate(() => {
+    const [a, b] = [window.benchGrid[false], window.benchGrid[true]];
+    return a.length === b.length && a.every((c, i) => c === b[i]);
+  });
+  if (!same) throw new Error('the fast sweep and the every-cell sweep disagree in wasm');
+  const cells = 256 * 256;
+  const rates = await xp.evaluate(async () => {
+    const mc = window.benchCore;
     const rates = [];
     for (let seed = 0; seed < 5; seed++) {
       const est = new mc.Estimator('none', 30000, 50, 0, 'pareto', 50, 2, 0, seed);
@@ -103,27 +133,19 @@ try {
       rates.push(5e6 / ((performance.now() - t0) / 1e3));
       est.free();
     }
-    return { fast: fast.ms, every: every.ms, same, cells, rates };
+    return rates;
   });
   await xc.close();
-  if (!wasm.same) throw new Error('the fast sweep and the every-cell sweep disagree in wasm');
-  const sweepMs = quantile(wasm.fast, 0.5);
-  const everyMs = quantile(wasm.every, 0.5);
-  print('sweep_wasm_ms', sweepMs, 'ms');
+  print('sweep_wasm_ms', quantile(rounds.map((r) => r.w), 0.5), 'ms');
+  print('sweep_native_ms_interleaved', quantile(rounds.map((r) => r.n), 0.5), 'ms');
+  // Median over rounds of (wasm ÷ native) measured back to back.
+  print('sweep_wasm_over_native', quantile(rounds.map((r) => r.ratio), 0.5), 'x');
+  console.log(`(rounds, wasm/native ms: ${rounds.map((r) => `${r.w.toFixed(1)}/${r.n.toFixed(1)}`).join(' ')})`);
   print('sweep_every_cell_wasm_ms', everyMs, 'ms');
+  print('sweep_every_cell_wasm_over_native', quantile(rounds.map((r) => r.everyRatio), 0.5), 'x');
   // Every cell run: cells per second are the engine's runs per second.
-  console.log(`runs_per_s_wasm: ${Math.round(wasm.cells / (everyMs / 1e3))} runs/s`);
-  // Against the native figures `make bench` saved just before (cargo run --example sweep_timing).
-  try {
-    const native = readFileSync(join(ROOT, 'target', 'bench-native.txt'), 'utf8');
-    const fig = (name) => Number(new RegExp(`^${name}: ([\\d.]+)`, 'm').exec(native)?.[1]);
-    const [n1, n2] = [fig('sweep_native_ms'), fig('sweep_every_cell_native_ms')];
-    if (n1 > 0) console.log(`sweep_wasm_over_native: ${(sweepMs / n1).toFixed(2)} x`);
-    if (n2 > 0) console.log(`sweep_every_cell_wasm_over_native: ${(everyMs / n2).toFixed(2)} x`);
-  } catch {
-    // No native figures: run `make bench` (or the example) first.
-  }
-  console.log(`montecarlo_ops_per_s_wasm: ${Math.round(quantile(wasm.rates, 0.5))} ops/s`);
+  console.log(`runs_per_s_wasm: ${Math.round(cells / (everyMs / 1e3))} runs/s`);
+  console.log(`montecarlo_ops_per_s_wasm: ${Math.round(quantile(rates, 0.5))} ops/s`);
 } finally {
   await env.close();
 }
