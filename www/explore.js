@@ -247,7 +247,7 @@ async function sweepAll() {
 const nearest = (vs, v) => vs.reduce((best, x, i) => (Math.abs(x - v) < Math.abs(vs[best] - v) ? i : best), 0);
 
 // Geometry of one map, in SVG user units (the SVG scales to its box).
-const G = { left: 58, top: 8, plot: 360, bottom: 44, right: 10 };
+const G = { left: 58, top: 8, plot: 360, bottom: 44, right: 24 }; // right: room for the last x tick's label
 
 function renderMaps() {
   const g = st.grid;

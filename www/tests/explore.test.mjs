@@ -72,8 +72,8 @@ test('explore: two heat maps with one cell per run, axes, legend and the current
     for (const id of ['map-a', 'map-b']) {
       const svg = page.locator(`#${id} svg`);
       const [nx, ny] = await svg.evaluate((e) => [Number(e.dataset.nx), Number(e.dataset.ny)]);
-      assert.equal(nx, 40);
-      assert.equal(ny, 40);
+      assert.equal(nx, 64);
+      assert.equal(ny, 64);
       // One rect per run of equal outcomes along a row; together they cover every cell once.
       assert.deepEqual(await cellsOf(page, id), { n: nx * ny, rows: ny, covered: true });
       assert.equal(await page.locator(`#${id} .current`).count(), 1);
@@ -88,15 +88,19 @@ test('explore: two heat maps with one cell per run, axes, legend and the current
     assert.ok(fenced.includes(1), 'fenced: stale writes rejected');
     assert.match(await page.locator('#legend').textContent(), /B’s update lost/);
     assert.match(await page.locator('#current').textContent(), /300 ms.*600 ms/);
-    // More cells on request.
-    await page.locator('#steps').selectOption('64');
-    await page.waitForFunction(() => document.querySelector('#map-a svg').dataset.nx === '64');
-    assert.deepEqual(await cellsOf(page, 'map-a'), { n: 64 * 64, rows: 64, covered: true });
+    // More cells on request: 256 × 256, every cell still one run's verdict.
+    await page.locator('#steps').selectOption('256');
+    await page.waitForFunction(() => document.querySelector('#map-a svg').dataset.nx === '256');
+    assert.deepEqual(await cellsOf(page, 'map-a'), { n: 256 * 256, rows: 256, covered: true });
   }));
 
 test('explore: a click loads the cell into the lab with the verdict the cell shows', async () => {
-  for (const [map, code] of [['map-a', 3], ['map-a', 0], ['map-b', 1]]) {
+  for (const [map, code, steps] of [['map-a', 3], ['map-a', 0], ['map-b', 1], ['map-a', 3, '256'], ['map-b', 1, '256']]) {
     await withExplore('', async (page) => {
+      if (steps) {
+        await page.locator('#steps').selectOption(steps);
+        await page.waitForFunction((n) => document.querySelector('#map-b svg').dataset.nx === n, steps);
+      }
       const runs = page.locator(`#${map} rect.run[data-code="${code}"]`);
       const n = await runs.count();
       assert.ok(n > 0, `${map} has cells of code ${code}`);
@@ -189,7 +193,7 @@ test('probability mode: Cancel stops the worker; progress stops and the page say
     assert.equal(await page.locator('#p-cancel').isDisabled(), true);
   }));
 
-test('the page never blocks for more than 50 ms: a 64 × 64 re-sweep of both maps; a 10 M-operation estimate', () =>
+test('the page never blocks for more than 50 ms: a 256 × 256 re-sweep of both maps; a 10 M-operation estimate', () =>
   withExplore('', async (page) => {
     // Long tasks are wall time, and this machine may be shared: contention only makes tasks longer, so
     // one clean attempt out of five shows the page itself stays within 50 ms.
@@ -203,9 +207,9 @@ test('the page never blocks for more than 50 ms: a 64 × 64 re-sweep of both map
           const until = (f) => new Promise((r) => { const t = () => (f() ? r() : setTimeout(t, 10)); t(); });
           if (what === 'sweep') {
             const steps = document.querySelector('#steps');
-            steps.value = steps.value === '64' ? '40' : '64';
+            steps.value = steps.value === '256' ? '40' : '256';
             steps.dispatchEvent(new Event('change'));
-            await until(() => document.querySelector('#detail').textContent.includes('runs in'));
+            await until(() => document.querySelector('#detail').textContent.includes('cells in'));
           } else {
             document.querySelector('#p-ops').value = '10000000';
             document.querySelector('#p-run').click();
@@ -235,7 +239,7 @@ test('explore: Bengali strings and exports (SVG, PNG)', () =>
     const svg = await readFile(await file.path(), 'utf8');
     assert.match(svg, /^<svg[^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
     const lens = [...svg.matchAll(/class="run"[^>]*? data-len="(\d+)"/g)].reduce((a, m) => a + Number(m[1]), 0);
-    assert.equal(lens, 1600);
+    assert.equal(lens, 64 * 64);
     const dlPng = page.waitForEvent('download');
     await page.locator('#map-b .exports button[data-kind=png]').click();
     const png = await readFile(await (await dlPng).path());
