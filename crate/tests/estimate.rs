@@ -184,3 +184,62 @@ proptest! {
         prop_assert!(!leaselab::outcome::lost_update(&run));
     }
 }
+
+#[test]
+fn the_explore_pages_presets_are_the_clis() {
+    // www/explore-i18n.js copies PRESETS for its form; a preset changed on one side only would make the
+    // page's "G1" differ from `leaselab estimate --preset g1`.
+    let js = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../www/explore-i18n.js"
+    ))
+    .unwrap();
+    let block = js
+        .split("export const PRESETS = [")
+        .nth(1)
+        .unwrap()
+        .split("];")
+        .next()
+        .unwrap();
+    let page: Vec<(String, String, f64, f64)> = block
+        .lines()
+        .filter(|l| l.contains("id:"))
+        .map(|l| {
+            let field = |name: &str| {
+                let rest = l
+                    .split(&format!("{name}: "))
+                    .nth(1)
+                    .unwrap_or_else(|| panic!("{name} in {l}"));
+                rest.split([',', ' ', '}'])
+                    .next()
+                    .unwrap()
+                    .trim_matches('\'')
+                    .to_string()
+            };
+            (
+                field("id"),
+                field("dist"),
+                field("a").parse().unwrap(),
+                field("b").parse().unwrap(),
+            )
+        })
+        .collect();
+    let cli: Vec<(String, String, f64, f64)> = leaselab::estimate::PRESETS
+        .iter()
+        .map(|p| match p.dist {
+            PauseDist::Pareto { scale_us, shape } => (
+                p.id.to_string(),
+                "pareto".to_string(),
+                scale_us / 1000.0,
+                shape,
+            ),
+            PauseDist::LogNormal { median_us, sigma } => (
+                p.id.to_string(),
+                "lognormal".to_string(),
+                median_us / 1000.0,
+                sigma,
+            ),
+        })
+        .collect();
+    assert_eq!(page, cli);
+}
