@@ -308,6 +308,22 @@ impl Engine {
         Engine::default()
     }
 
+    /// Folds a word into the run's signature (sweep engines only: others skip the arithmetic).
+    #[inline(always)]
+    fn mix(&mut self, w: u64) {
+        if self.fast {
+            crate::sig::mix(&mut self.sig, w);
+        }
+    }
+
+    /// Folds a yes/no choice into the run's signature (sweep engines only).
+    #[inline(always)]
+    fn bit(&mut self, b: bool) {
+        if self.fast {
+            crate::sig::bit(&mut self.sig, b);
+        }
+    }
+
     /// Lets untraced runs skip a polling client's denied retries in one jump (see `Skip`). The run's
     /// writes, leases, grants, final balance and event count are the same as event by event (tested);
     /// only its signature differs. Sweeps turn it on.
@@ -388,7 +404,7 @@ impl Engine {
         let (sc, params) = (ctx.sc, ctx.params);
         self.reset(ctx, trace, seed);
         self.fast_now = fast;
-        crate::sig::mix(&mut self.sig, ctx.drift); // a floor of the TTL
+        self.mix(ctx.drift); // a floor of the TTL
         for (i, spec) in sc.clients.iter().enumerate() {
             let start = spec.start.resolve(params);
             self.schedule(SimTime(start), Ev::Step(i as u8));
@@ -411,7 +427,7 @@ impl Engine {
             }
             debug_assert!(at >= self.now, "time never goes back");
             self.now = at;
-            crate::sig::mix(&mut self.sig, q.identity());
+            self.mix(q.identity());
             if let Some(sk) = self.skip {
                 if q.client() == sk.client && q.tag() == 0 && at.0 == sk.last {
                     // The jump lands: count the skipped attempts' events as if they had run.
@@ -439,8 +455,8 @@ impl Engine {
             }
         }
         self.finish(ctx);
-        for lock in &self.locks {
-            crate::sig::mix(&mut self.sig, lock.sig);
+        for k in 0..self.locks.len() {
+            self.mix(self.locks[k].sig);
         }
         self.run.sig = self.sig;
         Ok(true)
@@ -724,7 +740,7 @@ impl Engine {
                 } else {
                     self.lock().acquire(c, now, None)
                 };
-                crate::sig::mix(&mut self.sig, grant_word(grant));
+                self.mix(grant_word(grant));
                 match grant {
                     Grant::Granted {
                         token, expires_at, ..
@@ -752,7 +768,7 @@ impl Engine {
                     return; // a crashed node: the request is lost
                 }
                 let grant = node.acquire(c, now, Some(value));
-                crate::sig::mix(&mut self.sig, grant_word(grant));
+                self.mix(grant_word(grant));
                 match grant {
                     Grant::Granted { expires_at, .. } => {
                         self.record_on(k, c, Kind::Granted, 0, 0, expires_at.0, None);
@@ -760,7 +776,7 @@ impl Engine {
                         for (i, l) in self.locks.iter().enumerate() {
                             mask |= u64::from(l.holds(c, now)) << i;
                         }
-                        crate::sig::mix(&mut self.sig, mask); // each node's own expiry choice
+                        self.mix(mask); // each node's own expiry choice
                         let held = mask.count_ones() as usize;
                         if held >= usize::from(ctx.sc.service.quorum()) && self.majority != Some(c)
                         {
@@ -807,7 +823,7 @@ impl Engine {
                 let node = &mut self.locks[usize::from(k)];
                 if node.up {
                     let ended = node.release(value, now);
-                    crate::sig::bit(&mut self.sig, ended);
+                    self.bit(ended);
                     self.record_on(k, c, Kind::Released, 0, 0, u64::from(ended), None);
                 }
             }
@@ -899,13 +915,13 @@ impl Engine {
             Ev::ReleaseAt(_, value) => {
                 let now = self.now;
                 let ended = self.lock().release(value, now);
-                crate::sig::bit(&mut self.sig, ended);
+                self.bit(ended);
                 self.record(c, Kind::Released, 0, 0, u64::from(ended), None);
             }
             Ev::RenewAt(_, value) => {
                 let now = self.now;
                 let renewed = self.lock().renew(value, now);
-                crate::sig::bit(&mut self.sig, renewed.is_some());
+                self.bit(renewed.is_some());
                 match renewed {
                     Some(end) => self.record(c, Kind::Renewed, 0, 0, end.0, None),
                     None => self.record(c, Kind::RenewDenied, 0, 0, 0, None),
@@ -952,8 +968,8 @@ impl Engine {
                 FaultAction::Freeze(x, d) => {
                     let d = d.resolve(ctx.params);
                     let now = self.now;
+                    self.bit(now >= self.clients[usize::from(x)].frozen_until);
                     let st = &mut self.clients[usize::from(x)];
-                    crate::sig::bit(&mut self.sig, now >= st.frozen_until);
                     if st.phase != Phase::Done && now >= st.frozen_until {
                         st.frozen_until = now.plus(d);
                         let (token, read) = (
@@ -1028,7 +1044,7 @@ impl Engine {
             return false; // faults and restarts carry a fault or node index, not a client
         }
         let until = self.clients[usize::from(ev.client())].frozen_until;
-        crate::sig::bit(&mut self.sig, self.now < until);
+        self.bit(self.now < until);
         if self.now < until {
             self.schedule(until, ev);
             return true;
@@ -1042,7 +1058,7 @@ impl Engine {
     fn end_session(&mut self, c: u8, cause: u64) {
         let now = self.now;
         let freed = self.lock().end_session(c, now);
-        crate::sig::bit(&mut self.sig, freed);
+        self.bit(freed);
         self.clients[usize::from(c)].session_dead = true;
         self.record(c, Kind::SessionEnded, 0, i64::from(freed), cause, None);
     }
@@ -1095,13 +1111,13 @@ impl Engine {
                         // The comparisons that decided, each on its own.
                         let free = self.locks[0].free_at().0;
                         let first = now.0.saturating_add(every);
-                        crate::sig::bit(&mut self.sig, first >= SIM_TIME_US_MAX);
+                        self.bit(first >= SIM_TIME_US_MAX);
                         crate::sig::bit(
                             &mut self.sig,
                             first.saturating_add(ctx.lock_latency) >= free,
                         );
                     }
-                    crate::sig::mix(&mut self.sig, skip.map_or(0, |k| k.polls)); // a floor of times
+                    self.mix(skip.map_or(0, |k| k.polls)); // a floor of times
                     match skip {
                         Some(sk) => {
                             self.clients[usize::from(c)].tries += sk.polls as u32;
@@ -1212,7 +1228,7 @@ impl Engine {
                 Op::Work(d) => {
                     let d = d.resolve(ctx.params);
                     st.pc += 1;
-                    crate::sig::bit(&mut self.sig, d > 0);
+                    self.bit(d > 0);
                     if d > 0 {
                         self.schedule(now.plus(d), Ev::Step(c));
                         return;
@@ -1245,8 +1261,8 @@ impl Engine {
                     });
                     self.schedule(now.plus(d), Ev::Wake(c));
                     // Each comparison on its own: "off, or longer than the pause" is not one interval.
-                    crate::sig::bit(&mut self.sig, ctx.idle > 0);
-                    crate::sig::bit(&mut self.sig, d > ctx.idle);
+                    self.bit(ctx.idle > 0);
+                    self.bit(d > ctx.idle);
                     if ctx.sc.service.kind == ServiceKind::Session && ctx.idle > 0 && d > ctx.idle {
                         // Frozen, it sends no keepalives: the server gives up on the session.
                         self.schedule(now.plus(ctx.idle), Ev::SessionTimeout(c));
@@ -1259,7 +1275,7 @@ impl Engine {
                         l.believed_end_local - spec.clock.local_h(now, &mut self.sig)
                     });
                     let ok = left >= need as i64;
-                    crate::sig::bit(&mut self.sig, ok);
+                    self.bit(ok);
                     self.record(
                         c,
                         if ok { Kind::CheckOk } else { Kind::CheckFailed },
@@ -1388,7 +1404,7 @@ impl Engine {
         let ttl = i64::try_from(ctx.ttl).unwrap_or(i64::MAX);
         let validity = ttl - (spec.clock.local_h(now, &mut self.sig) - sent) - ctx.drift as i64;
         let value = self.lock_value(c, round);
-        crate::sig::bit(&mut self.sig, validity > 0);
+        self.bit(validity > 0);
         if granted >= u32::from(ctx.sc.service.quorum()) && (ctx.naive || validity > 0) {
             let st = &mut self.clients[usize::from(c)];
             let cred = Credentials {
@@ -1427,7 +1443,7 @@ impl Engine {
             0
         } else {
             let r = self.lock_value(c, round ^ 0x800);
-            crate::sig::mix(&mut self.sig, r / (ctx.jitter + 1)); // a floor of the jitter parameter
+            self.mix(r / (ctx.jitter + 1)); // a floor of the jitter parameter
             r % (ctx.jitter + 1)
         };
         let st = &mut self.clients[usize::from(c)];
