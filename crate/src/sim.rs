@@ -273,7 +273,7 @@ pub struct Engine {
     seq: u32,
     now: SimTime,
     trace_on: bool,
-    /// Skip polling clients' denied retries when the trace is off (sweeps).
+    /// Sweep mode (see [`Engine::set_fast`]).
     fast: bool,
     /// `fast` for this run (off when traced, or when re-running after a bail).
     fast_now: bool,
@@ -324,9 +324,9 @@ impl Engine {
         }
     }
 
-    /// Lets untraced runs skip a polling client's denied retries in one jump (see `Skip`). The run's
-    /// writes, leases, grants, final balance and event count are the same as event by event (tested);
-    /// only its signature differs. Sweeps turn it on.
+    /// Sweep mode: every run computes its path signature (`Run::sig`, see [`crate::sig`]), and untraced
+    /// runs skip a polling client's denied retries in one jump (see `Skip`). The run's writes, leases,
+    /// grants, final balance and event count are the same as event by event (tested). Sweeps turn it on.
     pub fn set_fast(&mut self, on: bool) {
         self.fast = on;
     }
