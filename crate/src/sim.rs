@@ -216,7 +216,8 @@ pub struct Run {
     /// Time of the last event.
     pub end: SimTime,
     pub events: u32,
-    /// The path's signature (see [`crate::sig`]): the same path gives the same value.
+    /// The path's signature (see [`crate::sig`]): the same path gives the same value. Computed only by
+    /// engines in sweep mode ([`Engine::set_fast`]); 0 otherwise.
     pub sig: u64,
 }
 
