@@ -15,43 +15,34 @@ fn main() {
     let x = Axis::new(sc, "ttl", 10 * MS, 2_000 * MS, 256).unwrap();
     let y = Axis::new(sc, "pause", 0, 3_000 * MS, 256).unwrap();
     let base = leaselab::Config::new(sc, Policy::None);
-    let median = |f: &mut dyn FnMut() -> usize| {
-        let mut times = Vec::new();
-        let mut runs = 0;
-        for _ in 0..11 {
-            let t = Instant::now();
-            runs = f();
-            times.push(t.elapsed().as_secs_f64() * 1e3);
-        }
-        times.sort_by(f64::total_cmp);
-        (times[times.len() / 2], runs)
-    };
     let mut cells = Vec::new();
+    // (median ms, fastest ms, cells run) of `reps` sweeps, fast or with every cell run.
+    let time = |reps: usize, every: bool, cells: &mut Vec<_>| {
+        let f = if every { sweep_every_cell } else { sweep };
+        let mut runs = 0;
+        let mut times: Vec<f64> = (0..reps)
+            .map(|_| {
+                let t = Instant::now();
+                runs = f(sc, &base, &x, &y, cells).unwrap();
+                t.elapsed().as_secs_f64() * 1e3
+            })
+            .collect();
+        times.sort_by(f64::total_cmp);
+        (times[times.len() / 2], times[0], runs)
+    };
     if std::env::args().any(|a| a == "--sweeps-only") {
         // For www/tests/bench.mjs, which alternates this with the same sweeps in wasm.
-        let mut med = |reps: usize, every: bool| {
-            let mut times: Vec<f64> = (0..reps)
-                .map(|_| {
-                    let t = Instant::now();
-                    let f = if every { sweep_every_cell } else { sweep };
-                    f(sc, &base, &x, &y, &mut cells).unwrap();
-                    t.elapsed().as_secs_f64() * 1e3
-                })
-                .collect();
-            times.sort_by(f64::total_cmp);
-            (times[times.len() / 2], times[0])
-        };
-        let (fast, fast_min) = med(21, false);
-        let (every, every_min) = med(3, true);
+        let (fast, fast_min, _) = time(21, false, &mut cells);
+        let (every, every_min, _) = time(3, true, &mut cells);
         println!("sweep_native_ms: {fast:.3} ms");
         println!("sweep_native_min_ms: {fast_min:.3} ms");
         println!("sweep_every_cell_native_ms: {every:.3} ms");
         println!("sweep_every_cell_native_min_ms: {every_min:.3} ms");
         return;
     }
-    let (fast_ms, runs) = median(&mut || sweep(sc, &base, &x, &y, &mut cells).unwrap());
+    let (fast_ms, _, runs) = time(11, false, &mut cells);
     let fast = cells.clone();
-    let (every_ms, all) = median(&mut || sweep_every_cell(sc, &base, &x, &y, &mut cells).unwrap());
+    let (every_ms, _, all) = time(11, true, &mut cells);
     assert_eq!(
         fast, cells,
         "the fast sweep and the every-cell sweep disagree"

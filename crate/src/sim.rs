@@ -973,24 +973,7 @@ impl Engine {
                     let st = &mut self.clients[usize::from(x)];
                     if st.phase != Phase::Done && now >= st.frozen_until {
                         st.frozen_until = now.plus(d);
-                        let (token, read) = (
-                            st.lease.and_then(|l| l.cred.token).unwrap_or(0),
-                            st.snapshot,
-                        );
-                        self.record(
-                            x,
-                            Kind::PauseStart,
-                            token,
-                            read.map_or(i64::MIN, |s| s.0),
-                            d,
-                            None,
-                        );
-                        self.run.pauses.push(Span {
-                            client: x,
-                            from: now,
-                            to: now.plus(d),
-                            tag: 0,
-                        });
+                        self.begin_pause(x, d);
                         self.schedule(now.plus(d), Ev::Thaw(x));
                     }
                 }
@@ -1108,17 +1091,6 @@ impl Engine {
                     } else {
                         None
                     };
-                    if self.fast_now {
-                        // The comparisons that decided, each on its own.
-                        let free = self.locks[0].free_at().0;
-                        let first = now.0.saturating_add(every);
-                        self.bit(first >= SIM_TIME_US_MAX);
-                        crate::sig::bit(
-                            &mut self.sig,
-                            first.saturating_add(ctx.lock_latency) >= free,
-                        );
-                    }
-                    self.mix(skip.map_or(0, |k| k.polls)); // a floor of times
                     match skip {
                         Some(sk) => {
                             self.clients[usize::from(c)].tries += sk.polls as u32;
@@ -1132,25 +1104,61 @@ impl Engine {
         }
     }
 
-    /// Whether client `c`, just denied, can skip its next denied retries (see `Skip`), and how many.
-    fn plan_skip(&self, ctx: &Ctx, c: u8, every: u64) -> Option<Skip> {
+    /// Client `c` freezes now for `d` (a script's pause or a timed fault): the trace notes it with the
+    /// token it holds and the value it read, and the timeline draws it.
+    fn begin_pause(&mut self, c: u8, d: u64) {
+        let now = self.now;
         let st = &self.clients[usize::from(c)];
-        let now = self.now.0;
-        let lat = ctx.lock_latency;
+        let (token, read) = (
+            st.lease.and_then(|l| l.cred.token).unwrap_or(0),
+            st.snapshot,
+        );
+        self.record(
+            c,
+            Kind::PauseStart,
+            token,
+            read.map_or(i64::MIN, |s| s.0),
+            d,
+            None,
+        );
+        self.run.pauses.push(Span {
+            client: c,
+            from: now,
+            to: now.plus(d),
+            tag: 0,
+        });
+    }
+
+    /// Whether client `c`, just denied, can skip its next denied retries (see `Skip`), and how many.
+    /// Folds each time comparison that decides into the signature, and the number skipped (a floor of
+    /// times; 0 for no skip).
+    fn plan_skip(&mut self, ctx: &Ctx, c: u8, every: u64) -> Option<Skip> {
+        let skip = self.skippable(ctx, c, every);
+        self.mix(skip.map_or(0, |k| k.polls));
+        skip
+    }
+
+    fn skippable(&mut self, ctx: &Ctx, c: u8, every: u64) -> Option<Skip> {
+        let st = &self.clients[usize::from(c)];
+        let (now, lat) = (self.now.0, ctx.lock_latency);
+        let (first, free) = (now.saturating_add(every), self.locks[0].free_at().0);
+        let (frozen, late) = (st.frozen_until.0 > now, first >= SIM_TIME_US_MAX);
+        // Attempt j (from 0) sends at first + j·period and reaches the lock lat later: denied while
+        // that is before `free`.
+        let free_first = first.saturating_add(lat) >= free;
+        for b in [frozen, late, free_first] {
+            self.bit(b); // each comparison on its own: their union is not one interval
+        }
         let period = every.checked_add(2 * lat)?;
+        let st = &self.clients[usize::from(c)];
         if self.skip.is_some()
             || period == 0
             || ctx.redlock
             || st.session_dead
-            || st.frozen_until.0 > now
+            || frozen
+            || late
+            || free_first
         {
-            return None;
-        }
-        let first = now.checked_add(every)?;
-        let free = self.locks[0].free_at().0;
-        // Attempt j (from 0) sends at first + j·period and reaches the lock lat later: denied while
-        // that is before `free`.
-        if first >= SIM_TIME_US_MAX || first.saturating_add(lat) >= free {
             return None;
         }
         let denied = (free - lat - 1 - first) / period + 1;
@@ -1242,24 +1250,7 @@ impl Engine {
                         continue;
                     }
                     st.phase = Phase::Paused;
-                    let (token, read) = (
-                        st.lease.and_then(|l| l.cred.token).unwrap_or(0),
-                        st.snapshot,
-                    );
-                    self.record(
-                        c,
-                        Kind::PauseStart,
-                        token,
-                        read.map_or(i64::MIN, |s| s.0),
-                        d,
-                        None,
-                    );
-                    self.run.pauses.push(Span {
-                        client: c,
-                        from: now,
-                        to: now.plus(d),
-                        tag: 0,
-                    });
+                    self.begin_pause(c, d);
                     self.schedule(now.plus(d), Ev::Wake(c));
                     // Each comparison on its own: "off, or longer than the pause" is not one interval.
                     self.bit(ctx.idle > 0);

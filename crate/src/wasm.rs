@@ -169,9 +169,11 @@ impl Simulation {
 
     /// A grid of runs over two parameters, row-major (y outer). One byte per cell: 0 safe, 1 safe with a
     /// write rejected, 2 + i the update of client i lost. Only the cells where the run's path changes
-    /// are run (see [`crate::sweep::sweep`]). Only in the wasm built with `estimate` (explore.html's),
-    /// so the lab page's wasm stays within its size budget.
+    /// are run (see [`crate::sweep::sweep`]); `every_cell: true` runs each cell event by event instead
+    /// (the same grid, slower: for the benchmark's runs per second, and checks). Only in the wasm built
+    /// with `estimate` (explore.html's), so the lab page's wasm stays within its size budget.
     #[cfg(feature = "estimate")]
+    #[allow(clippy::too_many_arguments)]
     pub fn sweep(
         &self,
         x_name: &str,
@@ -182,48 +184,7 @@ impl Simulation {
         y_from_ms: f64,
         y_to_ms: f64,
         y_steps: u32,
-    ) -> Result<Vec<u8>, JsError> {
-        self.grid(
-            x_name, x_from_ms, x_to_ms, x_steps, y_name, y_from_ms, y_to_ms, y_steps, false,
-        )
-    }
-
-    /// [`Simulation::sweep`] with every cell run event by event: the same grid, slower. For the
-    /// benchmark (runs per second in wasm) and checks; only in the wasm built with `estimate`.
-    #[cfg(feature = "estimate")]
-    #[wasm_bindgen(js_name = sweepEveryCell)]
-    #[allow(clippy::too_many_arguments)]
-    pub fn sweep_every_cell(
-        &self,
-        x_name: &str,
-        x_from_ms: f64,
-        x_to_ms: f64,
-        x_steps: u32,
-        y_name: &str,
-        y_from_ms: f64,
-        y_to_ms: f64,
-        y_steps: u32,
-    ) -> Result<Vec<u8>, JsError> {
-        self.grid(
-            x_name, x_from_ms, x_to_ms, x_steps, y_name, y_from_ms, y_to_ms, y_steps, true,
-        )
-    }
-}
-
-#[cfg(feature = "estimate")]
-impl Simulation {
-    #[allow(clippy::too_many_arguments)]
-    fn grid(
-        &self,
-        x_name: &str,
-        x_from_ms: f64,
-        x_to_ms: f64,
-        x_steps: u32,
-        y_name: &str,
-        y_from_ms: f64,
-        y_to_ms: f64,
-        y_steps: u32,
-        every_cell: bool,
+        every_cell: Option<bool>,
     ) -> Result<Vec<u8>, JsError> {
         let sc = self.scenario;
         let x = Axis::new(
@@ -243,7 +204,7 @@ impl Simulation {
         )
         .map_err(js)?;
         let mut codes = Vec::new();
-        if every_cell {
+        if every_cell == Some(true) {
             let mut cells = Vec::new();
             sweep_every_cell(sc, &self.config, &x, &y, &mut cells).map_err(js)?;
             codes.extend(cells.iter().map(|s| s.code()));

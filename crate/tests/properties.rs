@@ -10,26 +10,10 @@ use leaselab::trace::Kind;
 use leaselab::{catalogue, report, simulate, Config, Engine, Error, Lost, Policy};
 use proptest::prelude::*;
 
+mod common;
+
 fn policy() -> impl Strategy<Value = Policy> {
     prop::sample::select(Policy::ALL.to_vec())
-}
-
-/// A catalogue scenario and random values inside its parameter ranges (biased towards small values,
-/// where the interesting interleavings are).
-fn scenario_and_params() -> impl Strategy<Value = (usize, Vec<u64>)> {
-    let n = catalogue::catalogue().len();
-    (0..n).prop_flat_map(|i| {
-        let sc = &catalogue::catalogue()[i];
-        let ranges: Vec<_> = sc
-            .params
-            .iter()
-            .map(|p| {
-                let small_hi = p.max_us.min(p.min_us.max(3_000 * MS));
-                prop_oneof![3 => p.min_us..=small_hi, 1 => p.min_us..=p.max_us]
-            })
-            .collect();
-        (Just(i), ranges)
-    })
 }
 
 /// The scenario fails a redis over to a replica (whose INCR counter may lag).
@@ -44,7 +28,7 @@ proptest! {
 
     #[test]
     fn first_touch_and_version_never_lose_an_update(
-        (i, params) in scenario_and_params(),
+        (i, params) in common::scenario_and_params(false),
         strong in prop::sample::select(vec![Policy::FirstTouch, Policy::Version]),
         retries in 0u32..=3,
     ) {
@@ -61,7 +45,7 @@ proptest! {
     }
 
     #[test]
-    fn the_ideal_guard_never_loses_an_update((i, params) in scenario_and_params(), retries in 0u32..=3) {
+    fn the_ideal_guard_never_loses_an_update((i, params) in common::scenario_and_params(false), retries in 0u32..=3) {
         let sc = &catalogue::catalogue()[i];
         let mut engine = Engine::new();
         let run = engine.run_with(sc, Policy::Ideal, &params, retries, false, 1, false).unwrap();
@@ -94,7 +78,7 @@ proptest! {
 
     #[test]
     fn tokens_strictly_increase_and_runs_repeat_exactly(
-        (i, params) in scenario_and_params(), p in policy(), retries in 0u32..=3,
+        (i, params) in common::scenario_and_params(false), p in policy(), retries in 0u32..=3,
     ) {
         let sc = &catalogue::catalogue()[i];
         let mut cfg = Config::new(sc, p);
@@ -120,7 +104,7 @@ proptest! {
     }
 
     #[test]
-    fn out_of_range_values_are_clear_errors((i, _) in scenario_and_params(), extra in 1u64..=1_000_000_000) {
+    fn out_of_range_values_are_clear_errors((i, _) in common::scenario_and_params(false), extra in 1u64..=1_000_000_000) {
         let sc = &catalogue::catalogue()[i];
         let mut values = sc.defaults();
         for p in sc.params.iter() {

@@ -9,6 +9,8 @@ use leaselab::time::MS;
 use leaselab::{catalogue, Config, Engine, Policy};
 use proptest::prelude::*;
 
+mod common;
+
 /// A range for a swept parameter: from its minimum to a span where things happen (a few seconds),
 /// or its whole range (`wide`).
 fn range(sc: &leaselab::Scenario, i: usize, wide: bool) -> (u64, u64) {
@@ -94,29 +96,12 @@ fn the_benchmark_grid_is_exact() {
     }
 }
 
-fn scenario_and_params() -> impl Strategy<Value = (usize, Vec<u64>)> {
-    let n = catalogue::catalogue().len();
-    (0..n).prop_flat_map(|i| {
-        let sc = &catalogue::catalogue()[i];
-        let ranges: Vec<_> = sc
-            .params
-            .iter()
-            .map(|p| {
-                let small_hi = p.max_us.min(p.min_us.max(3_000 * MS));
-                // Whole milliseconds meet the skipped retries' instants (ties) often, on purpose.
-                prop_oneof![2 => (p.min_us / MS..=small_hi / MS).prop_map(|m| m * MS), 2 => p.min_us..=small_hi, 1 => p.min_us..=p.max_us]
-            })
-            .collect();
-        (Just(i), ranges)
-    })
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(3000))]
 
     #[test]
     fn a_fast_run_equals_the_event_by_event_run(
-        (i, params) in scenario_and_params(),
+        (i, params) in common::scenario_and_params(true),
         p in prop::sample::select(Policy::ALL.to_vec()),
         retries in 0u32..=3,
         seed in any::<u64>(),

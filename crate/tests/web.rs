@@ -68,20 +68,28 @@ fn facade_sweep_equals_native() {
     let s = &SWEEP;
     let mut sim = Simulation::new(s.scenario).unwrap();
     sim.set_policy(s.policy).unwrap();
-    let cells = sim
-        .sweep(
-            s.x.0,
-            s.x.1 as f64,
-            s.x.2 as f64,
-            s.x.3 as u32,
-            s.y.0,
-            s.y.1 as f64,
-            s.y.2 as f64,
-            s.y.3 as u32,
-        )
-        .unwrap();
-    let codes: String = cells.iter().map(|c| char::from(b'0' + c)).collect();
-    assert_eq!(codes, include_str!("golden/parity/sweep.txt"));
+    // The bisecting sweep and every cell run event by event: both the native grid.
+    for every_cell in [None, Some(true)] {
+        let cells = sim
+            .sweep(
+                s.x.0,
+                s.x.1 as f64,
+                s.x.2 as f64,
+                s.x.3 as u32,
+                s.y.0,
+                s.y.1 as f64,
+                s.y.2 as f64,
+                s.y.3 as u32,
+                every_cell,
+            )
+            .unwrap();
+        let codes: String = cells.iter().map(|c| char::from(b'0' + c)).collect();
+        assert_eq!(
+            codes,
+            include_str!("golden/parity/sweep.txt"),
+            "every_cell {every_cell:?}"
+        );
+    }
 }
 
 #[wasm_bindgen_test]
@@ -104,7 +112,7 @@ fn bad_input_is_an_error_not_a_panic() {
     assert!(sim.set_param("nope", 5.0).is_err());
     assert!(sim.set_retries(11).is_err());
     assert!(sim
-        .sweep("ttl", 10.0, 20.0, 0, "pause", 0.0, 1.0, 2)
+        .sweep("ttl", 10.0, 20.0, 0, "pause", 0.0, 1.0, 2, None)
         .is_err());
     assert!(
         sim.run_json().is_ok(),

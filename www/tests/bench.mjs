@@ -85,9 +85,7 @@ try {
         let grid = null;
         for (let i = 0; i < reps; i++) {
           const t0 = performance.now();
-          grid = everyCell
-            ? sim.sweepEveryCell('ttl', 10, 2000, 256, 'pause', 0, 3000, 256)
-            : sim.sweep('ttl', 10, 2000, 256, 'pause', 0, 3000, 256);
+          grid = sim.sweep('ttl', 10, 2000, 256, 'pause', 0, 3000, 256, everyCell);
           ms.push(performance.now() - t0);
         }
         ms.sort((a, b) => a - b);
