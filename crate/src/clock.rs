@@ -8,6 +8,7 @@
 
 use std::borrow::Cow;
 
+use crate::sig::Path;
 use crate::time::SimTime;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -36,7 +37,7 @@ impl Clock {
 
     /// The sum of the steps taken by true time `t` (none for a monotonic clock). Folds how many into
     /// `h` (see [`crate::sig`]).
-    fn steps_by(&self, t: SimTime, h: &mut u64) -> i64 {
+    fn steps_by(&self, t: SimTime, h: &mut Path) -> i64 {
         if !self.stepped() {
             return 0;
         }
@@ -47,12 +48,12 @@ impl Clock {
                 sum += by;
             }
         }
-        crate::sig::mix(h, taken);
+        h.floor(taken);
         sum
     }
 
     /// The reading without steps: `offset + τ + ⌊τ·rate⌋`.
-    fn smooth(&self, t: SimTime, h: &mut u64) -> i64 {
+    fn smooth(&self, t: SimTime, h: &mut Path) -> i64 {
         if self.rate_ppm == 0 {
             // The common case, without a division (it showed up at 10 % of a sweep's profile).
             return self.offset_us.saturating_add(t.0 as i64);
@@ -61,17 +62,17 @@ impl Clock {
         // product stays under 4e15 (and 128-bit division would cost wasm size).
         let tau = t.0 as i64;
         let drift = (tau * self.rate_ppm).div_euclid(1_000_000); // floor, also when slow
-        crate::sig::mix(h, drift as u64); // a floor: the reading is affine in τ only while it holds
+        h.floor(drift as u64); // a floor: the reading is affine in τ only while it holds
         self.offset_us.saturating_add(tau + drift)
     }
 
     /// The local reading at true time `t`.
     pub fn local(&self, t: SimTime) -> i64 {
-        self.local_h(t, &mut 0)
+        self.local_h(t, &mut Path::default())
     }
 
     /// [`Clock::local`], folding the reading's piecewise choices into the run's signature `h`.
-    pub fn local_h(&self, t: SimTime, h: &mut u64) -> i64 {
+    pub fn local_h(&self, t: SimTime, h: &mut Path) -> i64 {
         self.smooth(t, h).saturating_add(self.steps_by(t, h))
     }
 
@@ -82,15 +83,15 @@ impl Clock {
 
     /// The first true time `τ ≥ from` at which the clock reads at least `local`.
     pub fn first_at_or_after(&self, from: SimTime, local: i64) -> SimTime {
-        self.first_at_or_after_h(from, local, &mut 0)
+        self.first_at_or_after_h(from, local, &mut Path::default())
     }
 
     /// [`Clock::first_at_or_after`], folding its choices into `h`. With steps the reading is piecewise
     /// smooth: search each piece in turn.
-    pub fn first_at_or_after_h(&self, from: SimTime, local: i64, h: &mut u64) -> SimTime {
+    pub fn first_at_or_after_h(&self, from: SimTime, local: i64, h: &mut Path) -> SimTime {
         if !self.stepped() {
             let t = self.smooth_first(local, h);
-            crate::sig::bit(h, t < from);
+            h.decide(t < from);
             return t.max(from);
         }
         // Steps are in time order (the parser checks), so the pieces come in order too.
@@ -104,10 +105,9 @@ impl Clock {
         for end in ends {
             let shift = self.steps_by(start, h);
             let t = self.smooth_first(local.saturating_sub(shift), h);
-            crate::sig::bit(h, t < start);
+            h.decide(t < start);
             let t = t.max(start);
-            crate::sig::bit(h, t.0 < end);
-            if t.0 < end {
+            if h.decide(t.0 < end) {
                 return t;
             }
             start = SimTime(end);
@@ -116,17 +116,15 @@ impl Clock {
     }
 
     /// The first true time at which the reading without steps is at least `local`.
-    fn smooth_first(&self, local: i64, h: &mut u64) -> SimTime {
+    fn smooth_first(&self, local: i64, h: &mut Path) -> SimTime {
         let rate = 1_000_000 + self.rate_ppm;
         let since = local.saturating_sub(self.offset_us);
         // Beyond any run's horizon (simulated time is capped at hours): no need to be exact.
         let beyond = rate <= 0 || since > 1_000_000_000_000;
-        crate::sig::bit(h, beyond);
-        if beyond {
+        if h.decide(beyond) {
             return SimTime(u64::MAX);
         }
-        crate::sig::bit(h, since <= 0);
-        if since <= 0 {
+        if h.decide(since <= 0) {
             return SimTime::ZERO;
         }
         if self.rate_ppm == 0 {
@@ -134,7 +132,7 @@ impl Clock {
         }
         // Smallest τ with τ·rate/1e6 ≥ since (ceiling division), then nudge for the floor in `smooth`.
         let mut tau = (since * 1_000_000 + rate - 1) / rate;
-        let mut scratch = 0;
+        let mut scratch = Path::default();
         while tau > 0 && self.smooth(SimTime(tau as u64 - 1), &mut scratch) >= local {
             tau -= 1;
         }
@@ -143,7 +141,7 @@ impl Clock {
         }
         // τ = local − offset − ⌊τ·rate⌋ + overshoot: affine in `local` while both stay the same.
         let reading = self.smooth(SimTime(tau as u64), h);
-        crate::sig::mix(h, (reading - local) as u64);
+        h.floor((reading - local) as u64);
         SimTime(tau as u64)
     }
 }

@@ -49,6 +49,7 @@ pub mod outcome;
 pub mod report;
 pub mod rng;
 pub mod scenario;
+pub mod services;
 pub mod sig;
 pub mod sim;
 pub mod store;

@@ -64,7 +64,7 @@ pub struct LeaseService {
     pub clock: Clock,
     pub leases: Vec<LeaseRecord>,
     /// The time-dependent choices this service made in the run (see [`crate::sig`]); reset per run.
-    pub sig: u64,
+    pub path: crate::sig::Path,
 }
 
 impl LeaseService {
@@ -81,7 +81,7 @@ impl LeaseService {
             current: None,
             clock: Clock::PERFECT,
             leases: Vec::new(),
-            sig: 0,
+            path: crate::sig::Path::default(),
         }
     }
 
@@ -95,10 +95,10 @@ impl LeaseService {
         }
         let end_local = self
             .clock
-            .local_h(now, &mut self.sig)
+            .local_h(now, &mut self.path)
             .saturating_add(i64::try_from(self.ttl_us).unwrap_or(i64::MAX));
         self.clock
-            .first_at_or_after_h(now, end_local, &mut self.sig)
+            .first_at_or_after_h(now, end_local, &mut self.path)
     }
 
     /// Resets for a new run, keeping the allocation.
@@ -111,7 +111,7 @@ impl LeaseService {
         self.next_value = value_seed;
         self.current = None;
         self.leases.clear();
-        self.sig = 0;
+        self.path = crate::sig::Path::default();
     }
 
     fn live(&self, now: SimTime) -> Option<&LeaseRecord> {
@@ -228,10 +228,9 @@ impl LeaseService {
         use crate::scenario::Persist;
         self.up = false;
         let mut lost = 0;
-        let h = &mut self.sig;
+        let h = &mut self.path;
         for l in self.leases.iter_mut() {
-            crate::sig::bit(h, now < l.ends_at);
-            if now >= l.ends_at {
+            if !h.decide(now < l.ends_at) {
                 continue;
             }
             let kept = match persist {
@@ -239,8 +238,8 @@ impl LeaseService {
                 Persist::EverySec => {
                     // Floors: the choice is affine in the times only while both seconds stay the same.
                     let (set, at) = (l.granted_at.0 / crate::time::SEC, now.0 / crate::time::SEC);
-                    crate::sig::mix(h, set);
-                    crate::sig::mix(h, at);
+                    h.floor(set);
+                    h.floor(at);
                     set < at
                 }
                 Persist::None => false,
@@ -260,13 +259,12 @@ impl LeaseService {
     pub fn failover(&mut self, now: SimTime, lag: u64) -> u64 {
         let mut lost = 0;
         let mut next = self.first_token;
-        let h = &mut self.sig;
+        let h = &mut self.path;
         for l in self.leases.iter_mut() {
             let unreplicated = l.granted_at.0.saturating_add(lag) > now.0;
-            crate::sig::bit(h, unreplicated);
-            crate::sig::bit(h, now < l.ends_at);
-            if unreplicated {
-                if now < l.ends_at {
+            let live = now < l.ends_at;
+            if h.decide(unreplicated) {
+                if h.decide(live) {
                     lost += 1;
                 }
                 l.ends_at = l.ends_at.min(now);

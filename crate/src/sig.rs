@@ -8,6 +8,40 @@
 //! form an interval, so two cells of a column with the same signature bound a stretch of cells that all
 //! run that same path, and share its outcome ([`crate::sweep`] fills them without running them).
 
+/// A run's path so far, as a digest. Every choice that depends on a time goes through
+/// [`Path::decide`], and every floor of a time through [`Path::floor`]: a branch that compares times
+/// without them would let two different paths share a signature, and a sweep fill cells it never ran
+/// (the exhaustive test in `tests/sweep_exact.rs` is what catches a forgotten one).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Path(u64);
+
+impl Path {
+    /// Records a yes/no choice that depends on a time, and returns it: `if path.decide(a < b)`.
+    #[cfg_attr(any(not(target_arch = "wasm32"), feature = "estimate"), inline(always))]
+    pub fn decide(&mut self, b: bool) -> bool {
+        bit(&mut self.0, b);
+        b
+    }
+
+    /// Records a value derived from times by a floor (a rate's rounding, a count of periods, a drift
+    /// allowance): the path stays affine in the swept value only while it does not change.
+    #[cfg_attr(any(not(target_arch = "wasm32"), feature = "estimate"), inline(always))]
+    pub fn floor(&mut self, w: u64) {
+        mix(&mut self.0, w);
+    }
+
+    /// Records one handled event (its sequence, kind, client and payload).
+    #[cfg_attr(any(not(target_arch = "wasm32"), feature = "estimate"), inline(always))]
+    pub fn event(&mut self, identity: u64) {
+        mix(&mut self.0, identity);
+    }
+
+    /// The digest so far.
+    pub fn digest(self) -> u64 {
+        self.0
+    }
+}
+
 /// Folds one word into the digest. Each step is a bijection of the state (rotate, xor, odd multiply,
 /// xor), so a change anywhere in the sequence, or its length, changes the digest.
 // Inlined natively and in explore.html's wasm (speed); a call in the lab page's wasm, where it is

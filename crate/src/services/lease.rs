@@ -1,0 +1,143 @@
+//! One lock server with leases: a grant is live on `[granted_at, granted_at + ttl)` of the server's
+//! clock (see [`crate::lock::LeaseService`]); the client asks, waits for the answer, and polls again
+//! after `every` when denied. Release and renewal are checked against the grant's lock value. This is
+//! the seed's service, and the request/response protocol of a single redis and of a session lock.
+
+use crate::lock::Grant;
+use crate::sim::{Ctx, Engine, Ev, Msg, Tag};
+use crate::store::{Credentials, Refusal};
+use crate::trace::Kind;
+
+impl Engine {
+    pub(super) fn on_lease_event(&mut self, ctx: &Ctx, ev: Ev) {
+        let c = ev.client;
+        match (ev.tag, ev.msg) {
+            (Tag::AcquireAt, _) => self.acquire_at(ctx, c),
+            (Tag::AcquireReply, Msg::Grant(g)) => self.on_acquire_reply(ctx, c, g),
+            (Tag::ReleaseAt, Msg::Value(v)) => self.release_at(c, v),
+            (Tag::RenewAt, Msg::Value(v)) => self.renew_at(ctx, c, v),
+            (Tag::RenewReply, Msg::Renewed(r)) => self.on_renew_reply(ctx, c, r.is_some()),
+            (tag, msg) => unreachable!("lease event {tag:?} with {msg:?}"),
+        }
+    }
+
+    pub(super) fn lease_acquire(&mut self, ctx: &Ctx, c: u8) {
+        self.schedule(self.now.plus(ctx.lock_latency), Ev::bare(Tag::AcquireAt, c));
+    }
+
+    pub(super) fn lease_release(&mut self, ctx: &Ctx, c: u8, value: u64) {
+        self.schedule(
+            self.now.plus(ctx.lock_latency),
+            Ev::new(Tag::ReleaseAt, c, Msg::Value(value)),
+        );
+    }
+
+    /// The client asks to extend its lease by another TTL; it remembers when it asked, since the
+    /// renewed lease is believed to end a TTL after that.
+    pub(crate) fn send_renew(&mut self, ctx: &Ctx, c: u8) {
+        let clock = &ctx.sc.clients[usize::from(c)].clock;
+        let sent = clock.local_h(self.now, &mut self.path);
+        let Some(lease) = self.clients[usize::from(c)].lease.as_mut() else {
+            unreachable!("only a client holding a lease renews it")
+        };
+        lease.believed_end_local = sent;
+        let value = lease.cred.lock_value;
+        self.schedule(
+            self.now.plus(ctx.lock_latency),
+            Ev::new(Tag::RenewAt, c, Msg::Value(value)),
+        );
+    }
+
+    fn acquire_at(&mut self, ctx: &Ctx, c: u8) {
+        let now = self.now;
+        let grant = if self.refuses_request(ctx, c) {
+            Grant::NoSession
+        } else {
+            self.locks[0].acquire(c, now, None)
+        };
+        self.floor(grant_word(grant));
+        match grant {
+            Grant::Granted {
+                token, expires_at, ..
+            } => self.record(c, Kind::Granted, token, 0, expires_at.0, None),
+            Grant::Denied { holder } => self.record(
+                c,
+                Kind::Denied,
+                0,
+                0,
+                holder.map_or(0, |h| u64::from(h) + 1),
+                None,
+            ),
+            Grant::NoSession => self.record(c, Kind::Denied, 0, 1, 0, Some(Refusal::SessionGone)),
+        }
+        self.schedule(
+            now.plus(ctx.lock_latency),
+            Ev::new(Tag::AcquireReply, c, Msg::Grant(grant)),
+        );
+    }
+
+    fn on_acquire_reply(&mut self, ctx: &Ctx, c: u8, grant: Grant) {
+        match grant {
+            Grant::Granted {
+                token, lock_value, ..
+            } => {
+                let token = ctx.sc.service.tokens.then_some(token);
+                let cred = Credentials {
+                    token,
+                    lock_value,
+                    via_session: false,
+                };
+                // The lease counts from when the request was sent, by the client's own clock: the
+                // careful reading (Redlock measures validity from the start of acquisition).
+                let sent = self.clients[usize::from(c)].acquire_sent_local;
+                self.hold_lease(c, cred, sent.saturating_add(ctx.ttl_local()));
+                self.advance(ctx, c);
+            }
+            Grant::NoSession => self.abort(ctx, c),
+            Grant::Denied { .. } => self.retry_acquire(ctx, c, 0),
+        }
+    }
+
+    fn release_at(&mut self, c: u8, value: u64) {
+        let ended = self.locks[0].release(value, self.now);
+        let ended = self.decide(ended);
+        self.record(c, Kind::Released, 0, 0, u64::from(ended), None);
+    }
+
+    fn renew_at(&mut self, ctx: &Ctx, c: u8, value: u64) {
+        let now = self.now;
+        let renewed = self.locks[0].renew(value, now);
+        self.decide(renewed.is_some());
+        match renewed {
+            Some(end) => self.record(c, Kind::Renewed, 0, 0, end.0, None),
+            None => self.record(c, Kind::RenewDenied, 0, 0, 0, None),
+        }
+        self.schedule(
+            now.plus(ctx.lock_latency),
+            Ev::new(Tag::RenewReply, c, Msg::Renewed(renewed)),
+        );
+    }
+
+    /// Renewed: the new lease counts from when the renewal was sent (remembered in the lease's end).
+    /// Refused (or the client let go meanwhile): the attempt failed.
+    fn on_renew_reply(&mut self, ctx: &Ctx, c: u8, renewed: bool) {
+        let st = &mut self.clients[usize::from(c)];
+        match (renewed, st.lease.as_mut()) {
+            (true, Some(lease)) => {
+                lease.believed_end_local = lease.believed_end_local.saturating_add(ctx.ttl_local());
+                st.pc += 1;
+                self.advance(ctx, c);
+            }
+            _ => self.abort(ctx, c),
+        }
+    }
+}
+
+/// A lock's answer as one word for the signature: granted, refused (and by whom), or no session.
+pub(super) fn grant_word(g: Grant) -> u64 {
+    match g {
+        Grant::Granted { .. } => 1,
+        Grant::Denied { holder } => 2 + (holder.map_or(0, |h| u64::from(h) + 1) << 8),
+        Grant::NoSession => 3,
+    }
+}

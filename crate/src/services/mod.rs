@@ -1,0 +1,84 @@
+//! The lock services, one file each. Each owns its server-side handling, its client-side protocol and
+//! the events of its own; the engine reaches them only through the dispatch below, keyed by the
+//! scenario's [`ServiceKind`] (static dispatch: a `match`, no trait objects, for speed and wasm size).
+//!
+//! - [`lease`]: one lock server with leases (the seed's service; also redis's and a session lock's
+//!   request/response protocol);
+//! - [`session`]: a lock held by a database session (PostgreSQL advisory locks): no TTL, freed when
+//!   the session ends;
+//! - [`redis`]: a single redis (`SET NX PX`) and its async replica's failover;
+//! - [`redlock`]: N independent redis nodes and a client that needs a majority in time.
+
+mod lease;
+mod redis;
+mod redlock;
+mod session;
+
+pub(crate) use session::SessionEnd;
+
+use crate::scenario::ServiceKind;
+use crate::sim::{Ctx, Engine, Ev, Tag};
+
+impl ServiceKind {
+    /// Whether a client polls one lock server (so sweeps may skip its denied retries in one jump).
+    pub(crate) fn polls_one_server(self) -> bool {
+        self != ServiceKind::Redlock
+    }
+}
+
+impl Engine {
+    /// An event of a lock service's own.
+    pub(crate) fn on_service_event(&mut self, ctx: &Ctx, ev: Ev) {
+        match ev.tag {
+            Tag::SessionTimeout | Tag::Disconnect => self.on_session_event(ev),
+            Tag::NodeAcquireAt | Tag::NodeAcquireReply | Tag::NodeReleaseAt | Tag::RoundTimeout => {
+                self.on_redlock_event(ctx, ev)
+            }
+            _ => self.on_lease_event(ctx, ev),
+        }
+    }
+
+    /// The client asks for the lock (its acquire step).
+    pub(crate) fn send_acquire(&mut self, ctx: &Ctx, c: u8) {
+        match ctx.service {
+            ServiceKind::Redlock => self.redlock_acquire(ctx, c),
+            _ => self.lease_acquire(ctx, c),
+        }
+    }
+
+    /// Value-checked release: to the lock server, or to every Redlock node the client can reach.
+    pub(crate) fn send_release(&mut self, ctx: &Ctx, c: u8, value: u64) {
+        match ctx.service {
+            ServiceKind::Redlock => self.redlock_release(ctx, c),
+            _ => self.lease_release(ctx, c, value),
+        }
+    }
+
+    /// The client the ideal guard lets write: the lock service's latest grantee, or for Redlock the
+    /// latest client to hold live keys on a majority of the nodes.
+    pub(crate) fn rightful(&self, ctx: &Ctx) -> Option<u8> {
+        match ctx.service {
+            ServiceKind::Redlock => self.majority,
+            _ => self.locks[0].latest_grantee(),
+        }
+    }
+
+    /// The client has just frozen for `d` (a script's pause).
+    pub(crate) fn on_pause(&mut self, ctx: &Ctx, c: u8, d: u64) {
+        if ctx.service == ServiceKind::Session {
+            self.session_on_pause(ctx, c, d);
+        }
+    }
+
+    /// The client's script is over.
+    pub(crate) fn on_script_end(&mut self, ctx: &Ctx, c: u8) {
+        if ctx.service == ServiceKind::Session {
+            self.session_on_script_end(c);
+        }
+    }
+
+    /// Whether the service refuses the client's request without reaching the lock (its session is gone).
+    pub(crate) fn refuses_request(&self, ctx: &Ctx, c: u8) -> bool {
+        ctx.service == ServiceKind::Session && self.clients[usize::from(c)].session_dead
+    }
+}

@@ -1,0 +1,17 @@
+//! A single redis as a lock: `SET key value NX PX ttl` on the server's wall clock, a value-checked
+//! release, and tokens only from `INCR` on the same redis (the client protocol is [`super::lease`]'s).
+//! What is redis's own is failover: the master dies and its async replica, which never saw the latest
+//! grants, takes over.
+
+use crate::sim::{Ctx, Engine};
+use crate::trace::Kind;
+
+impl Engine {
+    /// The master dies now; its replica, `replica_lag` behind, takes over (see
+    /// [`crate::lock::LeaseService::failover`]).
+    pub(crate) fn failover(&mut self, ctx: &Ctx) {
+        let lag = ctx.sc.service.replica_lag.resolve(ctx.params);
+        let lost = self.locks[0].failover(self.now, lag);
+        self.record(0, Kind::Failover, 0, lost as i64, 0, None);
+    }
+}

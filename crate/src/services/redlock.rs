@@ -1,0 +1,208 @@
+//! Redlock: N independent redis nodes. A client sends `SET key value NX PX ttl` with one random value
+//! per round to every node it can reach, and holds the lock if a majority granted it and — unless the
+//! client is naive — validity = TTL − elapsed − drift is still positive, elapsed measured by its own
+//! clock from when it sent the requests. Otherwise it unlocks every node and tries again after `every`
+//! plus a seeded random share of `jitter`.
+
+use crate::lock::Grant;
+use crate::sim::{Ctx, Engine, Ev, Msg, NodeMsg, Tag};
+use crate::store::Credentials;
+use crate::trace::Kind;
+
+use super::lease::grant_word;
+
+impl Engine {
+    pub(super) fn on_redlock_event(&mut self, ctx: &Ctx, ev: Ev) {
+        let (c, m) = (ev.client, ev.msg.node());
+        match ev.tag {
+            Tag::NodeAcquireAt => self.node_acquire_at(ctx, c, m),
+            Tag::NodeAcquireReply => self.on_node_reply(ctx, c, m),
+            Tag::NodeReleaseAt => self.node_release_at(c, m),
+            _ => {
+                // The round's wait is over: count what came back, if the round is still open.
+                let st = &self.clients[usize::from(c)];
+                if st.round_open && m.round == st.round & 0xfff {
+                    self.count_round(ctx, c);
+                }
+            }
+        }
+    }
+
+    /// A new round: one request to every reachable node, and a timer for the replies.
+    pub(super) fn redlock_acquire(&mut self, ctx: &Ctx, c: u8) {
+        let now = self.now;
+        let st = &mut self.clients[usize::from(c)];
+        st.round = st.round.wrapping_add(1) & 0xfff;
+        st.round_open = true;
+        st.replied = 0;
+        st.granted = 0;
+        let round = st.round;
+        self.to_reachable_nodes(ctx, c, Tag::NodeAcquireAt, round);
+        let timeout = NodeMsg {
+            node: 0,
+            ok: false,
+            round,
+        };
+        self.schedule(
+            now.plus(ctx.timeout),
+            Ev::new(Tag::RoundTimeout, c, Msg::Node(timeout)),
+        );
+    }
+
+    /// Unlocks the current round's value on every node the client can reach.
+    pub(super) fn redlock_release(&mut self, ctx: &Ctx, c: u8) {
+        let round = self.clients[usize::from(c)].round;
+        self.to_reachable_nodes(ctx, c, Tag::NodeReleaseAt, round);
+    }
+
+    /// Sends a message of the round to each node the client can reach now, over its own link.
+    fn to_reachable_nodes(&mut self, ctx: &Ctx, c: u8, tag: Tag, round: u16) {
+        let spec = &ctx.sc.clients[usize::from(c)];
+        let reach = self.clients[usize::from(c)].reach;
+        for node in (0..ctx.sc.service.nodes).filter(|k| reach & (1 << k) != 0) {
+            let at = self.now.plus(spec.link(node, ctx.lock_latency, ctx.params));
+            self.schedule(
+                at,
+                Ev::new(
+                    tag,
+                    c,
+                    Msg::Node(NodeMsg {
+                        node,
+                        ok: false,
+                        round,
+                    }),
+                ),
+            );
+        }
+    }
+
+    /// The random value of a client's round: one per round, the same on every node, so an unlock
+    /// deletes only that round's keys (a deterministic stand-in for a random generator).
+    fn lock_value(&self, c: u8, round: u16) -> u64 {
+        crate::rng::splitmix64(self.seed ^ (u64::from(c) + 1) << 40 ^ u64::from(round))
+    }
+
+    fn node_acquire_at(&mut self, ctx: &Ctx, c: u8, m: NodeMsg) {
+        let now = self.now;
+        let value = self.lock_value(c, m.round);
+        let node = &mut self.locks[usize::from(m.node)];
+        if !node.up {
+            return; // a crashed node: the request is lost
+        }
+        let grant = node.acquire(c, now, Some(value));
+        self.floor(grant_word(grant));
+        match grant {
+            Grant::Granted { expires_at, .. } => {
+                self.record_on(m.node, c, Kind::Granted, 0, 0, expires_at.0, None);
+                self.note_majority(ctx, c);
+            }
+            _ => {
+                let holder = match grant {
+                    Grant::Denied { holder: Some(h) } => u64::from(h) + 1,
+                    _ => 0,
+                };
+                self.record_on(m.node, c, Kind::Denied, 0, 0, holder, None);
+            }
+        }
+        if self.clients[usize::from(c)].reach & (1 << m.node) != 0 {
+            let ok = matches!(grant, Grant::Granted { .. });
+            let lat = ctx.sc.clients[usize::from(c)].link(m.node, ctx.lock_latency, ctx.params);
+            let reply = NodeMsg { ok, ..m };
+            self.schedule(
+                now.plus(lat),
+                Ev::new(Tag::NodeAcquireReply, c, Msg::Node(reply)),
+            );
+        }
+    }
+
+    /// The ideal guard's truth: whether `c` now holds live keys on a majority of the nodes.
+    fn note_majority(&mut self, ctx: &Ctx, c: u8) {
+        let now = self.now;
+        let mut mask = 0u64;
+        for (i, l) in self.locks.iter().enumerate() {
+            mask |= u64::from(l.holds(c, now)) << i;
+        }
+        self.floor(mask); // each node's own expiry choice
+        let held = mask.count_ones() as usize;
+        if held >= usize::from(ctx.sc.service.quorum()) && self.majority != Some(c) {
+            self.majority = Some(c);
+            self.run.majorities.push(c);
+        }
+    }
+
+    fn on_node_reply(&mut self, ctx: &Ctx, c: u8, m: NodeMsg) {
+        let st = &mut self.clients[usize::from(c)];
+        if !st.round_open || m.round != st.round & 0xfff {
+            return; // a late reply to a round already counted
+        }
+        st.replied |= 1 << m.node;
+        if m.ok {
+            st.granted |= 1 << m.node;
+        }
+        if st.replied.count_ones() == u32::from(ctx.sc.service.nodes) {
+            self.count_round(ctx, c);
+        }
+    }
+
+    fn node_release_at(&mut self, c: u8, m: NodeMsg) {
+        let value = self.lock_value(c, m.round);
+        let node = &mut self.locks[usize::from(m.node)];
+        if node.up {
+            let ended = node.release(value, self.now);
+            let ended = self.decide(ended);
+            self.record_on(m.node, c, Kind::Released, 0, 0, u64::from(ended), None);
+        }
+    }
+
+    /// After the replies are in (or the wait timed out): hold the lock, or unlock and back off.
+    fn count_round(&mut self, ctx: &Ctx, c: u8) {
+        let clock = &ctx.sc.clients[usize::from(c)].clock;
+        let now = self.now;
+        let st = &mut self.clients[usize::from(c)];
+        st.round_open = false;
+        let (granted, round, sent) = (st.granted.count_ones(), st.round, st.acquire_sent_local);
+        let elapsed = clock.local_h(now, &mut self.path) - sent;
+        let validity = ctx.ttl_local() - elapsed - ctx.drift as i64;
+        let value = self.lock_value(c, round);
+        let valid = self.decide(validity > 0);
+        if granted >= u32::from(ctx.sc.service.quorum()) && (ctx.naive || valid) {
+            let cred = Credentials {
+                token: None,
+                lock_value: value,
+                via_session: false,
+            };
+            self.hold_lease(c, cred, sent + ctx.ttl_local() - ctx.drift as i64);
+            self.record(
+                c,
+                Kind::RedlockAcquired,
+                0,
+                validity,
+                u64::from(granted),
+                None,
+            );
+            self.advance(ctx, c);
+            return;
+        }
+        self.record(
+            c,
+            Kind::RedlockFailed,
+            0,
+            validity,
+            u64::from(granted),
+            None,
+        );
+        self.redlock_release(ctx, c);
+        let jitter = self.jitter(ctx, c, round);
+        self.retry_acquire(ctx, c, jitter);
+    }
+
+    /// The random share of `jitter` added to this round's back-off (seeded).
+    fn jitter(&mut self, ctx: &Ctx, c: u8, round: u16) -> u64 {
+        if ctx.jitter == 0 {
+            return 0;
+        }
+        let r = self.lock_value(c, round ^ 0x800);
+        self.floor(r / (ctx.jitter + 1)); // a floor of the jitter parameter
+        r % (ctx.jitter + 1)
+    }
+}

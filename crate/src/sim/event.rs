@@ -1,0 +1,223 @@
+//! The events of a run: one table of event kinds ([`Tag`]), from which everything the kernel needs to
+//! know about a kind follows, and the messages they carry ([`Msg`]).
+//!
+//! Adding an event kind is one row here (its tag and its two properties) and one arm in the handler of
+//! the module that owns it ([`super::Engine::handle`] says which).
+
+use crate::lock::Grant;
+use crate::store::{Credentials, Refusal};
+use crate::time::SimTime;
+
+/// What an event of a kind may do, as the kernel sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Props {
+    /// A timer of the client's, or a reply reaching it: it waits while the client is frozen, and runs
+    /// when it thaws, in the order they came.
+    pub own: bool,
+    /// Touches neither the lock servers nor a client other than its own: it may run while another
+    /// client's denied retries are being skipped (see `Skip`).
+    pub lock_free: bool,
+}
+
+const OWN: Props = Props {
+    own: true,
+    lock_free: true,
+};
+const WORLD: Props = Props {
+    own: false,
+    lock_free: true,
+};
+const LOCK: Props = Props {
+    own: false,
+    lock_free: false,
+};
+const OWN_LOCK: Props = Props {
+    own: true,
+    lock_free: false,
+};
+
+macro_rules! tags {
+    ($($(#[$doc:meta])* $name:ident = $props:expr,)*) => {
+        /// Every kind of event, with the number that identifies it in the queue and the signature.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        #[repr(u8)]
+        pub(crate) enum Tag { $($(#[$doc])* $name,)* }
+
+        impl Tag {
+            const ALL: &'static [Tag] = &[$(Tag::$name,)*];
+            const PROPS: &'static [Props] = &[$($props,)*];
+        }
+    };
+}
+
+tags! {
+    /// The client runs its next operations (start, after work, after a retry timer).
+    Step = OWN,
+    /// A script's pause ends.
+    Wake = OWN,
+    /// A single server: the client's acquire request arrives.
+    AcquireAt = LOCK,
+    /// A single server's answer reaches the client.
+    AcquireReply = OWN,
+    /// The storage: a read arrives.
+    ReadAt = WORLD,
+    ReadReply = OWN,
+    /// The storage: a write arrives.
+    WriteAt = WORLD,
+    WriteReply = OWN,
+    /// A single server: a value-checked release arrives.
+    ReleaseAt = LOCK,
+    /// A single server: a value-checked renewal arrives.
+    RenewAt = LOCK,
+    RenewReply = OWN,
+    /// The scenario's fault number `client` happens.
+    Fault = LOCK,
+    /// A session service: a frozen client's session times out (no keepalives).
+    SessionTimeout = LOCK,
+    /// A session service: the client closes its connection at the end of its script.
+    Disconnect = LOCK,
+    /// A timed pause (a fault, not a script step) ends.
+    Thaw = WORLD,
+    /// Redlock: an acquire request reaches a node.
+    NodeAcquireAt = LOCK,
+    /// Redlock: a node's answer reaches the client.
+    NodeAcquireReply = OWN_LOCK,
+    /// Redlock: an unlock reaches a node.
+    NodeReleaseAt = LOCK,
+    /// Redlock: the client stops waiting for replies of this round.
+    RoundTimeout = OWN_LOCK,
+    /// A crashed node restarts (`client` is the node).
+    Restart = LOCK,
+}
+
+impl Tag {
+    pub fn props(self) -> Props {
+        Tag::PROPS[self as usize]
+    }
+
+    pub fn from_u8(n: u8) -> Tag {
+        Tag::ALL[usize::from(n)]
+    }
+}
+
+/// A Redlock message's payload: node, answer and round, small enough to ride in the queue entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct NodeMsg {
+    pub node: u8,
+    pub ok: bool,
+    /// Wrapping at 12 bits: replies never lag thousands of rounds behind.
+    pub round: u16,
+}
+
+impl NodeMsg {
+    pub fn pack(self) -> u16 {
+        u16::from(self.node & 7) | (u16::from(self.ok) << 3) | ((self.round & 0xfff) << 4)
+    }
+
+    pub fn unpack(p: u16) -> NodeMsg {
+        NodeMsg {
+            node: (p & 7) as u8,
+            ok: p & 8 != 0,
+            round: p >> 4,
+        }
+    }
+}
+
+/// A write on its way to the storage.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct WriteMsg {
+    pub cred: Credentials,
+    pub version_read: u64,
+    pub value: i64,
+    pub debit: i64,
+    pub snapshot: i64,
+}
+
+/// What an event carries.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Msg {
+    #[default]
+    None,
+    Grant(Grant),
+    Cred(Credentials),
+    Read(Result<(i64, u64), Refusal>),
+    Write(WriteMsg),
+    Accepted(bool),
+    /// A lock value (release, renew).
+    Value(u64),
+    Renewed(Option<SimTime>),
+    /// Redlock messages; they travel in the queue entry itself.
+    Node(NodeMsg),
+}
+
+/// An event: its kind, the client it belongs to (or the fault's or node's index), and its message.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Ev {
+    pub tag: Tag,
+    pub client: u8,
+    pub msg: Msg,
+}
+
+impl Ev {
+    pub fn new(tag: Tag, client: u8, msg: Msg) -> Ev {
+        Ev { tag, client, msg }
+    }
+
+    /// An event that carries nothing.
+    pub fn bare(tag: Tag, client: u8) -> Ev {
+        Ev::new(tag, client, Msg::None)
+    }
+}
+
+/// Messages waiting in the queue, one slot per kind per client. A client has at most one message of
+/// each kind in flight (it waits for every reply), so a slot is never overwritten before its event is
+/// handled. Keeping payloads here keeps queue entries at 16 bytes, which is what makes the queue fast.
+#[derive(Default)]
+pub(crate) struct Mailbox {
+    slots: Vec<[Msg; Tag::ALL.len()]>,
+}
+
+impl Mailbox {
+    /// Room for `clients` (slots are written before they are read: no need to clear them).
+    pub fn reset(&mut self, clients: usize) {
+        if self.slots.len() < clients {
+            self.slots.resize(clients, [Msg::None; Tag::ALL.len()]);
+        }
+    }
+
+    /// Stores an event's message; returns what travels in the queue entry itself.
+    pub fn put(&mut self, ev: Ev) -> u16 {
+        match ev.msg {
+            Msg::None => 0,
+            Msg::Node(m) => m.pack(),
+            msg => {
+                self.slots[usize::from(ev.client)][ev.tag as usize] = msg;
+                0
+            }
+        }
+    }
+
+    /// The event a queue entry stands for.
+    pub fn take(&mut self, tag: Tag, client: u8, payload: u16) -> Ev {
+        let msg = match tag {
+            Tag::NodeAcquireAt | Tag::NodeAcquireReply | Tag::NodeReleaseAt | Tag::RoundTimeout => {
+                Msg::Node(NodeMsg::unpack(payload))
+            }
+            _ if usize::from(client) < self.slots.len() => {
+                self.slots[usize::from(client)][tag as usize]
+            }
+            _ => Msg::None,
+        };
+        Ev::new(tag, client, msg)
+    }
+}
+
+impl Msg {
+    /// A Redlock message (the events of [`crate::services`]' redlock carry nothing else).
+    pub fn node(self) -> NodeMsg {
+        match self {
+            Msg::Node(m) => m,
+            other => unreachable!("expected a node message, got {other:?}"),
+        }
+    }
+}

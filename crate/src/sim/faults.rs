@@ -1,0 +1,76 @@
+//! The fault injector: the scenario's timed faults (a session terminated, a node crashed or restarted,
+//! a failover, a partition cut or healed, a client frozen) and the events that end them.
+
+use super::{Ctx, Engine, Ev, Tag};
+use crate::client::Phase;
+use crate::scenario::FaultAction;
+use crate::services::SessionEnd;
+use crate::trace::Kind;
+
+impl Engine {
+    pub(super) fn on_fault_event(&mut self, ctx: &Ctx, ev: Ev) {
+        match ev.tag {
+            Tag::Fault => self.fault(ctx, ev.client),
+            Tag::Restart => self.restart_node(ev.client),
+            _ => {
+                // A timed freeze ends.
+                self.clients[usize::from(ev.client)].woke = true;
+                self.record(ev.client, Kind::PauseEnd, 0, 0, 0, None);
+            }
+        }
+    }
+
+    /// The scenario's fault number `i` happens.
+    fn fault(&mut self, ctx: &Ctx, i: u8) {
+        match ctx.sc.faults[usize::from(i)].action {
+            FaultAction::Terminate(x) => self.end_session(x, SessionEnd::Terminated),
+            FaultAction::Crash(k, restart) => {
+                let now = self.now;
+                let node = &mut self.locks[usize::from(k)];
+                let lost = node.crash(now, ctx.sc.service.persist);
+                if let Some(d) = restart {
+                    // "Wait at least a TTL before restarting", timed by the node's own clock.
+                    let d = i64::try_from(d.resolve(ctx.params)).unwrap_or(i64::MAX);
+                    let local = node.clock.local_h(now, &mut self.path).saturating_add(d);
+                    let at = node.clock.first_at_or_after_h(now, local, &mut self.path);
+                    self.schedule(at, Ev::bare(Tag::Restart, k));
+                }
+                self.record_on(k, 0, Kind::NodeCrashed, 0, lost as i64, 0, None);
+            }
+            FaultAction::Restart(k) => {
+                if !self.locks[usize::from(k)].up {
+                    self.restart_node(k);
+                }
+            }
+            FaultAction::Failover => self.failover(ctx),
+            FaultAction::Partition(x, mask, cut) => {
+                let st = &mut self.clients[usize::from(x)];
+                st.reach = if cut {
+                    st.reach & !mask
+                } else {
+                    st.reach | mask
+                };
+                self.record(x, Kind::Partition, 0, i64::from(cut), u64::from(mask), None);
+            }
+            FaultAction::Freeze(x, d) => self.freeze(x, d.resolve(ctx.params)),
+        }
+    }
+
+    fn restart_node(&mut self, k: u8) {
+        self.locks[usize::from(k)].up = true;
+        self.record_on(k, 0, Kind::NodeRestarted, 0, 0, 0, None);
+    }
+
+    /// A timed freeze of client `x` for `d` (a GC pause from outside its script): ignored while it is
+    /// already frozen or done.
+    fn freeze(&mut self, x: u8, d: u64) {
+        let now = self.now;
+        let thawed = self.decide(now >= self.clients[usize::from(x)].frozen_until);
+        let st = &mut self.clients[usize::from(x)];
+        if st.phase != Phase::Done && thawed {
+            st.frozen_until = now.plus(d);
+            self.begin_pause(x, d);
+            self.schedule(now.plus(d), Ev::bare(Tag::Thaw, x));
+        }
+    }
+}

@@ -1,0 +1,571 @@
+//! The discrete-event engine: a queue of events ordered by `(time, sequence)`, a clock that jumps to the
+//! next event, and the actors that react to them.
+//!
+//! Ties: two events at the same microsecond run in the order they were scheduled (the sequence number),
+//! so every run is exactly repeatable. A message with zero latency is still an event: it arrives after
+//! everything already scheduled for that instant.
+//!
+//! The map (see also `docs/architecture.md`):
+//! - here: the run loop and its limits, reset, the trace recorder, and the dispatcher ([`Engine::handle`]);
+//! - [`event`]: the table of event kinds and the messages they carry; [`queue`]: the ordered queue;
+//! - [`skip`]: sweeps' jump over a polling client's denied retries;
+//! - actors: [`script`] (the client script interpreter), [`storage`] (the guarded store's side),
+//!   [`faults`] (the fault injector), [`finish`] (what a run leaves behind);
+//! - the lock services, one file each, in [`crate::services`].
+//!
+//! Every choice that depends on a time goes through [`Engine::decide`] (and every floor of a time through
+//! [`Engine::floor`]), so a sweep's path signature sees it (see [`crate::sig`]).
+
+mod event;
+mod faults;
+mod finish;
+mod queue;
+mod script;
+mod skip;
+mod storage;
+
+pub(crate) use event::{Ev, Msg, NodeMsg, Tag, WriteMsg};
+
+use crate::client::ClientState;
+use crate::error::Error;
+use crate::lock::LeaseService;
+use crate::scenario::{Scenario, ServiceKind, ServiceSpec};
+use crate::sig::Path;
+use crate::store::{GuardedStore, Policy, Refusal};
+use crate::time::{SimTime, SEC};
+use crate::trace::{Kind, Span, TraceEvent, WriteRecord};
+use event::Mailbox;
+use queue::{EventQueue, Queued};
+use skip::Skip;
+
+/// Most events one run may process before it is stopped with an error.
+pub const EVENTS_MAX: u32 = 1_000_000;
+/// Latest simulated time a run may reach: two hours.
+pub const SIM_TIME_US_MAX: u64 = 7_200 * SEC;
+/// Most retries a client may be given.
+pub const RETRIES_MAX: u32 = 10;
+
+/// How to run a scenario.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    pub policy: Policy,
+    /// One value per scenario parameter, in µs (see [`Scenario::defaults`]).
+    pub params: Vec<u64>,
+    /// How often a client whose access was refused (or whose check failed) starts over.
+    pub retries: u32,
+    /// Record the trace (off for sweeps).
+    pub trace: bool,
+    /// Seeds the lock values (and any other randomness).
+    pub seed: u64,
+    /// Redlock: clients trust a majority of grants without checking the validity left.
+    pub naive: bool,
+}
+
+impl Config {
+    pub fn new(scenario: &Scenario, policy: Policy) -> Config {
+        Config {
+            policy,
+            params: scenario.defaults(),
+            retries: 0,
+            trace: true,
+            seed: 0x1ea5e,
+            naive: false,
+        }
+    }
+}
+
+/// Everything one run produced. Buffers are reused by [`Engine`] across runs.
+#[derive(Clone, Debug, Default)]
+pub struct Run {
+    pub initial: i64,
+    pub final_balance: i64,
+    pub writes: Vec<WriteRecord>,
+    pub trace: Vec<TraceEvent>,
+    /// The lock service's truth: one record per grant.
+    pub leases: Vec<crate::lock::LeaseRecord>,
+    /// Each client's belief that it holds the lock, per grant (`tag` = token).
+    pub beliefs: Vec<Span>,
+    /// Pauses (`tag` unused).
+    pub pauses: Vec<Span>,
+    /// Writes held by the network (`tag` = value).
+    pub held: Vec<Span>,
+    /// Redlock: the clients that came to hold live keys on a majority of nodes, in order (the truth
+    /// the ideal guard follows).
+    pub majorities: Vec<u8>,
+    /// Time of the last event.
+    pub end: SimTime,
+    pub events: u32,
+    /// The path's signature (see [`crate::sig`]): the same path gives the same value. Computed only by
+    /// engines in sweep mode ([`Engine::set_fast`]); 0 otherwise.
+    pub sig: u64,
+}
+
+/// A reusable engine: run as many configurations as you like without allocating after the first.
+#[derive(Default)]
+pub struct Engine {
+    queue: EventQueue,
+    mail: Mailbox,
+    pub(crate) clients: Vec<ClientState>,
+    /// The lock servers: one, or Redlock's nodes.
+    pub(crate) locks: Vec<LeaseService>,
+    /// Redlock: the client holding live keys on a majority of nodes most recently.
+    pub(crate) majority: Option<u8>,
+    pub(crate) seed: u64,
+    store: GuardedStore,
+    pub(crate) now: SimTime,
+    trace_on: bool,
+    /// Sweep mode (see [`Engine::set_fast`]).
+    fast: bool,
+    /// `fast` for this run (off when traced, or when re-running after a bail).
+    pub(crate) fast_now: bool,
+    pub(crate) skip: Option<Skip>,
+    /// The fast run met something it cannot skip exactly: run again event by event.
+    bail: bool,
+    pub(crate) path: Path,
+    pub run: Run,
+}
+
+/// One run's settings, resolved once: the hot loop reads them on every event.
+pub(crate) struct Ctx<'a> {
+    pub sc: &'a Scenario,
+    pub service: ServiceKind,
+    pub policy: Policy,
+    pub params: &'a [u64],
+    pub retries: u32,
+    /// `u64::MAX` for a session lock (no TTL).
+    pub ttl: u64,
+    pub idle: u64,
+    pub lock_latency: u64,
+    pub store_latency: u64,
+    pub naive: bool,
+    pub timeout: u64,
+    pub jitter: u64,
+    /// Redlock's drift allowance for this TTL.
+    pub drift: u64,
+}
+
+impl<'a> Ctx<'a> {
+    fn new(
+        sc: &'a Scenario,
+        policy: Policy,
+        params: &'a [u64],
+        retries: u32,
+        naive: bool,
+    ) -> Ctx<'a> {
+        let svc = &sc.service;
+        let ttl = match svc.kind {
+            ServiceKind::Session => u64::MAX,
+            _ => svc.ttl.resolve(params),
+        };
+        Ctx {
+            sc,
+            service: svc.kind,
+            policy,
+            params,
+            retries,
+            ttl,
+            idle: svc.idle.resolve(params),
+            lock_latency: svc.lock_latency.resolve(params),
+            store_latency: svc.store_latency.resolve(params),
+            naive,
+            timeout: svc.timeout.resolve(params),
+            jitter: svc.jitter.resolve(params),
+            drift: ServiceSpec::drift(ttl),
+        }
+    }
+
+    /// The TTL as a signed count of local µs (saturating for a session lock's unbounded one).
+    pub fn ttl_local(&self) -> i64 {
+        i64::try_from(self.ttl).unwrap_or(i64::MAX)
+    }
+}
+
+impl Engine {
+    pub fn new() -> Engine {
+        Engine::default()
+    }
+
+    /// Records a choice that depends on a time, and returns it: `if self.decide(a < b)`. Sweep engines
+    /// only fold it into the path signature; others skip the arithmetic.
+    #[inline(always)]
+    pub(crate) fn decide(&mut self, b: bool) -> bool {
+        if self.fast {
+            self.path.decide(b);
+        }
+        b
+    }
+
+    /// Records a value that a floor of times produced (see [`crate::sig::Path::floor`]).
+    #[inline(always)]
+    pub(crate) fn floor(&mut self, w: u64) {
+        if self.fast {
+            self.path.floor(w);
+        }
+    }
+
+    /// Sweep mode: every run computes its path signature (`Run::sig`, see [`crate::sig`]), and untraced
+    /// runs skip a polling client's denied retries in one jump (see `Skip`). The run's writes, leases,
+    /// grants, final balance and event count are the same as event by event (tested). Sweeps turn it on.
+    pub fn set_fast(&mut self, on: bool) {
+        self.fast = on;
+    }
+
+    /// Runs `sc` under `cfg`; the result is in `self.run`.
+    pub fn run(&mut self, sc: &Scenario, cfg: &Config) -> Result<&Run, Error> {
+        self.run_with(
+            sc,
+            cfg.policy,
+            &cfg.params,
+            cfg.retries,
+            cfg.trace,
+            cfg.seed,
+            cfg.naive,
+        )
+    }
+
+    /// As [`Engine::run`], with the configuration spelled out (no `Config` to build in hot loops).
+    #[allow(clippy::too_many_arguments)]
+    pub fn run_with(
+        &mut self,
+        sc: &Scenario,
+        policy: Policy,
+        params: &[u64],
+        retries: u32,
+        trace: bool,
+        seed: u64,
+        naive: bool,
+    ) -> Result<&Run, Error> {
+        check_config(sc, params, retries)?;
+        let ctx = Ctx::new(sc, policy, params, retries, naive);
+        if !self.run_once(&ctx, trace, seed, self.fast && !trace)? {
+            self.run_once(&ctx, trace, seed, false)?;
+        }
+        Ok(&self.run)
+    }
+
+    /// One run; `Ok(false)` if a fast run had to give up (see `Skip`).
+    fn run_once(&mut self, ctx: &Ctx, trace: bool, seed: u64, fast: bool) -> Result<bool, Error> {
+        let (sc, params) = (ctx.sc, ctx.params);
+        self.reset(ctx, trace, seed);
+        self.fast_now = fast;
+        self.floor(ctx.drift); // a floor of the TTL
+        for (i, spec) in sc.clients.iter().enumerate() {
+            let start = spec.start.resolve(params);
+            self.schedule(SimTime(start), Ev::bare(Tag::Step, i as u8));
+        }
+        for (i, fault) in sc.faults.iter().enumerate() {
+            self.schedule(
+                SimTime(fault.at.resolve(params)),
+                Ev::bare(Tag::Fault, i as u8),
+            );
+        }
+        while let Some(q) = self.queue.pop(self.now) {
+            if !self.admit(q)? {
+                return Ok(false);
+            }
+            let ev = self.mail.take(q.tag(), q.client(), q.payload());
+            if self.deferred(ev) {
+                continue;
+            }
+            self.handle(ctx, ev);
+            if self.bail {
+                return Ok(false);
+            }
+        }
+        self.finish(ctx);
+        for k in 0..self.locks.len() {
+            self.floor(self.locks[k].path.digest());
+        }
+        self.run.sig = self.path.digest();
+        Ok(true)
+    }
+
+    /// Moves the clock to the next event and counts it, within the run's limits; `Ok(false)` if a fast
+    /// run must give up because the event would disturb a skip.
+    fn admit(&mut self, q: Queued) -> Result<bool, Error> {
+        let at = q.at();
+        if at.0 > SIM_TIME_US_MAX {
+            return Err(Error::Limit {
+                what: format!("simulated time passed {} s", SIM_TIME_US_MAX / SEC),
+            });
+        }
+        self.count_events(1)?;
+        debug_assert!(at >= self.now, "time never goes back");
+        self.now = at;
+        if self.fast {
+            self.path.event(q.identity());
+        }
+        let Some(sk) = self.skip else {
+            return Ok(true);
+        };
+        if q.client() == sk.client && q.tag() == Tag::Step && at.0 == sk.last {
+            // The jump lands: count the skipped attempts' events as if they had run.
+            self.skip = None;
+            self.count_events(3 * sk.polls as u32)?;
+            return Ok(true);
+        }
+        // The polling client's own event, or one that touches the lock: not skippable.
+        Ok(q.client() != sk.client && q.tag().props().lock_free)
+    }
+
+    fn count_events(&mut self, n: u32) -> Result<(), Error> {
+        self.run.events += n;
+        if self.run.events > EVENTS_MAX {
+            return Err(Error::Limit {
+                what: format!("more than {EVENTS_MAX} events"),
+            });
+        }
+        Ok(())
+    }
+
+    fn reset(&mut self, ctx: &Ctx, trace: bool, seed: u64) {
+        self.reset_locks(ctx, seed);
+        self.majority = None;
+        self.seed = seed;
+        self.queue.clear();
+        self.clients.clear();
+        self.clients
+            .resize(ctx.sc.clients.len(), ClientState::default());
+        for (st, spec) in self.clients.iter_mut().zip(ctx.sc.clients.iter()) {
+            st.reach = spec.reach;
+        }
+        self.mail.reset(ctx.sc.clients.len());
+        self.store = GuardedStore::new(ctx.sc.balance);
+        self.skip = None;
+        self.bail = false;
+        self.path = Path::default();
+        self.now = SimTime::ZERO;
+        self.trace_on = trace;
+        self.run.reset(ctx.sc.balance);
+    }
+
+    fn reset_locks(&mut self, ctx: &Ctx, seed: u64) {
+        let svc = &ctx.sc.service;
+        let delay = svc.lock_delay.resolve(ctx.params);
+        let nodes = usize::from(svc.nodes);
+        self.locks.truncate(nodes);
+        for k in 0..nodes {
+            if k == self.locks.len() {
+                self.locks
+                    .push(LeaseService::new(ctx.ttl, delay, svc.tokens, seed));
+            }
+            let lock = &mut self.locks[k];
+            lock.set_first_token(svc.first_token);
+            lock.reset(ctx.ttl, delay, svc.tokens, seed);
+            lock.node = k as u8;
+            let clock = svc.node_clock(k);
+            if lock.clock != *clock {
+                lock.clock = clock.clone(); // borrowed data for built-in scenarios: no allocation
+            }
+        }
+    }
+
+    /// Queues an event; its message waits in the mailbox.
+    pub(crate) fn schedule(&mut self, at: SimTime, ev: Ev) {
+        let payload = self.mail.put(ev);
+        if let Some(sk) = self.skip {
+            if sk.on_chain(at.0) {
+                self.bail = true; // its order against a skipped event is unknown
+            }
+        }
+        let started = self.run.events > 0;
+        self.queue
+            .push(at, ev.tag, ev.client, payload, self.now, started);
+    }
+
+    pub(crate) fn record(
+        &mut self,
+        client: u8,
+        kind: Kind,
+        token: u64,
+        value: i64,
+        aux: u64,
+        reason: Option<Refusal>,
+    ) {
+        self.record_on(0, client, kind, token, value, aux, reason);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn record_on(
+        &mut self,
+        node: u8,
+        client: u8,
+        kind: Kind,
+        token: u64,
+        value: i64,
+        aux: u64,
+        reason: Option<Refusal>,
+    ) {
+        if self.trace_on {
+            let t = self.now;
+            self.run.trace.push(TraceEvent {
+                t,
+                client,
+                node,
+                kind,
+                token,
+                value,
+                aux,
+                reason,
+            });
+        }
+    }
+
+    /// Hands an event to the actor or lock service that owns its kind.
+    fn handle(&mut self, ctx: &Ctx, ev: Ev) {
+        match ev.tag {
+            Tag::Step | Tag::Wake => self.on_script_event(ctx, ev),
+            Tag::ReadAt | Tag::ReadReply | Tag::WriteAt | Tag::WriteReply => {
+                self.on_storage_event(ctx, ev)
+            }
+            Tag::Fault | Tag::Thaw | Tag::Restart => self.on_fault_event(ctx, ev),
+            _ => self.on_service_event(ctx, ev),
+        }
+    }
+
+    /// A frozen client handles nothing of its own: its timers and the replies reaching it wait until
+    /// it thaws, in the order they came (they are re-queued now, so their order is kept).
+    fn deferred(&mut self, ev: Ev) -> bool {
+        if !ev.tag.props().own {
+            return false; // faults and restarts carry a fault or node index, not a client
+        }
+        let until = self.clients[usize::from(ev.client)].frozen_until;
+        if self.decide(self.now < until) {
+            self.schedule(until, ev);
+            return true;
+        }
+        false
+    }
+}
+
+/// Refuses settings the scenario cannot run with.
+fn check_config(sc: &Scenario, params: &[u64], retries: u32) -> Result<(), Error> {
+    if params.len() != sc.params.len() {
+        let why = format!(
+            "scenario {} takes {} values, got {}",
+            sc.id,
+            sc.params.len(),
+            params.len()
+        );
+        return Err(Error::BadValue {
+            what: "parameters".into(),
+            why,
+        });
+    }
+    if retries > RETRIES_MAX {
+        return Err(Error::BadValue {
+            what: "retries".into(),
+            why: format!("expected 0 to {RETRIES_MAX}"),
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Scenario {
+        Scenario::parse(&format!("id: t\ntitle: t\nsummary: s\n{text}")).unwrap()
+    }
+
+    #[test]
+    fn too_many_events_is_a_clear_error() {
+        // B polls every microsecond against a one-hour lease: millions of attempts.
+        let sc = parse("service: lease ttl=3600s\nclient A: acquire; read; write 1\nclient B: acquire every 1us; read; write 1\n");
+        let err = Engine::new()
+            .run(&sc, &Config::new(&sc, Policy::None))
+            .unwrap_err();
+        assert!(matches!(err, Error::Limit { .. }), "{err}");
+        assert!(err.to_string().contains("events"), "{err}");
+    }
+
+    #[test]
+    fn too_much_simulated_time_is_a_clear_error() {
+        let sc = parse("client A: acquire; work 3600s; work 3600s; work 1s; read; write 1\n");
+        let err = Engine::new()
+            .run(&sc, &Config::new(&sc, Policy::None))
+            .unwrap_err();
+        assert!(err.to_string().contains("simulated time"), "{err}");
+    }
+
+    #[test]
+    fn same_instant_events_run_in_scheduling_order() {
+        // A's pause ends at 300 ms, scheduled at 0; B's attempt at 300 ms was scheduled at 250 ms. A goes
+        // first: it writes under its (just expired) lease before B is granted, so nothing is lost.
+        let sc = crate::catalogue::find("seed-gc-pause").unwrap();
+        let mut cfg = Config::new(sc, Policy::None);
+        sc.set_param(&mut cfg.params, "pause", 300_000).unwrap();
+        let run = Engine::new().run(sc, &cfg).unwrap().clone();
+        let order: Vec<(u8, Kind)> = run
+            .trace
+            .iter()
+            .filter(|e| e.t.0 == 300_000)
+            .map(|e| (e.client, e.kind))
+            .collect();
+        let a_write = order
+            .iter()
+            .position(|&(c, k)| c == 0 && k == Kind::WriteAccepted)
+            .unwrap();
+        let b_grant = order
+            .iter()
+            .position(|&(c, k)| c == 1 && k == Kind::Granted)
+            .unwrap();
+        assert!(a_write < b_grant, "{order:?}");
+        assert_eq!(run.final_balance, 390);
+    }
+
+    #[test]
+    fn a_frozen_client_sees_its_reply_only_when_it_thaws() {
+        let sc = crate::catalogue::find("reply-in-flight").unwrap();
+        let run = Engine::new()
+            .run(sc, &Config::new(sc, Policy::None))
+            .unwrap()
+            .clone();
+        let granted = run
+            .trace
+            .iter()
+            .find(|e| e.kind == Kind::Granted && e.client == 0)
+            .unwrap();
+        assert_eq!(granted.t.0, 1_000, "the lock service grants at 1 ms");
+        let a = run.beliefs.iter().find(|b| b.client == 0).unwrap();
+        assert_eq!(
+            a.from.0, 351_000,
+            "A learns of it when it thaws, 350 ms later"
+        );
+        let read = run
+            .trace
+            .iter()
+            .find(|e| e.kind == Kind::Read && e.client == 0)
+            .unwrap();
+        assert_eq!(read.t.0, 351_000);
+    }
+
+    #[test]
+    fn a_released_belief_keeps_its_token() {
+        let sc = crate::catalogue::find("gc-pause").unwrap();
+        let run = Engine::new()
+            .run(sc, &Config::new(sc, Policy::None))
+            .unwrap()
+            .clone();
+        let b = run.beliefs.iter().find(|b| b.client == 1).unwrap();
+        assert_eq!((b.from.0, b.to.0, b.tag), (310_000, 340_000, 2));
+    }
+
+    #[test]
+    fn a_paused_client_keeps_its_belief() {
+        let sc = crate::catalogue::find("seed-gc-pause").unwrap();
+        let run = Engine::new()
+            .run(sc, &Config::new(sc, Policy::None))
+            .unwrap()
+            .clone();
+        let a = run.beliefs.iter().find(|b| b.client == 0).unwrap();
+        assert_eq!(
+            (a.from.0, a.to.0),
+            (0, 600_000),
+            "A believes it holds the lock through its pause"
+        );
+        let truth = run.leases[0];
+        assert_eq!((truth.granted_at.0, truth.ends_at.0), (0, 300_000));
+    }
+}

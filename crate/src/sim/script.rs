@@ -1,0 +1,327 @@
+//! The client script interpreter: runs a client's operations from its `pc` until one has to wait, and
+//! what happens when an attempt fails (start over, or give up) or the script ends.
+
+use super::{Ctx, Engine, Ev, Msg, Tag, WriteMsg};
+use crate::client::{Dur, Op, Phase};
+use crate::store::Credentials;
+use crate::time::SimTime;
+use crate::trace::{Kind, Span};
+
+/// After an operation: go on with the next one, or wait for an event.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Flow {
+    Next,
+    Wait,
+}
+
+impl Engine {
+    /// `Step` (start, after work, after a retry timer) and `Wake` (a script's pause ends).
+    pub(super) fn on_script_event(&mut self, ctx: &Ctx, ev: Ev) {
+        let c = ev.client;
+        if ev.tag == Tag::Wake {
+            let st = &mut self.clients[usize::from(c)];
+            st.phase = Phase::Waiting;
+            st.woke = true;
+            st.pc += 1;
+            self.record(c, Kind::PauseEnd, 0, 0, 0, None);
+        } else if self.clients[usize::from(c)].phase == Phase::NotStarted {
+            self.record(c, Kind::Start, 0, 0, 0, None);
+        }
+        self.advance(ctx, c);
+    }
+
+    /// Runs the client's operations from its `pc` until one has to wait.
+    pub(crate) fn advance(&mut self, ctx: &Ctx, c: u8) {
+        let spec = &ctx.sc.clients[usize::from(c)];
+        loop {
+            let st = &mut self.clients[usize::from(c)];
+            st.phase = Phase::Waiting;
+            let Some(&op) = spec.ops.get(st.pc) else {
+                self.finish_client(ctx, c);
+                return;
+            };
+            let flow = match op {
+                Op::Acquire { .. } => self.op_acquire(ctx, c),
+                Op::Read { via_session } => self.op_read(ctx, c, via_session),
+                Op::Work(d) => self.op_work(ctx, c, d),
+                Op::Pause(d) => self.op_pause(ctx, c, d),
+                Op::Check(need) => self.op_check(ctx, c, need),
+                Op::Write {
+                    debit,
+                    delay,
+                    via_session,
+                } => self.op_write(ctx, c, debit, delay, via_session),
+                Op::Release => self.op_release(ctx, c),
+                Op::Idle => self.op_idle(c),
+                Op::Renew => self.op_renew(ctx, c),
+            };
+            if flow == Flow::Wait {
+                return;
+            }
+        }
+    }
+
+    fn op_acquire(&mut self, ctx: &Ctx, c: u8) -> Flow {
+        let clock = &ctx.sc.clients[usize::from(c)].clock;
+        let now = self.now;
+        let local = clock.local_h(now, &mut self.path);
+        let st = &mut self.clients[usize::from(c)];
+        st.tries += 1;
+        st.acquire_sent_local = local;
+        self.record(c, Kind::AcquireSent, 0, 0, 0, None);
+        self.send_acquire(ctx, c);
+        Flow::Wait
+    }
+
+    /// The credentials the client's accesses carry: its lease's, if it holds one.
+    fn credentials(&self, c: u8, via_session: bool) -> Credentials {
+        let lease = self.clients[usize::from(c)].lease;
+        Credentials {
+            via_session,
+            ..lease.map(|l| l.cred).unwrap_or_default()
+        }
+    }
+
+    fn op_read(&mut self, ctx: &Ctx, c: u8, via_session: bool) -> Flow {
+        let cred = self.credentials(c, via_session);
+        self.schedule(
+            self.now.plus(ctx.store_latency),
+            Ev::new(Tag::ReadAt, c, Msg::Cred(cred)),
+        );
+        Flow::Wait
+    }
+
+    fn op_work(&mut self, ctx: &Ctx, c: u8, d: Dur) -> Flow {
+        let d = d.resolve(ctx.params);
+        self.clients[usize::from(c)].pc += 1;
+        if self.decide(d > 0) {
+            self.schedule(self.now.plus(d), Ev::bare(Tag::Step, c));
+            return Flow::Wait;
+        }
+        Flow::Next
+    }
+
+    /// A stop-the-world pause: a fault, so it happens on the first attempt only.
+    fn op_pause(&mut self, ctx: &Ctx, c: u8, d: Dur) -> Flow {
+        let d = d.resolve(ctx.params);
+        let st = &mut self.clients[usize::from(c)];
+        if st.attempt > 0 {
+            st.pc += 1;
+            return Flow::Next;
+        }
+        st.phase = Phase::Paused;
+        self.begin_pause(c, d);
+        self.schedule(self.now.plus(d), Ev::bare(Tag::Wake, c));
+        self.on_pause(ctx, c, d);
+        Flow::Wait
+    }
+
+    /// The careful client's check, by its own clock, that enough of the lease is left.
+    fn op_check(&mut self, ctx: &Ctx, c: u8, need: Dur) -> Flow {
+        let need = need.resolve(ctx.params);
+        let clock = &ctx.sc.clients[usize::from(c)].clock;
+        let lease = self.clients[usize::from(c)].lease;
+        let left = lease.map_or(i64::MIN, |l| {
+            l.believed_end_local - clock.local_h(self.now, &mut self.path)
+        });
+        let ok = self.decide(left >= need as i64);
+        let kind = if ok { Kind::CheckOk } else { Kind::CheckFailed };
+        self.record(c, kind, 0, left, need, None);
+        if !ok {
+            self.abort(ctx, c);
+            return Flow::Wait;
+        }
+        self.clients[usize::from(c)].pc += 1;
+        Flow::Next
+    }
+
+    /// Writes `snapshot − debit`; the network may hold the message (a fault: first attempt only).
+    fn op_write(&mut self, ctx: &Ctx, c: u8, debit: i64, delay: Dur, via_session: bool) -> Flow {
+        let now = self.now;
+        let st = &self.clients[usize::from(c)];
+        let (snapshot, version_read) = st.snapshot.unwrap_or((0, 0));
+        let hold = if st.attempt == 0 {
+            delay.resolve(ctx.params)
+        } else {
+            0
+        };
+        let value = snapshot - debit;
+        let cred = self.credentials(c, via_session);
+        self.record(
+            c,
+            Kind::WriteSent,
+            cred.token.unwrap_or(0),
+            value,
+            hold,
+            None,
+        );
+        if hold > 0 {
+            self.run.held.push(Span {
+                client: c,
+                from: now,
+                to: now.plus(hold),
+                tag: value,
+            });
+        }
+        let msg = WriteMsg {
+            cred,
+            version_read,
+            value,
+            debit,
+            snapshot,
+        };
+        let at = now.plus(ctx.store_latency).plus(hold);
+        self.schedule(at, Ev::new(Tag::WriteAt, c, Msg::Write(msg)));
+        Flow::Wait
+    }
+
+    fn op_release(&mut self, ctx: &Ctx, c: u8) -> Flow {
+        if let Some(lease) = self.clients[usize::from(c)].lease {
+            self.end_belief(c, self.now); // while the lease (and its token) is still known
+            self.clients[usize::from(c)].lease = None;
+            self.send_release(ctx, c, lease.cred.lock_value);
+        }
+        self.clients[usize::from(c)].pc += 1;
+        Flow::Next
+    }
+
+    /// Connected and silent: no more events of its own; its belief lasts to the end.
+    fn op_idle(&mut self, c: u8) -> Flow {
+        self.clients[usize::from(c)].phase = Phase::Done;
+        self.record(c, Kind::Done, 0, 0, 0, None);
+        Flow::Wait
+    }
+
+    fn op_renew(&mut self, ctx: &Ctx, c: u8) -> Flow {
+        if self.clients[usize::from(c)].lease.is_none() {
+            self.abort(ctx, c);
+            return Flow::Wait;
+        }
+        self.send_renew(ctx, c);
+        Flow::Wait
+    }
+
+    /// Client `c` freezes now for `d` (a script's pause or a timed fault): the trace notes it with the
+    /// token it holds and the value it read, and the timeline draws it.
+    pub(crate) fn begin_pause(&mut self, c: u8, d: u64) {
+        let now = self.now;
+        let st = &self.clients[usize::from(c)];
+        let token = st.lease.and_then(|l| l.cred.token).unwrap_or(0);
+        let read = st.snapshot.map_or(i64::MIN, |s| s.0);
+        self.record(c, Kind::PauseStart, token, read, d, None);
+        self.run.pauses.push(Span {
+            client: c,
+            from: now,
+            to: now.plus(d),
+            tag: 0,
+        });
+    }
+
+    /// The client has learned it lost the lock (or let it go): its belief ends at `to`.
+    pub(crate) fn end_belief(&mut self, c: u8, to: SimTime) {
+        let st = &mut self.clients[usize::from(c)];
+        if let Some(from) = st.belief_from.take() {
+            let token = st.lease.and_then(|l| l.cred.token).unwrap_or(0);
+            self.run.beliefs.push(Span {
+                client: c,
+                from,
+                to,
+                tag: token as i64,
+            });
+        }
+    }
+
+    /// The attempt failed (refused access, failed check, lost renewal): start over or give up.
+    pub(crate) fn abort(&mut self, ctx: &Ctx, c: u8) {
+        self.end_belief(c, self.now);
+        let st = &mut self.clients[usize::from(c)];
+        if st.attempt >= ctx.retries {
+            st.phase = Phase::Done;
+            st.lease = None;
+            self.record(c, Kind::GaveUp, 0, 0, 0, None);
+            return;
+        }
+        st.attempt += 1;
+        st.tries = 0;
+        st.session_dead = false; // starting over means a new connection
+        st.snapshot = None;
+        st.woke = false;
+        st.pc = ctx.sc.clients[usize::from(c)].restart_pc();
+        let attempt = st.attempt;
+        if let Some(lease) = st.lease.take() {
+            // Hand back whatever it may still hold before asking again (value-checked: harmless if gone).
+            self.send_release(ctx, c, lease.cred.lock_value);
+        }
+        self.record(c, Kind::Retry, 0, 0, u64::from(attempt), None);
+        self.advance(ctx, c);
+    }
+
+    /// Denied at an acquire step: try again after `every`, or give up when out of tries; `extra` is
+    /// added to the wait (Redlock's jitter).
+    pub(crate) fn retry_acquire(&mut self, ctx: &Ctx, c: u8, extra: u64) {
+        let st = &mut self.clients[usize::from(c)];
+        let Op::Acquire { every, tries } = ctx.sc.clients[usize::from(c)].ops[st.pc] else {
+            unreachable!("an acquire is answered only while the client is at an acquire step")
+        };
+        if tries != 0 && st.tries >= tries {
+            st.phase = Phase::Done;
+            self.record(c, Kind::GaveUp, 0, 0, 0, None);
+            return;
+        }
+        let every = every.resolve(ctx.params);
+        let skip = if tries == 0 && self.fast_now && ctx.service.polls_one_server() {
+            self.plan_skip(ctx, c, every)
+        } else {
+            None
+        };
+        match skip {
+            Some(sk) => {
+                self.clients[usize::from(c)].tries += sk.polls as u32;
+                self.schedule(SimTime(sk.last), Ev::bare(Tag::Step, c));
+                self.skip = Some(sk);
+            }
+            None => self.schedule(self.now.plus(every).plus(extra), Ev::bare(Tag::Step, c)),
+        }
+    }
+
+    /// The script is over: a belief it did not release lasts until the lease runs out by its clock.
+    fn finish_client(&mut self, ctx: &Ctx, c: u8) {
+        let now = self.now;
+        let clock = &ctx.sc.clients[usize::from(c)].clock;
+        let st = &mut self.clients[usize::from(c)];
+        st.phase = Phase::Done;
+        if let (Some(from), Some(lease)) = (st.belief_from.take(), st.lease) {
+            // (A session lock has no end of its own: the belief lasts as long as the script.)
+            let to = if ctx.ttl == u64::MAX {
+                now
+            } else {
+                clock.true_time_of(lease.believed_end_local).max(now)
+            };
+            let tag = lease.cred.token.unwrap_or(0) as i64;
+            self.run.beliefs.push(Span {
+                client: c,
+                from,
+                to,
+                tag,
+            });
+        }
+        self.record(c, Kind::Done, 0, 0, 0, None);
+        self.on_script_end(ctx, c);
+    }
+}
+
+impl Engine {
+    /// The client learns it holds the lock: it keeps the grant's credentials, believes the lease ends at
+    /// `believed_end_local` by its own clock, and moves past its acquire step.
+    pub(crate) fn hold_lease(&mut self, c: u8, cred: Credentials, believed_end_local: i64) {
+        let now = self.now;
+        let st = &mut self.clients[usize::from(c)];
+        st.lease = Some(crate::client::HeldLease {
+            cred,
+            since: now,
+            believed_end_local,
+        });
+        st.belief_from = Some(now);
+        st.pc += 1;
+    }
+}
