@@ -16,10 +16,40 @@ mod session;
 
 pub(crate) use session::SessionEnd;
 
-use crate::scenario::ServiceKind;
+use crate::scenario::{Scenario, ServiceKind};
 use crate::sim::{Ctx, Engine, Ev, Tag};
+use crate::trace::TraceEvent;
+
+/// How a service words one of its trace events in the transcript.
+pub enum Said {
+    Line(String),
+    /// Its own event, with no line (a plain disconnect at the end of a script).
+    Nothing,
+}
+
+/// The transcript's wording of a service's own events; `None` for events the clients' and storage's
+/// wording covers ([`crate::report::transcript`]).
+pub fn say(sc: &Scenario, e: &TraceEvent) -> Option<Said> {
+    let who = sc.client_name(e.client);
+    match sc.service.kind {
+        ServiceKind::Lease => None,
+        ServiceKind::Session => session::say(e, who),
+        ServiceKind::Redis => redis::say(e),
+        ServiceKind::Redlock => redlock::say(sc, e, who),
+    }
+}
 
 impl ServiceKind {
+    /// The name scenario files and the run JSON use.
+    pub fn name(self) -> &'static str {
+        match self {
+            ServiceKind::Lease => "lease",
+            ServiceKind::Session => "session",
+            ServiceKind::Redis => "redis",
+            ServiceKind::Redlock => "redlock",
+        }
+    }
+
     /// Whether a client polls one lock server (so sweeps may skip its denied retries in one jump).
     pub(crate) fn polls_one_server(self) -> bool {
         self != ServiceKind::Redlock

@@ -3,8 +3,9 @@
 //! What is redis's own is failover: the master dies and its async replica, which never saw the latest
 //! grants, takes over.
 
+use super::Said;
 use crate::sim::{Ctx, Engine};
-use crate::trace::Kind;
+use crate::trace::{Kind, TraceEvent};
 
 impl Engine {
     /// The master dies now; its replica, `replica_lag` behind, takes over (see
@@ -14,4 +15,14 @@ impl Engine {
         let lost = self.locks[0].failover(self.now, lag);
         self.record(0, Kind::Failover, 0, lost as i64, 0, None);
     }
+}
+
+/// The failover, in the transcript.
+pub(super) fn say(e: &TraceEvent) -> Option<Said> {
+    (e.kind == Kind::Failover).then(|| {
+        Said::Line(format!(
+            "redis: the master dies; the replica takes over without {} grant(s) and their INCR",
+            e.value
+        ))
+    })
 }

@@ -4,12 +4,14 @@
 //! clock from when it sent the requests. Otherwise it unlocks every node and tries again after `every`
 //! plus a seeded random share of `jitter`.
 
+use super::lease::grant_word;
+use super::Said;
 use crate::lock::Grant;
+use crate::scenario::{Persist, Scenario};
 use crate::sim::{Ctx, Engine, Ev, Msg, NodeMsg, Tag};
 use crate::store::Credentials;
-use crate::trace::Kind;
-
-use super::lease::grant_word;
+use crate::time::Millis;
+use crate::trace::{Kind, TraceEvent};
 
 impl Engine {
     pub(super) fn on_redlock_event(&mut self, ctx: &Ctx, ev: Ev) {
@@ -205,4 +207,58 @@ impl Engine {
         self.floor(r / (ctx.jitter + 1)); // a floor of the jitter parameter
         r % (ctx.jitter + 1)
     }
+}
+
+/// Rounds, node crashes and restarts, partitions and node clocks, in the transcript.
+pub(super) fn say(sc: &Scenario, e: &TraceEvent, who: char) -> Option<Said> {
+    let line = match e.kind {
+        Kind::RedlockAcquired | Kind::RedlockFailed => round_line(sc, e, who),
+        Kind::NodeCrashed => {
+            let keys = if e.value == 1 { "key" } else { "keys" };
+            let how = match sc.service.persist {
+                Persist::None => "no persistence",
+                Persist::EverySec => "appendfsync everysec",
+                Persist::Always => "appendfsync always",
+            };
+            format!(
+                "n{}: crashes ({how}): {} live {keys} lost",
+                e.node + 1,
+                e.value
+            )
+        }
+        Kind::NodeRestarted => format!("n{}: restarts", e.node + 1),
+        Kind::Partition => {
+            let nodes: Vec<String> = (0..8)
+                .filter(|k| e.aux & (1 << k) != 0)
+                .map(|k| format!("n{}", k + 1))
+                .collect();
+            let how = if e.value == 1 {
+                "cut off from"
+            } else {
+                "reconnected to"
+            };
+            format!("network: {who} {how} {}", nodes.join(","))
+        }
+        Kind::ServerClockStep => {
+            crate::report::transcript::clock_step_line(&format!("n{}", e.node + 1), e.value)
+        }
+        _ => return None,
+    };
+    Some(Said::Line(line))
+}
+
+/// `A: 3/5 nodes OK, validity 293 ms → holds the lock`.
+fn round_line(sc: &Scenario, e: &TraceEvent, who: char) -> String {
+    let then = match (e.kind, e.value > 0) {
+        (Kind::RedlockAcquired, true) => "holds the lock",
+        (Kind::RedlockAcquired, false) => "trusts the majority anyway (naive client)",
+        _ if e.aux < u64::from(sc.service.quorum()) => "no majority: unlock all, retry later",
+        _ => "no validity left: unlock all, retry later",
+    };
+    let sign = if e.value < 0 { "-" } else { "" };
+    let validity = Millis(e.value.unsigned_abs());
+    format!(
+        "{who}: {}/{} nodes OK, validity {sign}{validity} ms → {then}",
+        e.aux, sc.service.nodes
+    )
 }

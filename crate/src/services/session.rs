@@ -4,9 +4,10 @@
 //! disconnects at the end of its script; then the lock is freed (PostgreSQL runs
 //! `pg_advisory_unlock_all` at session end) and accesses through that session fail.
 
+use super::Said;
 use crate::client::Phase;
 use crate::sim::{Ctx, Engine, Ev, Tag};
-use crate::trace::Kind;
+use crate::trace::{Kind, TraceEvent};
 
 /// Why a session ended, as the trace records it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,4 +61,33 @@ impl Engine {
         self.clients[usize::from(c)].session_dead = true;
         self.record(c, Kind::SessionEnded, 0, i64::from(freed), why as u64, None);
     }
+}
+
+/// The seed's step 1, as the two psql terminals would show it, and how sessions end.
+pub(super) fn say(e: &TraceEvent, who: char) -> Option<Said> {
+    let line = match e.kind {
+        Kind::Granted => format!("{who}: pg_try_advisory_lock(424242) → t"),
+        Kind::Denied if e.reason.is_some() => {
+            format!("{who}: pg_try_advisory_lock(424242) → ERROR: the session is gone")
+        }
+        Kind::Denied => format!("{who}: pg_try_advisory_lock(424242) → f"),
+        Kind::Released if e.aux == 1 => format!("{who}: pg_advisory_unlock(424242) → t"),
+        Kind::SessionEnded if e.aux == SessionEnd::Disconnected as u64 && e.value == 0 => {
+            return Some(Said::Nothing); // a plain disconnect at the end
+        }
+        Kind::SessionEnded => {
+            let freed = if e.value == 1 {
+                ", the lock is free"
+            } else {
+                ""
+            };
+            match e.aux {
+                0 => format!("admin: pg_terminate_backend({who}) → t; {who}'s session ends{freed}"),
+                1 => format!("server: {who} sent no keepalives; its session ends{freed}"),
+                _ => format!("{who}: disconnects; its session ends{freed}"),
+            }
+        }
+        _ => return None,
+    };
+    Some(Said::Line(line))
 }

@@ -1,0 +1,147 @@
+//! The catalogue as JSON (the page's scenario list, and its prose per language) and a Monte Carlo
+//! estimate as JSON.
+
+use super::json::Json;
+use super::service_name;
+use crate::catalogue;
+
+/// A text in English and Bengali, each where this build carries it (the wasm carries English titles
+/// only: see [`catalogue_texts_json`]). Nothing when neither is there.
+fn texts(j: &mut Json, key: &str, en: &str, bn: &str) {
+    if en.is_empty() && bn.is_empty() {
+        return;
+    }
+    j.key(key).begin_obj();
+    for (lang, text) in [("en", en), ("bn", bn)] {
+        if !text.is_empty() {
+            j.key(lang).str(text);
+        }
+    }
+    j.end_obj();
+}
+
+/// The catalogue's prose in one language, keyed by scenario id:
+/// `{"id": {"title", "summary", "source", "derived", "params": {"name": "label"}}}` (sources and notes are
+/// in English only). The page loads this file beside the wasm, which leaves the prose out.
+/// `None` for a language the catalogue does not have.
+pub fn catalogue_texts_json(lang: &str) -> Option<String> {
+    let en = match lang {
+        "en" => true,
+        "bn" => false,
+        _ => return None,
+    };
+    let mut j = Json::new();
+    j.begin_obj();
+    for sc in catalogue::catalogue() {
+        j.key(&sc.id).begin_obj();
+        j.key("title")
+            .str(if en { &sc.title_en } else { &sc.title_bn });
+        j.key("summary")
+            .str(if en { &sc.summary_en } else { &sc.summary_bn });
+        if en {
+            j.key("source").str(&sc.source);
+            j.key("derived").str(&sc.derived);
+        }
+        j.key("params").begin_obj();
+        for p in sc.params.iter() {
+            j.key(&p.name)
+                .str(if en { &p.label_en } else { &p.label_bn });
+        }
+        j.end_obj();
+        j.end_obj();
+    }
+    j.end_obj();
+    Some(j.finish())
+}
+
+/// The catalogue as JSON: ids, groups, texts (English, plus Bengali in native builds), parameters with
+/// ranges, sources.
+pub fn catalogue_json() -> String {
+    let mut j = Json::new();
+    j.begin_arr();
+    for sc in catalogue::catalogue() {
+        j.begin_obj();
+        j.key("id").str(&sc.id);
+        j.key("group").str(&sc.group);
+        texts(&mut j, "title", &sc.title_en, &sc.title_bn);
+        texts(&mut j, "summary", &sc.summary_en, &sc.summary_bn);
+        for (key, text) in [("source", &sc.source), ("derived", &sc.derived)] {
+            if !text.is_empty() {
+                j.key(key).str(text);
+            }
+        }
+        j.key("tokens").bool(sc.service.tokens);
+        j.key("service").str(service_name(sc));
+        j.key("nodes").int(i64::from(sc.service.nodes));
+        j.key("clients").begin_arr();
+        for c in sc.clients.iter() {
+            j.str(&c.name.to_string());
+        }
+        j.end_arr();
+        j.key("params").begin_arr();
+        for p in sc.params.iter() {
+            j.begin_obj();
+            j.key("name").str(&p.name);
+            j.key("default_ms").ms(p.default_us);
+            j.key("min_ms").ms(p.min_us);
+            j.key("max_ms").ms(p.max_us);
+            texts(&mut j, "label", &p.label_en, &p.label_bn);
+            j.end_obj();
+        }
+        j.end_arr();
+        j.end_obj();
+    }
+    j.end_arr();
+    j.finish()
+}
+
+/// A Monte Carlo estimate as JSON (the CLI's `estimate --json`).
+#[cfg(any(not(target_arch = "wasm32"), feature = "estimate"))]
+pub fn estimate_json(
+    spec: &crate::estimate::Spec,
+    r: &crate::estimate::Estimate,
+    per_day: f64,
+) -> String {
+    use crate::estimate::PauseDist;
+    let mut j = Json::new();
+    j.begin_obj();
+    j.key("fencing").str(spec.policy.name());
+    j.key("ttl_ms").ms(spec.ttl_us);
+    j.key("retry_ms").ms(spec.retry_us);
+    j.key("work_ms").ms(spec.work_us);
+    match spec.dist {
+        PauseDist::Pareto { scale_us, shape } => {
+            j.key("dist").str("pareto");
+            j.key("scale_ms").raw(&fnum(scale_us / 1000.0));
+            j.key("shape").raw(&fnum(shape));
+        }
+        PauseDist::LogNormal { median_us, sigma } => {
+            j.key("dist").str("lognormal");
+            j.key("median_ms").raw(&fnum(median_us / 1000.0));
+            j.key("sigma").raw(&fnum(sigma));
+        }
+    }
+    j.key("rate_per_s").raw(&fnum(spec.rate_per_s));
+    j.key("seed").raw(&spec.seed.to_string());
+    j.key("ops").raw(&r.ops.to_string());
+    j.key("lost").raw(&r.lost.to_string());
+    j.key("simulated").raw(&r.simulated.to_string());
+    j.key("over_range").raw(&r.over_range.to_string());
+    j.key("p").raw(&fnum(r.p));
+    j.key("low").raw(&fnum(r.low));
+    j.key("high").raw(&fnum(r.high));
+    j.key("analytic").raw(&fnum(r.analytic));
+    j.key("per_day").raw(&fnum(per_day));
+    j.end_obj();
+    j.finish()
+}
+
+/// A float as JSON: shortest round-trip form (the same text natively and in wasm), finite only.
+#[cfg(any(not(target_arch = "wasm32"), feature = "estimate"))]
+fn fnum(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:?}")
+    } else {
+        "null".to_string()
+    }
+}
