@@ -31,6 +31,12 @@ if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknow
   rustup target add wasm32-unknown-unknown
 fi
 
+# clippy: `make test` lints the crate (and holds functions to clippy.toml's length limit).
+if ! cargo clippy --version >/dev/null 2>&1; then
+  say "rustup component add clippy"
+  rustup component add clippy
+fi
+
 # wasm-pack (from crates.io: its own installer downloads from elsewhere).
 if ! command -v wasm-pack >/dev/null; then
   say "cargo install wasm-pack (a few minutes, once)"

@@ -528,55 +528,59 @@ impl Parser {
             let (k, v) = w
                 .split_once('=')
                 .ok_or_else(|| self.err(format!("expected key=value, got \"{w}\"")))?;
-            match k {
-                "ttl" => self.sc().service.ttl = self.dur(v)?,
-                "lock-delay" => self.sc().service.lock_delay = self.dur(v)?,
-                "lock-latency" => self.sc().service.lock_latency = self.dur(v)?,
-                "store-latency" => self.sc().service.store_latency = self.dur(v)?,
-                "idle" => self.sc().service.idle = self.dur(v)?,
-                "tokens" => {
-                    let kind = self.sc().service.kind;
-                    self.sc().service.tokens = match (v, kind) {
-                        ("yes", ServiceKind::Lease) | ("incr", ServiceKind::Redis) => true,
-                        ("no", _) => false,
-                        _ => {
-                            return Err(
-                                self.err("tokens must be yes or no (lease), incr or no (redis)")
-                            )
-                        }
+            self.service_setting(k, v)?;
+        }
+        Ok(())
+    }
+
+    /// One `key=value` setting of a service.
+    fn service_setting(&mut self, k: &str, v: &str) -> Result<(), Error> {
+        match k {
+            "ttl" => self.sc().service.ttl = self.dur(v)?,
+            "lock-delay" => self.sc().service.lock_delay = self.dur(v)?,
+            "lock-latency" => self.sc().service.lock_latency = self.dur(v)?,
+            "store-latency" => self.sc().service.store_latency = self.dur(v)?,
+            "idle" => self.sc().service.idle = self.dur(v)?,
+            "tokens" => {
+                let kind = self.sc().service.kind;
+                self.sc().service.tokens = match (v, kind) {
+                    ("yes", ServiceKind::Lease) | ("incr", ServiceKind::Redis) => true,
+                    ("no", _) => false,
+                    _ => {
+                        return Err(self.err("tokens must be yes or no (lease), incr or no (redis)"))
                     }
                 }
-                "first-token" => {
-                    self.sc().service.first_token = v
-                        .parse()
-                        .ok()
-                        .filter(|n| *n >= 1)
-                        .ok_or_else(|| self.err("first-token must be a positive integer"))?
-                }
-                "nodes" => {
-                    let n: u8 = v
-                        .parse()
-                        .ok()
-                        .filter(|n| (1..=7).contains(n) && n % 2 == 1)
-                        .ok_or_else(|| self.err("nodes must be 1, 3, 5 or 7"))?;
-                    if self.sc().service.kind != ServiceKind::Redlock {
-                        return Err(self.err("nodes needs `service: redlock`"));
-                    }
-                    self.sc().service.nodes = n;
-                }
-                "timeout" => self.sc().service.timeout = self.dur(v)?,
-                "jitter" => self.sc().service.jitter = self.dur(v)?,
-                "replica-lag" => self.sc().service.replica_lag = self.dur(v)?,
-                "persist" => {
-                    self.sc().service.persist = match v {
-                        "none" => Persist::None,
-                        "everysec" => Persist::EverySec,
-                        "always" => Persist::Always,
-                        _ => return Err(self.err("persist must be none, everysec or always")),
-                    }
-                }
-                other => return Err(self.err(format!("unknown service setting \"{other}\""))),
             }
+            "first-token" => {
+                self.sc().service.first_token = v
+                    .parse()
+                    .ok()
+                    .filter(|n| *n >= 1)
+                    .ok_or_else(|| self.err("first-token must be a positive integer"))?
+            }
+            "nodes" => {
+                let n: u8 = v
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=7).contains(n) && n % 2 == 1)
+                    .ok_or_else(|| self.err("nodes must be 1, 3, 5 or 7"))?;
+                if self.sc().service.kind != ServiceKind::Redlock {
+                    return Err(self.err("nodes needs `service: redlock`"));
+                }
+                self.sc().service.nodes = n;
+            }
+            "timeout" => self.sc().service.timeout = self.dur(v)?,
+            "jitter" => self.sc().service.jitter = self.dur(v)?,
+            "replica-lag" => self.sc().service.replica_lag = self.dur(v)?,
+            "persist" => {
+                self.sc().service.persist = match v {
+                    "none" => Persist::None,
+                    "everysec" => Persist::EverySec,
+                    "always" => Persist::Always,
+                    _ => return Err(self.err("persist must be none, everysec or always")),
+                }
+            }
+            other => return Err(self.err(format!("unknown service setting \"{other}\""))),
         }
         Ok(())
     }
@@ -672,7 +676,27 @@ impl Parser {
             .or_else(|| rest.split_once(':'))
             .ok_or_else(|| self.err("client needs `NAME: ops`"))?;
         let mut head_words = head.split_whitespace();
-        let name = head_words.next().unwrap_or("");
+        let letter = self.client_letter(head_words.next().unwrap_or(""))?;
+        let (clock, reach, links) = self.client_settings(head_words)?;
+        if self.sc().clients.iter().any(|c| c.name == letter) {
+            return Err(self.err(format!("client {letter} declared twice")));
+        }
+        if self.sc().clients.len() >= CLIENTS_MAX {
+            return Err(self.err("too many clients"));
+        }
+        let (start, ops) = self.script(script)?;
+        self.sc().clients.to_mut().push(ClientSpec {
+            name: letter,
+            start,
+            ops: ops.into(),
+            clock,
+            reach,
+            links: links.into(),
+        });
+        Ok(())
+    }
+
+    fn client_letter(&mut self, name: &str) -> Result<char, Error> {
         let mut chars = name.chars();
         let (Some(letter), None) = (chars.next(), chars.next()) else {
             return Err(self.err("client name must be one letter"));
@@ -680,10 +704,19 @@ impl Parser {
         if !letter.is_ascii_uppercase() {
             return Err(self.err("client name must be an uppercase letter"));
         }
+        Ok(letter)
+    }
+
+    /// A client's settings after its name: its clock, the nodes it reaches, its links' latencies.
+    #[allow(clippy::type_complexity)]
+    fn client_settings<'w>(
+        &mut self,
+        words: impl Iterator<Item = &'w str>,
+    ) -> Result<(Clock, u8, Vec<(u8, Dur)>), Error> {
         let mut clock = Clock::PERFECT;
         let mut reach = u8::MAX;
         let mut links = Vec::new();
-        for w in head_words {
+        for w in words {
             if let Some(list) = w.strip_prefix("reach=") {
                 reach = self.node_mask(list)?;
                 continue;
@@ -706,81 +739,20 @@ impl Parser {
                 ))
             })??;
         }
-        if self.sc().clients.iter().any(|c| c.name == letter) {
-            return Err(self.err(format!("client {letter} declared twice")));
-        }
-        if self.sc().clients.len() >= CLIENTS_MAX {
-            return Err(self.err("too many clients"));
-        }
+        Ok((clock, reach, links))
+    }
+
+    /// A client's script: `[start D;] op; op; …`, checked (length, a read before any write).
+    fn script(&mut self, script: &str) -> Result<(Dur, Vec<Op>), Error> {
         let mut start = Dur::Lit(0);
         let mut ops = Vec::new();
         for (i, step) in script.split(';').map(str::trim).enumerate() {
             let words: Vec<&str> = step.split_whitespace().collect();
-            let op = match words.as_slice() {
-                ["start", d] if i == 0 => {
-                    start = self.dur(d)?;
-                    continue;
-                }
-                ["acquire", rest @ ..] => {
-                    let mut every = Dur::Lit(50 * MS);
-                    let mut tries = 0;
-                    let mut it = rest.iter();
-                    while let Some(k) = it.next() {
-                        let v = it
-                            .next()
-                            .ok_or_else(|| self.err(format!("`{k}` needs a value")))?;
-                        match *k {
-                            "every" => every = self.dur(v)?,
-                            "tries" => {
-                                tries =
-                                    v.parse().ok().filter(|n| *n >= 1).ok_or_else(|| {
-                                        self.err("tries must be a positive integer")
-                                    })?
-                            }
-                            _ => return Err(self.err(format!("unknown acquire option \"{k}\""))),
-                        }
-                    }
-                    Op::Acquire { every, tries }
-                }
-                ["read"] => Op::Read { via_session: false },
-                ["read", "via", "session"] => Op::Read { via_session: true },
-                ["work", d] => Op::Work(self.dur(d)?),
-                ["pause", d] => Op::Pause(self.dur(d)?),
-                ["check", d] => Op::Check(self.dur(d)?),
-                ["write", debit, rest @ ..] => {
-                    let debit: i64 = debit
-                        .parse()
-                        .ok()
-                        .filter(|d: &i64| (0..=1_000_000_000).contains(d))
-                        .ok_or_else(|| self.err("write needs a debit between 0 and 1e9"))?;
-                    let (mut delay, mut via_session) = (Dur::Lit(0), false);
-                    let mut it = rest.iter();
-                    while let Some(k) = it.next() {
-                        match (*k, it.next()) {
-                            ("delay", Some(d)) => delay = self.dur(d)?,
-                            ("via", Some(&"session")) => via_session = true,
-                            _ => {
-                                return Err(
-                                    self.err("write takes `write DEBIT [delay D] [via session]`")
-                                )
-                            }
-                        }
-                    }
-                    Op::Write {
-                        debit,
-                        delay,
-                        via_session,
-                    }
-                }
-                ["release"] => Op::Release,
-                ["renew"] if self.sc().service.kind == ServiceKind::Redlock => {
-                    return Err(self.err("renew is not modelled for redlock"))
-                }
-                ["renew"] => Op::Renew,
-                ["idle"] => Op::Idle,
-                _ => return Err(self.err(format!("unknown operation \"{step}\""))),
-            };
-            ops.push(op);
+            if let (0, ["start", d]) = (i, words.as_slice()) {
+                start = self.dur(d)?;
+                continue;
+            }
+            ops.push(self.op(step, &words)?);
         }
         if ops.len() > OPS_MAX {
             return Err(self.err("script too long"));
@@ -795,15 +767,74 @@ impl Parser {
                 _ => {}
             }
         }
-        self.sc().clients.to_mut().push(ClientSpec {
-            name: letter,
-            start,
-            ops: ops.into(),
-            clock,
-            reach,
-            links: links.into(),
-        });
-        Ok(())
+        Ok((start, ops))
+    }
+
+    /// One operation of a script.
+    fn op(&mut self, step: &str, words: &[&str]) -> Result<Op, Error> {
+        Ok(match words {
+            ["acquire", rest @ ..] => self.acquire_op(rest)?,
+            ["read"] => Op::Read { via_session: false },
+            ["read", "via", "session"] => Op::Read { via_session: true },
+            ["work", d] => Op::Work(self.dur(d)?),
+            ["pause", d] => Op::Pause(self.dur(d)?),
+            ["check", d] => Op::Check(self.dur(d)?),
+            ["write", debit, rest @ ..] => self.write_op(debit, rest)?,
+            ["release"] => Op::Release,
+            ["renew"] if self.sc().service.kind == ServiceKind::Redlock => {
+                return Err(self.err("renew is not modelled for redlock"))
+            }
+            ["renew"] => Op::Renew,
+            ["idle"] => Op::Idle,
+            _ => return Err(self.err(format!("unknown operation \"{step}\""))),
+        })
+    }
+
+    /// `acquire [every D] [tries N]`.
+    fn acquire_op(&mut self, rest: &[&str]) -> Result<Op, Error> {
+        let mut every = Dur::Lit(50 * MS);
+        let mut tries = 0;
+        let mut it = rest.iter();
+        while let Some(k) = it.next() {
+            let v = it
+                .next()
+                .ok_or_else(|| self.err(format!("`{k}` needs a value")))?;
+            match *k {
+                "every" => every = self.dur(v)?,
+                "tries" => {
+                    tries = v
+                        .parse()
+                        .ok()
+                        .filter(|n| *n >= 1)
+                        .ok_or_else(|| self.err("tries must be a positive integer"))?
+                }
+                _ => return Err(self.err(format!("unknown acquire option \"{k}\""))),
+            }
+        }
+        Ok(Op::Acquire { every, tries })
+    }
+
+    /// `write DEBIT [delay D] [via session]`.
+    fn write_op(&mut self, debit: &str, rest: &[&str]) -> Result<Op, Error> {
+        let debit: i64 = debit
+            .parse()
+            .ok()
+            .filter(|d: &i64| (0..=1_000_000_000).contains(d))
+            .ok_or_else(|| self.err("write needs a debit between 0 and 1e9"))?;
+        let (mut delay, mut via_session) = (Dur::Lit(0), false);
+        let mut it = rest.iter();
+        while let Some(k) = it.next() {
+            match (*k, it.next()) {
+                ("delay", Some(d)) => delay = self.dur(d)?,
+                ("via", Some(&"session")) => via_session = true,
+                _ => return Err(self.err("write takes `write DEBIT [delay D] [via session]`")),
+            }
+        }
+        Ok(Op::Write {
+            debit,
+            delay,
+            via_session,
+        })
     }
 
     fn fault(&mut self, rest: &str) -> Result<(), Error> {
@@ -898,53 +929,59 @@ impl Parser {
             line: self.line,
         };
         for kv in body.split_whitespace() {
-            let (k, v) = kv
-                .split_once('=')
-                .ok_or_else(|| self.err(format!("expected key=value, got \"{kv}\"")))?;
-            match k {
-                "final" => {
-                    e.final_balance = Some(
-                        v.parse()
-                            .map_err(|_| self.err("final must be an integer"))?,
-                    )
-                }
-                "expected" => {
-                    e.expected = Some(
-                        v.parse()
-                            .map_err(|_| self.err("expected must be an integer"))?,
-                    )
-                }
-                "lost" => {
-                    e.lost = Some(if v == "none" {
-                        Lost::Nobody
-                    } else {
-                        Lost::Client(self.client_index(v)?)
-                    });
-                }
-                "rejected" | "grants" => {
-                    let mut who = Vec::new();
-                    if v != "none" {
-                        for n in v.split(',') {
-                            who.push(self.client_index(n)?);
-                        }
-                    }
-                    if k == "rejected" {
-                        e.rejected = Some(who.into());
-                    } else {
-                        e.grants = Some(who.into());
-                    }
-                }
-                "stale" => {
-                    e.stale = Some(match v {
-                        "yes" => true,
-                        "no" => false,
-                        _ => return Err(self.err("stale must be yes or no")),
-                    })
-                }
-                other => return Err(self.err(format!("unknown expectation \"{other}\""))),
-            }
+            self.expectation(&mut e, kv)?;
         }
         self.sc().expects.to_mut().push(e);
+        Ok(())
+    }
+
+    /// One `key=value` of an expectation's body.
+    fn expectation(&mut self, e: &mut Expectation, kv: &str) -> Result<(), Error> {
+        let (k, v) = kv
+            .split_once('=')
+            .ok_or_else(|| self.err(format!("expected key=value, got \"{kv}\"")))?;
+        match k {
+            "final" => {
+                e.final_balance = Some(
+                    v.parse()
+                        .map_err(|_| self.err("final must be an integer"))?,
+                )
+            }
+            "expected" => {
+                e.expected = Some(
+                    v.parse()
+                        .map_err(|_| self.err("expected must be an integer"))?,
+                )
+            }
+            "lost" => {
+                e.lost = Some(if v == "none" {
+                    Lost::Nobody
+                } else {
+                    Lost::Client(self.client_index(v)?)
+                });
+            }
+            "rejected" | "grants" => {
+                let mut who = Vec::new();
+                if v != "none" {
+                    for n in v.split(',') {
+                        who.push(self.client_index(n)?);
+                    }
+                }
+                if k == "rejected" {
+                    e.rejected = Some(who.into());
+                } else {
+                    e.grants = Some(who.into());
+                }
+            }
+            "stale" => {
+                e.stale = Some(match v {
+                    "yes" => true,
+                    "no" => false,
+                    _ => return Err(self.err("stale must be yes or no")),
+                })
+            }
+            other => return Err(self.err(format!("unknown expectation \"{other}\""))),
+        }
         Ok(())
     }
 }

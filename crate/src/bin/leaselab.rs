@@ -140,15 +140,22 @@ fn check_naive(sc: &Scenario, naive: bool) -> Result<bool, Usage> {
     Ok(naive)
 }
 
-fn run(args: &[String]) -> Result<ExitCode, Usage> {
-    let mut mode: Option<(&str, Policy)> = None;
-    let mut fencing: Option<Policy> = None;
-    let mut scenario_id: Option<&str> = None;
-    let mut sets: Vec<(String, String, &'static str)> = Vec::new();
-    let mut retries = 0u32;
-    let mut naive = false;
-    let mut json = false;
-    let mut trace = false;
+/// What `run` was asked for.
+#[derive(Default)]
+struct RunArgs<'a> {
+    /// `fenced` or `unfenced`, as the seed's script takes it.
+    mode: Option<(&'a str, Policy)>,
+    fencing: Option<Policy>,
+    scenario_id: Option<&'a str>,
+    sets: Vec<(String, String, &'static str)>,
+    retries: u32,
+    naive: bool,
+    json: bool,
+    trace: bool,
+}
+
+fn parse_run_args(args: &[String]) -> Result<RunArgs<'_>, Usage> {
+    let mut a = RunArgs::default();
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let (flag, inline) = split_flag(arg);
@@ -159,31 +166,28 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
                 } else {
                     Policy::None
                 };
-                if let Some((prev, _)) = mode {
+                if let Some((prev, _)) = a.mode {
                     return Err(Usage(format!(
                         "{prev:?} and {flag:?} conflict; give one of fenced or unfenced"
                     )));
                 }
-                mode = Some((flag, policy));
+                a.mode = Some((flag, policy));
             }
-            "--scenario" => scenario_id = Some(take_value(flag, inline, &mut it)?),
-            "--fencing" => fencing = Some(parse_fencing(take_value(flag, inline, &mut it)?)?),
+            "--scenario" => a.scenario_id = Some(take_value(flag, inline, &mut it)?),
+            "--fencing" => a.fencing = Some(parse_fencing(take_value(flag, inline, &mut it)?)?),
             "--ttl" | "--pause" => {
                 let v = take_value(flag, inline, &mut it)?;
-                sets.push((
-                    flag[2..].to_string(),
-                    v.to_string(),
-                    if flag == "--ttl" { "--ttl" } else { "--pause" },
-                ));
+                let name: &'static str = if flag == "--ttl" { "--ttl" } else { "--pause" };
+                a.sets.push((flag[2..].to_string(), v.to_string(), name));
             }
             "--set" => {
                 let (name, value) = parse_set(take_value(flag, inline, &mut it)?)?;
-                sets.push((name, value, "--set"));
+                a.sets.push((name, value, "--set"));
             }
-            "--retries" => retries = parse_retries(take_value(flag, inline, &mut it)?)?,
-            "--naive" => naive = true,
-            "--json" => json = true,
-            "--trace" => trace = true,
+            "--retries" => a.retries = parse_retries(take_value(flag, inline, &mut it)?)?,
+            "--naive" => a.naive = true,
+            "--json" => a.json = true,
+            "--trace" => a.trace = true,
             other if other.starts_with('-') => {
                 return Err(Usage(format!(
                     "unknown option {other:?}; see `leaselab help`"
@@ -196,10 +200,15 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
             }
         }
     }
-    if json && trace {
+    if a.json && a.trace {
         return Err(Usage("--json and --trace conflict; give one".into()));
     }
-    let policy = match (mode, fencing) {
+    Ok(a)
+}
+
+/// The storage policy from `fenced`/`unfenced` and `--fencing`, which must agree when both are given.
+fn run_policy(a: &RunArgs) -> Result<Policy, Usage> {
+    Ok(match (a.mode, a.fencing) {
         (Some((m, p)), Some(f)) if p != f => {
             return Err(Usage(format!(
                 "{m:?} conflicts with --fencing {}; give one",
@@ -209,19 +218,24 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
         (_, Some(f)) => f,
         (Some((_, p)), None) => p,
         (None, None) => Policy::None,
-    };
-    let sc = catalogue::find(scenario_id.unwrap_or(catalogue::DEFAULT_ID))
+    })
+}
+
+fn run(args: &[String]) -> Result<ExitCode, Usage> {
+    let a = parse_run_args(args)?;
+    let policy = run_policy(&a)?;
+    let sc = catalogue::find(a.scenario_id.unwrap_or(catalogue::DEFAULT_ID))
         .map_err(|e| Usage(format!("--scenario: {e}")))?;
     let mut cfg = Config::new(sc, policy);
-    cfg.retries = retries;
-    cfg.naive = check_naive(sc, naive)?;
-    apply_sets(sc, &mut cfg.params, &sets)?;
+    cfg.retries = a.retries;
+    cfg.naive = check_naive(sc, a.naive)?;
+    apply_sets(sc, &mut cfg.params, &a.sets)?;
     let outcome = simulate(sc, &cfg).map_err(|e| Usage(e.to_string()))?;
     let mut out = std::io::stdout().lock();
-    if json {
+    if a.json {
         let _ = writeln!(out, "{}", report::json(&outcome));
     } else {
-        if trace {
+        if a.trace {
             print_trace(&mut out, sc, &outcome);
         }
         for line in report::transcript(&outcome) {
@@ -275,45 +289,88 @@ fn print_trace(out: &mut impl std::io::Write, sc: &Scenario, o: &leaselab::Outco
     let _ = writeln!(out);
 }
 
-fn estimate(args: &[String]) -> Result<ExitCode, Usage> {
-    use leaselab::estimate::{Estimator, PauseDist, Spec, PRESETS};
-    let mut spec = Spec::new(Policy::None);
-    let (mut ops, mut per_day, mut json) = (1_000_000u64, 1_000_000f64, false);
-    let mut source = PRESETS
+/// What `estimate` was asked for.
+struct EstimateArgs {
+    spec: leaselab::estimate::Spec,
+    ops: u64,
+    per_day: f64,
+    json: bool,
+    /// Where the pause distribution's numbers come from (a preset's source), or empty.
+    source: &'static str,
+}
+
+/// A non-negative finite number.
+fn number(flag: &str, v: &str) -> Result<f64, Usage> {
+    v.parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite() && *x >= 0.0)
+        .ok_or_else(|| Usage(format!("{flag}: expected a number ≥ 0, got \"{v}\"")))
+}
+
+/// `DUR:NUMBER`, a distribution's scale (µs) and shape.
+fn dur_pair(flag: &str, v: &str) -> Result<(f64, f64), Usage> {
+    let (a, b) = v.split_once(':').ok_or_else(|| {
+        Usage(format!(
+            "{flag}: expected DUR:NUMBER like 50ms:2, got \"{v}\""
+        ))
+    })?;
+    let a = parse_duration(a).map_err(|e| Usage(format!("{flag}: {e}")))?;
+    Ok((a as f64, number(flag, b)?))
+}
+
+/// `estimate`'s options that take a value.
+const ESTIMATE_FLAGS: &[&str] = &[
+    "--fencing",
+    "--ttl",
+    "--retry",
+    "--work",
+    "--preset",
+    "--pareto",
+    "--lognormal",
+    "--rate",
+    "--ops",
+    "--per-day",
+    "--seed",
+];
+
+fn parse_estimate_args(args: &[String]) -> Result<EstimateArgs, Usage> {
+    use leaselab::estimate::{PauseDist, Spec, PRESETS};
+    let spec = Spec::new(Policy::None);
+    let source = PRESETS
         .iter()
         .find(|p| p.dist == spec.dist)
         .map_or("", |p| p.source);
-    let number = |flag: &str, v: &str| -> Result<f64, Usage> {
-        v.parse::<f64>()
-            .ok()
-            .filter(|x| x.is_finite() && *x >= 0.0)
-            .ok_or_else(|| Usage(format!("{flag}: expected a number ≥ 0, got \"{v}\"")))
-    };
-    let pair = |flag: &str, v: &str| -> Result<(f64, f64), Usage> {
-        let (a, b) = v.split_once(':').ok_or_else(|| {
-            Usage(format!(
-                "{flag}: expected DUR:NUMBER like 50ms:2, got \"{v}\""
-            ))
-        })?;
-        let a = parse_duration(a).map_err(|e| Usage(format!("{flag}: {e}")))?;
-        Ok((a as f64, number(flag, b)?))
+    let mut a = EstimateArgs {
+        spec,
+        ops: 1_000_000,
+        per_day: 1_000_000.0,
+        json: false,
+        source,
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let (flag, inline) = split_flag(arg);
+        if flag == "--json" {
+            a.json = true;
+            continue;
+        }
+        if !ESTIMATE_FLAGS.contains(&flag) {
+            return Err(Usage(format!(
+                "unknown option {flag:?}; see `leaselab help`"
+            )));
+        }
+        let v = take_value(flag, inline, &mut it)?;
         match flag {
-            "--fencing" => spec.policy = parse_fencing(take_value(flag, inline, &mut it)?)?,
+            "--fencing" => a.spec.policy = parse_fencing(v)?,
             "--ttl" | "--retry" | "--work" => {
-                let v = take_value(flag, inline, &mut it)?;
                 let us = parse_duration(v).map_err(|e| Usage(format!("{flag}: {e}")))?;
                 match flag {
-                    "--ttl" => spec.ttl_us = us,
-                    "--retry" => spec.retry_us = us,
-                    _ => spec.work_us = us,
+                    "--ttl" => a.spec.ttl_us = us,
+                    "--retry" => a.spec.retry_us = us,
+                    _ => a.spec.work_us = us,
                 }
             }
             "--preset" => {
-                let v = take_value(flag, inline, &mut it)?;
                 let p = PRESETS.iter().find(|p| p.id == v).ok_or_else(|| {
                     let known: Vec<&str> = PRESETS.iter().map(|p| p.id).collect();
                     Usage(format!(
@@ -321,74 +378,91 @@ fn estimate(args: &[String]) -> Result<ExitCode, Usage> {
                         known.join(", ")
                     ))
                 })?;
-                spec.dist = p.dist;
-                source = p.source;
+                (a.spec.dist, a.source) = (p.dist, p.source);
             }
             "--pareto" => {
-                let (scale_us, shape) = pair(flag, take_value(flag, inline, &mut it)?)?;
-                spec.dist = PauseDist::Pareto { scale_us, shape };
-                source = "";
+                let (scale_us, shape) = dur_pair(flag, v)?;
+                (a.spec.dist, a.source) = (PauseDist::Pareto { scale_us, shape }, "");
             }
             "--lognormal" => {
-                let (median_us, sigma) = pair(flag, take_value(flag, inline, &mut it)?)?;
-                spec.dist = PauseDist::LogNormal { median_us, sigma };
-                source = "";
+                let (median_us, sigma) = dur_pair(flag, v)?;
+                (a.spec.dist, a.source) = (PauseDist::LogNormal { median_us, sigma }, "");
             }
-            "--rate" => {
-                let v = take_value(flag, inline, &mut it)?;
-                spec.rate_per_s = if v == "always" { 0.0 } else { number(flag, v)? };
-                if v != "always" && spec.rate_per_s == 0.0 {
-                    return Err(Usage(
-                        "--rate: 0 contenders never conflict; give a positive rate or `always`"
-                            .into(),
-                    ));
-                }
-            }
+            "--rate" => a.spec.rate_per_s = parse_rate(v)?,
             "--ops" => {
-                let v = take_value(flag, inline, &mut it)?;
-                ops = v
+                a.ops = v
                     .parse()
                     .ok()
                     .filter(|n| (1..=10_000_000_000u64).contains(n))
                     .ok_or_else(|| Usage(format!("--ops: expected 1 to 1e10, got \"{v}\"")))?;
             }
-            "--per-day" => per_day = number(flag, take_value(flag, inline, &mut it)?)?,
-            "--seed" => {
-                let v = take_value(flag, inline, &mut it)?;
-                let parsed = match v.strip_prefix("0x") {
-                    Some(hex) => u64::from_str_radix(hex, 16).ok(),
-                    None => v.parse().ok(),
-                };
-                spec.seed = parsed.ok_or_else(|| {
-                    Usage(format!(
-                        "--seed: expected a whole number (or 0x…), got \"{v}\""
-                    ))
-                })?;
-            }
-            "--json" => json = true,
-            other => {
-                return Err(Usage(format!(
-                    "unknown option {other:?}; see `leaselab help`"
-                )))
-            }
+            "--per-day" => a.per_day = number(flag, v)?,
+            "--seed" => a.spec.seed = parse_seed(v)?,
+            _ => unreachable!("every flag of ESTIMATE_FLAGS has an arm"),
         }
     }
-    let mut est = Estimator::new(spec).map_err(|e| Usage(e.to_string()))?;
-    est.step(ops).map_err(|e| Usage(e.to_string()))?;
+    Ok(a)
+}
+
+/// Contenders per second, or `always` (0: one always waiting).
+fn parse_rate(v: &str) -> Result<f64, Usage> {
+    if v == "always" {
+        return Ok(0.0);
+    }
+    let rate = number("--rate", v)?;
+    if rate == 0.0 {
+        return Err(Usage(
+            "--rate: 0 contenders never conflict; give a positive rate or `always`".into(),
+        ));
+    }
+    Ok(rate)
+}
+
+/// A seed in decimal or `0x` hexadecimal.
+fn parse_seed(v: &str) -> Result<u64, Usage> {
+    let parsed = match v.strip_prefix("0x") {
+        Some(hex) => u64::from_str_radix(hex, 16).ok(),
+        None => v.parse().ok(),
+    };
+    parsed.ok_or_else(|| {
+        Usage(format!(
+            "--seed: expected a whole number (or 0x…), got \"{v}\""
+        ))
+    })
+}
+
+fn estimate(args: &[String]) -> Result<ExitCode, Usage> {
+    use leaselab::estimate::Estimator;
+    let a = parse_estimate_args(args)?;
+    let mut est = Estimator::new(a.spec).map_err(|e| Usage(e.to_string()))?;
+    est.step(a.ops).map_err(|e| Usage(e.to_string()))?;
     let r = est.result();
     let mut out = std::io::stdout().lock();
-    if json {
-        let _ = writeln!(out, "{}", report::estimate_json(&spec, &r, per_day));
-        return Ok(ExitCode::SUCCESS);
+    if a.json {
+        let _ = writeln!(out, "{}", report::estimate_json(&a.spec, &r, a.per_day));
+    } else {
+        print_estimate(&mut out, &a, &r);
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_estimate(
+    out: &mut impl std::io::Write,
+    a: &EstimateArgs,
+    r: &leaselab::estimate::Estimate,
+) {
+    use leaselab::estimate::PauseDist;
+    let (spec, per_day) = (&a.spec, a.per_day);
     let dist = match spec.dist {
         PauseDist::Pareto { scale_us, shape } => {
             format!("Pareto from {} ms, shape {shape}", Millis(scale_us as u64))
         }
-        PauseDist::LogNormal { median_us, sigma } => format!(
-            "log-normal, median {} ms, sigma {sigma}",
-            Millis(median_us as u64)
-        ),
+        PauseDist::LogNormal { median_us, sigma } => {
+            format!(
+                "log-normal, median {} ms, sigma {sigma}",
+                Millis(median_us as u64)
+            )
+        }
     };
     let contender = if spec.rate_per_s == 0.0 {
         "a contender always waiting".to_string()
@@ -417,11 +491,10 @@ fn estimate(args: &[String]) -> Result<ExitCode, Usage> {
         spec.policy.name(),
         spec.seed
     );
-    if !source.is_empty() {
-        let _ = writeln!(out, "preset: {source}");
+    if !a.source.is_empty() {
+        let _ = writeln!(out, "preset: {}", a.source);
     }
     let _ = writeln!(out, "run by the engine: {} operations (the rest provably safe); pauses over an hour, counted as lost: {}", r.simulated, r.over_range);
-    Ok(ExitCode::SUCCESS)
 }
 
 fn scenarios(args: &[String]) -> Result<ExitCode, Usage> {
@@ -498,39 +571,57 @@ fn parse_axis(flag: &str, text: &str, sc: &Scenario) -> Result<Axis, Usage> {
     Axis::new(sc, name, from, to, steps).map_err(|e| bad(e.to_string()))
 }
 
-fn sweep(args: &[String]) -> Result<ExitCode, Usage> {
-    let mut scenario_id = catalogue::DEFAULT_ID;
-    let mut policy = Policy::None;
-    let (mut x_spec, mut y_spec) = (None, None);
-    let mut sets: Vec<(String, String, &'static str)> = Vec::new();
-    let mut retries = 0u32;
-    let mut naive = false;
-    let mut json = false;
-    let mut every_cell = false;
+/// What `sweep` was asked for.
+struct SweepArgs<'a> {
+    scenario_id: &'a str,
+    policy: Policy,
+    x: Option<&'a str>,
+    y: Option<&'a str>,
+    sets: Vec<(String, String, &'static str)>,
+    retries: u32,
+    naive: bool,
+    json: bool,
+    every_cell: bool,
+}
+
+fn parse_sweep_args(args: &[String]) -> Result<SweepArgs<'_>, Usage> {
+    let mut a = SweepArgs {
+        scenario_id: catalogue::DEFAULT_ID,
+        policy: Policy::None,
+        x: None,
+        y: None,
+        sets: Vec::new(),
+        retries: 0,
+        naive: false,
+        json: false,
+        every_cell: false,
+    };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let (flag, inline) = split_flag(arg);
         match flag {
-            "--scenario" => scenario_id = take_value(flag, inline, &mut it)?,
-            "--fencing" => policy = parse_fencing(take_value(flag, inline, &mut it)?)?,
-            "--every-cell" => every_cell = true,
-            "--x" => x_spec = Some(take_value(flag, inline, &mut it)?),
-            "--y" => y_spec = Some(take_value(flag, inline, &mut it)?),
+            "--scenario" => a.scenario_id = take_value(flag, inline, &mut it)?,
+            "--fencing" => a.policy = parse_fencing(take_value(flag, inline, &mut it)?)?,
+            "--every-cell" => a.every_cell = true,
+            "--x" => a.x = Some(take_value(flag, inline, &mut it)?),
+            "--y" => a.y = Some(take_value(flag, inline, &mut it)?),
             "--set" => {
                 let (name, value) = parse_set(take_value(flag, inline, &mut it)?)?;
-                sets.push((name, value, "--set"));
+                a.sets.push((name, value, "--set"));
             }
-            "--retries" => retries = parse_retries(take_value(flag, inline, &mut it)?)?,
-            "--naive" => naive = true,
-            "--format" => match take_value(flag, inline, &mut it)? {
-                "csv" => json = false,
-                "json" => json = true,
-                other => {
-                    return Err(Usage(format!(
-                        "--format: expected csv or json, got \"{other}\""
-                    )))
+            "--retries" => a.retries = parse_retries(take_value(flag, inline, &mut it)?)?,
+            "--naive" => a.naive = true,
+            "--format" => {
+                a.json = match take_value(flag, inline, &mut it)? {
+                    "csv" => false,
+                    "json" => true,
+                    other => {
+                        return Err(Usage(format!(
+                            "--format: expected csv or json, got \"{other}\""
+                        )))
+                    }
                 }
-            },
+            }
             other => {
                 return Err(Usage(format!(
                     "unexpected argument \"{other}\"; see `leaselab help`"
@@ -538,88 +629,118 @@ fn sweep(args: &[String]) -> Result<ExitCode, Usage> {
             }
         }
     }
-    let sc = catalogue::find(scenario_id).map_err(|e| Usage(format!("--scenario: {e}")))?;
+    Ok(a)
+}
+
+/// The axis a `--x`/`--y` gives, or the default one (`name` from `from` to `to` in 64 steps, within
+/// the parameter's range).
+fn sweep_axis(
+    flag: &str,
+    spec: Option<&str>,
+    sc: &Scenario,
+    (name, from, to): (&str, u64, u64),
+) -> Result<Axis, Usage> {
+    if let Some(text) = spec {
+        return parse_axis(flag, text, sc);
+    }
+    let i = sc.param_index(name).ok_or_else(|| {
+        Usage(format!(
+            "scenario {} has no parameter {name}; give --x/--y (it has: {})",
+            sc.id,
+            sc.param_names()
+        ))
+    })?;
+    let p = &sc.params[i];
+    Axis::new(
+        sc,
+        name,
+        from.clamp(p.min_us, p.max_us),
+        to.clamp(p.min_us, p.max_us),
+        64,
+    )
+    .map_err(|e| Usage(e.to_string()))
+}
+
+fn sweep(args: &[String]) -> Result<ExitCode, Usage> {
+    let a = parse_sweep_args(args)?;
+    let sc = catalogue::find(a.scenario_id).map_err(|e| Usage(format!("--scenario: {e}")))?;
     let mut params = sc.defaults();
-    apply_sets(sc, &mut params, &sets)?;
-    let default_axis = |name: &str, from: u64, to: u64| -> Result<Axis, Usage> {
-        let i = sc.param_index(name).ok_or_else(|| {
-            Usage(format!(
-                "scenario {} has no parameter {name}; give --x/--y (it has: {})",
-                sc.id,
-                sc.param_names()
-            ))
-        })?;
-        let p = &sc.params[i];
-        Axis::new(
-            sc,
-            name,
-            from.clamp(p.min_us, p.max_us),
-            to.clamp(p.min_us, p.max_us),
-            64,
-        )
-        .map_err(|e| Usage(e.to_string()))
-    };
-    let x = match x_spec {
-        Some(t) => parse_axis("--x", t, sc)?,
-        None => default_axis("ttl", 10_000, 2_000_000)?,
-    };
-    let y = match y_spec {
-        Some(t) => parse_axis("--y", t, sc)?,
-        None => default_axis("pause", 0, 3_000_000)?,
-    };
+    apply_sets(sc, &mut params, &a.sets)?;
+    let x = sweep_axis("--x", a.x, sc, ("ttl", 10_000, 2_000_000))?;
+    let y = sweep_axis("--y", a.y, sc, ("pause", 0, 3_000_000))?;
     if x.param == y.param {
         return Err(Usage("--x and --y must be different parameters".into()));
     }
     let mut cells = Vec::new();
     let base = Config {
         params,
-        retries,
-        naive: check_naive(sc, naive)?,
-        ..Config::new(sc, policy)
+        retries: a.retries,
+        naive: check_naive(sc, a.naive)?,
+        ..Config::new(sc, a.policy)
     };
-    let run = if every_cell {
+    let run = if a.every_cell {
         leaselab::sweep::sweep_every_cell
     } else {
         leaselab::sweep::sweep
     };
     run(sc, &base, &x, &y, &mut cells).map_err(|e| Usage(e.to_string()))?;
-    let (xn, yn) = (&sc.params[x.param].name, &sc.params[y.param].name);
     let mut out = std::io::stdout().lock();
-    if json {
-        let mut j = report::Json::new();
-        j.begin_obj();
-        j.key("scenario").str(&sc.id);
-        j.key("fencing").str(policy.name());
-        j.key("x").str(xn);
-        j.key("y").str(yn);
-        j.key("cells").begin_arr();
-        for (i, c) in cells.iter().enumerate() {
-            let (xi, yi) = (i % x.steps, i / x.steps);
-            j.begin_obj();
-            j.key(&format!("{xn}_ms")).ms(x.value(xi));
-            j.key(&format!("{yn}_ms")).ms(y.value(yi));
-            j.key("final").int(c.final_balance);
-            j.key("lost_update").bool(c.lost_update);
-            j.key("code").int(i64::from(c.code()));
-            j.end_obj();
-        }
-        j.end_arr();
-        j.end_obj();
-        let _ = writeln!(out, "{}", j.finish());
+    if a.json {
+        let _ = writeln!(out, "{}", sweep_json(sc, a.policy, &x, &y, &cells));
     } else {
-        let _ = writeln!(out, "{xn}_ms,{yn}_ms,final,lost_update,code");
-        for (i, c) in cells.iter().enumerate() {
-            let (xi, yi) = (i % x.steps, i / x.steps);
-            let _ = writeln!(
-                out,
-                "{},{},{},{},{}",
-                Millis(x.value(xi)),
-                Millis(y.value(yi)),
-                c.final_balance,
-                c.lost_update,
-                c.code()
-            );
-        }
+        print_sweep_csv(&mut out, sc, &x, &y, &cells);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn sweep_json(
+    sc: &Scenario,
+    policy: Policy,
+    x: &Axis,
+    y: &Axis,
+    cells: &[leaselab::outcome::Summary],
+) -> String {
+    let (xn, yn) = (&sc.params[x.param].name, &sc.params[y.param].name);
+    let mut j = report::Json::new();
+    j.begin_obj();
+    j.key("scenario").str(&sc.id);
+    j.key("fencing").str(policy.name());
+    j.key("x").str(xn);
+    j.key("y").str(yn);
+    j.key("cells").begin_arr();
+    for (i, c) in cells.iter().enumerate() {
+        let (xi, yi) = (i % x.steps, i / x.steps);
+        j.begin_obj();
+        j.key(&format!("{xn}_ms")).ms(x.value(xi));
+        j.key(&format!("{yn}_ms")).ms(y.value(yi));
+        j.key("final").int(c.final_balance);
+        j.key("lost_update").bool(c.lost_update);
+        j.key("code").int(i64::from(c.code()));
+        j.end_obj();
+    }
+    j.end_arr();
+    j.end_obj();
+    j.finish()
+}
+
+fn print_sweep_csv(
+    out: &mut impl std::io::Write,
+    sc: &Scenario,
+    x: &Axis,
+    y: &Axis,
+    cells: &[leaselab::outcome::Summary],
+) {
+    let (xn, yn) = (&sc.params[x.param].name, &sc.params[y.param].name);
+    let _ = writeln!(out, "{xn}_ms,{yn}_ms,final,lost_update,code");
+    for (i, c) in cells.iter().enumerate() {
+        let (xi, yi) = (i % x.steps, i / x.steps);
+        let (xv, yv) = (Millis(x.value(xi)), Millis(y.value(yi)));
+        let _ = writeln!(
+            out,
+            "{xv},{yv},{},{},{}",
+            c.final_balance,
+            c.lost_update,
+            c.code()
+        );
+    }
 }

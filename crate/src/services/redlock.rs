@@ -39,7 +39,7 @@ impl Engine {
         st.replied = 0;
         st.granted = 0;
         let round = st.round;
-        self.to_reachable_nodes(ctx, c, Tag::NodeAcquireAt, round);
+        self.send_to_reachable_nodes(ctx, c, Tag::NodeAcquireAt, round);
         let timeout = NodeMsg {
             node: 0,
             ok: false,
@@ -54,11 +54,11 @@ impl Engine {
     /// Unlocks the current round's value on every node the client can reach.
     pub(super) fn redlock_release(&mut self, ctx: &Ctx, c: u8) {
         let round = self.clients[usize::from(c)].round;
-        self.to_reachable_nodes(ctx, c, Tag::NodeReleaseAt, round);
+        self.send_to_reachable_nodes(ctx, c, Tag::NodeReleaseAt, round);
     }
 
     /// Sends a message of the round to each node the client can reach now, over its own link.
-    fn to_reachable_nodes(&mut self, ctx: &Ctx, c: u8, tag: Tag, round: u16) {
+    fn send_to_reachable_nodes(&mut self, ctx: &Ctx, c: u8, tag: Tag, round: u16) {
         let spec = &ctx.sc.clients[usize::from(c)];
         let reach = self.clients[usize::from(c)].reach;
         for node in (0..ctx.sc.service.nodes).filter(|k| reach & (1 << k) != 0) {
