@@ -278,7 +278,7 @@ fn scale_durations(s: &str, k: u64) -> String {
 
 /// The scenario a case runs, at the case's scale: parsed with leaselab's own parser from the file the
 /// catalogue was compiled from (and checked to be that scenario), then scaled.
-pub fn scenario(id: &str, scale: u64) -> Result<&'static Scenario, String> {
+pub fn scenario(id: &str, scale: u64) -> Result<Scenario, String> {
     let compiled = catalogue::find(id).map_err(|e| e.to_string())?;
     let text = scenario_text(id).ok_or_else(|| format!("{id}: no scenario file included"))?;
     let parsed = Scenario::parse(text).map_err(|e| format!("{id}: {e}"))?;
@@ -288,11 +288,9 @@ pub fn scenario(id: &str, scale: u64) -> Result<&'static Scenario, String> {
         ));
     }
     if scale == 1 {
-        return Ok(compiled);
+        return Ok(compiled.clone()); // borrowed data: no allocation
     }
-    let scaled =
-        Scenario::parse(&scale_text(text, scale)).map_err(|e| format!("{id} ×{scale}: {e}"))?;
-    Ok(Box::leak(Box::new(scaled)))
+    Scenario::parse(&scale_text(text, scale)).map_err(|e| format!("{id} ×{scale}: {e}"))
 }
 
 /// Parameter values (µs) for a scenario at `scale`, with overrides given in ms of the unscaled time.
@@ -313,9 +311,9 @@ pub fn predict(
     scale: u64,
 ) -> Result<Outcome, String> {
     let sc = scenario(id, scale)?;
-    let mut cfg = Config::new(sc, policy);
-    cfg.params = params(sc, set, scale)?;
-    simulate(sc, &cfg).map_err(|e| e.to_string())
+    let mut cfg = Config::new(&sc, policy);
+    cfg.params = params(&sc, set, scale)?;
+    simulate(&sc, &cfg).map_err(|e| e.to_string())
 }
 
 /// An outcome in words: named facts, compared one by one.
@@ -456,7 +454,7 @@ pub fn step1_sim() -> Result<Verdict, String> {
         ("B's tries", tries.join(" then ")),
         (
             "granted",
-            in_order(sc, o.run.leases.iter().map(|l| l.client)),
+            in_order(&sc, o.run.leases.iter().map(|l| l.client)),
         ),
         ("A's session", if ended { "ended" } else { "alive" }.into()),
     ]))
@@ -506,8 +504,8 @@ mod tests {
             let base = predict(c.id, c.policy, c.set, 1).unwrap();
             let sc = scenario(c.id, 1).unwrap();
             assert_eq!(
-                sim_verdict(sc, &o),
-                sim_verdict(sc, &base),
+                sim_verdict(&sc, &o),
+                sim_verdict(&sc, &base),
                 "{} ×{}",
                 c.id,
                 c.scale
@@ -529,7 +527,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            sim_verdict(sc, &o).text(),
+            sim_verdict(&sc, &o).text(),
             "final 440, lost B, refused none, granted A,B, max holders 2"
         );
         let o = predict(
@@ -540,7 +538,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            sim_verdict(sc, &o).text(),
+            sim_verdict(&sc, &o).text(),
             "final 450, lost none, refused A, granted A,B, max holders 2"
         );
         assert_eq!(

@@ -297,23 +297,19 @@ fn play(
     redis: &Redis,
     work: &std::path::Path,
 ) -> Res<Played> {
-    let sc = cases::scenario(case.id, case.scale)?;
+    let sc = &cases::scenario(case.id, case.scale)?;
     let setup = real::Setup {
         policy: case.policy,
         params: cases::params(sc, case.set, case.scale)?,
         fence_counter: case.fence_counter,
     };
     real::supported(sc, &setup)?;
-    let (predicted, judge_sc) = match case.predict_with {
-        Some((id, set)) => (
-            cases::predict(id, case.policy, set, case.scale)?,
-            cases::scenario(id, case.scale)?,
-        ),
-        None => (
-            cases::predict(case.id, case.policy, case.set, case.scale)?,
-            sc,
-        ),
+    let predicted = match case.predict_with {
+        Some((id, set)) => cases::predict(id, case.policy, set, case.scale)?,
+        None => cases::predict(case.id, case.policy, case.set, case.scale)?,
     };
+    // The outcome carries the scenario it was run from: the row is judged in that scenario's terms.
+    let judge_sc = &predicted.scenario;
     let sim = cases::sim_verdict(judge_sc, &predicted);
     if case.scale != 1 && case.predict_with.is_none() {
         // The slower timeline must tell the catalogue's own story, or the row would check something else.

@@ -10,7 +10,8 @@ use crate::time::SimTime;
 /// A run and what it means.
 #[derive(Clone, Debug)]
 pub struct Outcome {
-    pub scenario: &'static str,
+    /// The scenario run (a catalogue scenario is borrowed data: cloning it does not allocate).
+    pub scenario: Scenario,
     pub policy: Policy,
     pub params: Vec<u64>,
     pub retries: u32,
@@ -94,7 +95,7 @@ pub fn summarize(run: &Run) -> Summary {
 }
 
 /// Runs `sc` under `cfg` and under the ideal guard, and judges the result.
-pub fn simulate(sc: &'static Scenario, cfg: &Config) -> Result<Outcome, Error> {
+pub fn simulate(sc: &Scenario, cfg: &Config) -> Result<Outcome, Error> {
     let mut engine = Engine::new();
     let expected = engine
         .run_with(
@@ -111,7 +112,7 @@ pub fn simulate(sc: &'static Scenario, cfg: &Config) -> Result<Outcome, Error> {
     let s = summarize(&run);
     let overlaps = overlaps(&run);
     Ok(Outcome {
-        scenario: &sc.id,
+        scenario: sc.clone(),
         policy: cfg.policy,
         params: cfg.params.clone(),
         retries: cfg.retries,
