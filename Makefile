@@ -27,7 +27,7 @@ test:
 test-rust:
 	cargo test --release --workspace
 	# Lints, and the 80-line limit on functions (clippy.toml), over the library and the CLI.
-	cargo clippy --release -p leaselab --lib --bins -- -D warnings
+	cargo clippy --release -p leaselab -p leaselab-model --lib --bins -- -D warnings
 
 test-wasm:
 	wasm-pack test --headless --chrome crate --release --test web --features estimate

@@ -1,39 +1,13 @@
 //! Parses `scenarios/*.txt` with the crate's own parser and writes them as Rust data into
 //! `$OUT_DIR/catalogue.rs`, so the wasm needs no parser (and a broken file fails the build).
 
-#[path = "src/client.rs"]
-#[allow(dead_code)]
-mod client;
-#[path = "src/clock.rs"]
-#[allow(dead_code)]
-mod clock;
-#[path = "src/error.rs"]
-#[allow(dead_code)]
-mod error;
-#[path = "src/scenario.rs"]
-#[allow(dead_code)]
-mod scenario;
-#[path = "src/sig.rs"]
-#[allow(dead_code)]
-mod sig;
-#[path = "src/store.rs"]
-#[allow(dead_code)]
-mod store;
-#[path = "src/time.rs"]
-#[allow(dead_code)]
-mod time;
-
+use leaselab_model::{clock, scenario};
 use std::fmt::Write as _;
 use std::path::Path;
 
 fn main() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
     println!("cargo:rerun-if-changed=scenarios");
-    for src in [
-        "client", "clock", "error", "scenario", "sig", "store", "time",
-    ] {
-        println!("cargo:rerun-if-changed=src/{src}.rs");
-    }
     let index = std::fs::read_to_string(dir.join("index.txt")).expect("scenarios/index.txt");
     let mut out = String::new();
     let mut names = Vec::new();

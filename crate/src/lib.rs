@@ -38,9 +38,9 @@
 //! durations of at most [`time::DURATION_US_MAX`]. Exceeding one is an [`Error`], never a hang or panic.
 
 pub mod catalogue;
-pub mod client;
-pub mod clock;
-pub mod error;
+// The scenario model lives in its own crate (the build script needs it too); its modules keep their
+// names here.
+pub use leaselab_model::{client, clock, error, scenario, sig, store, time};
 // Natively always; in wasm only with the `estimate` feature (the page's wasm leaves it out).
 #[cfg(any(not(target_arch = "wasm32"), feature = "estimate"))]
 pub mod estimate;
@@ -48,13 +48,9 @@ pub mod lock;
 pub mod outcome;
 pub mod report;
 pub mod rng;
-pub mod scenario;
 pub mod services;
-pub mod sig;
 pub mod sim;
-pub mod store;
 pub mod sweep;
-pub mod time;
 pub mod trace;
 
 #[cfg(target_arch = "wasm32")]

@@ -1,6 +1,6 @@
 //! Scenarios are data: small text files in `crate/scenarios/` (listed, in catalogue order, in
 //! `scenarios/index.txt`). The build script parses them with this module's parser and compiles the
-//! result into the crate (see [`crate::catalogue`]), so the wasm carries data, not a parser. A writer can
+//! result into the crate (see `leaselab::catalogue`), so the wasm carries data, not a parser. A writer can
 //! add a scenario that combines existing parts without touching the engine.
 //!
 //! ```text
@@ -98,6 +98,18 @@ pub enum ServiceKind {
     /// Redlock: `nodes` independent redis servers; a client holds the lock when a majority granted it
     /// and, unless it is naive, the validity `ttl − elapsed − drift` is still positive.
     Redlock,
+}
+
+impl ServiceKind {
+    /// The name scenario files and the run JSON use.
+    pub fn name(self) -> &'static str {
+        match self {
+            ServiceKind::Lease => "lease",
+            ServiceKind::Session => "session",
+            ServiceKind::Redis => "redis",
+            ServiceKind::Redlock => "redlock",
+        }
+    }
 }
 
 /// What a redis node keeps across a crash (`appendfsync`).

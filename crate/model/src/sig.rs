@@ -6,7 +6,7 @@
 //! Why: along a sweep axis every time in a run is an affine function of the swept value while the path
 //! stays the same, and every choice compares two such times. The values that keep one path therefore
 //! form an interval, so two cells of a column with the same signature bound a stretch of cells that all
-//! run that same path, and share its outcome ([`crate::sweep`] fills them without running them).
+//! run that same path, and share its outcome (`leaselab::sweep` fills them without running them).
 
 /// A run's path so far, as a digest. Every choice that depends on a time goes through
 /// [`Path::decide`], and every floor of a time through [`Path::floor`]: a branch that compares times

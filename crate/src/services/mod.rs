@@ -39,21 +39,10 @@ pub fn say(sc: &Scenario, e: &TraceEvent) -> Option<Said> {
     }
 }
 
-impl ServiceKind {
-    /// The name scenario files and the run JSON use.
-    pub fn name(self) -> &'static str {
-        match self {
-            ServiceKind::Lease => "lease",
-            ServiceKind::Session => "session",
-            ServiceKind::Redis => "redis",
-            ServiceKind::Redlock => "redlock",
-        }
-    }
-
-    /// Whether a client polls one lock server (so sweeps may skip its denied retries in one jump).
-    pub(crate) fn polls_one_server(self) -> bool {
-        self != ServiceKind::Redlock
-    }
+/// Whether a client of this service polls one lock server (so sweeps may skip its denied retries in
+/// one jump).
+pub(crate) fn polls_one_server(kind: ServiceKind) -> bool {
+    kind != ServiceKind::Redlock
 }
 
 impl Engine {

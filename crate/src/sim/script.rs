@@ -269,7 +269,8 @@ impl Engine {
             return;
         }
         let every = every.resolve(ctx.params);
-        let skip = if tries == 0 && self.fast_now && ctx.service.polls_one_server() {
+        let skip = if tries == 0 && self.fast_now && crate::services::polls_one_server(ctx.service)
+        {
             self.plan_skip(ctx, c, every)
         } else {
             None
