@@ -45,6 +45,8 @@ pub mod error;
 #[cfg(any(not(target_arch = "wasm32"), feature = "estimate"))]
 pub mod estimate;
 pub mod lock;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod markdown;
 pub mod outcome;
 pub mod report;
 pub mod rng;
