@@ -114,7 +114,10 @@ fn params(out: &mut String, sc: &Scenario) {
 fn script(out: &mut String, text: &str) {
     const SCRIPT: [&str; 5] = ["service:", "balance:", "node ", "client ", "at "];
     let _ = writeln!(out, "```text");
-    for line in text.lines().filter(|l| SCRIPT.iter().any(|k| l.starts_with(k))) {
+    for line in text
+        .lines()
+        .filter(|l| SCRIPT.iter().any(|k| l.starts_with(k)))
+    {
         let _ = writeln!(out, "{line}");
     }
     let _ = writeln!(out, "```\n");
@@ -131,7 +134,10 @@ fn expectations(out: &mut String, sc: &Scenario) {
             if list.is_empty() {
                 return "none".to_string();
             }
-            let v: Vec<String> = list.iter().map(|c| sc.client_name(*c).to_string()).collect();
+            let v: Vec<String> = list
+                .iter()
+                .map(|c| sc.client_name(*c).to_string())
+                .collect();
             v.join(",")
         };
         let _ = writeln!(
@@ -146,8 +152,7 @@ fn expectations(out: &mut String, sc: &Scenario) {
                 Lost::Client(c) => sc.client_name(c).to_string(),
             }),
             e.rejected.as_deref().map_or(String::new(), names),
-            e.stale
-                .map_or("", |s| if s { "yes" } else { "no" }),
+            e.stale.map_or("", |s| if s { "yes" } else { "no" }),
             e.grants.as_deref().map_or(String::new(), names),
         );
     }
@@ -164,7 +169,11 @@ fn flags(sc: &Scenario, e: &Expectation) -> String {
         f.push("+naive".to_string());
     }
     for (i, v) in e.overrides.iter() {
-        f.push(format!("{}={}ms", sc.params[usize::from(*i)].name, Millis(*v)));
+        f.push(format!(
+            "{}={}ms",
+            sc.params[usize::from(*i)].name,
+            Millis(*v)
+        ));
     }
     if f.is_empty() {
         String::new()

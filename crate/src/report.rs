@@ -423,7 +423,7 @@ fn write_str(out: &mut String, s: &str) {
     out.push('"');
 }
 
-/// The run as one JSON object (contracts §4: `--json`).
+/// The run as one JSON object (`leaselab run --json`; every field in docs/run-json.md).
 pub fn json(o: &Outcome) -> String {
     let sc = scenario_of(o);
     let name = |c: u8| sc.client_name(c).to_string();
