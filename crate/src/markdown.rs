@@ -37,7 +37,11 @@ fn intro(out: &mut String) {
          [`crate/src/scenario.rs`](../crate/src/scenario.rs). Each file\nholds an English and a Bengali \
          title and summary, its source, its parameters (with defaults and ranges), the\nscript, and the \
          expected outcome per storage policy, which `cargo test` checks (`crate/tests/scenarios.rs`).\n\
-         Text marked *derived* is analysis built on the sources, not a claim the sources make.\n\n\
+         Text marked *derived* is analysis built on the sources, not a claim the sources make. The wasm \
+         carries each\nscenario's script, parameters and English title; the prose (summaries, sources, \
+         notes, labels, and\neverything in Bengali) is written per language at build time \
+         (`leaselab scenarios --json --lang en|bn` →\n`pkg/scenarios.LANG.json`), so the page loads \
+         only its reader's language. This page shows the English.\n\n\
          This page is generated from those files; `crate/tests/docs.rs` fails when it is out of date. \
          To add a\nscenario, write its file, add its name to `index.txt`, add a named test line in\n\
          `crate/tests/scenarios.rs`, and regenerate this page:\n\n\
