@@ -431,6 +431,8 @@ fn scenarios(args: &[String]) -> Result<ExitCode, Usage> {
         match a.as_str() {
             "--json" => json = true,
             // The catalogue as docs/scenarios.md (English only), generated so it cannot drift.
+            // (`wasm-pack test` builds this binary for wasm too, where the module is left out.)
+            #[cfg(not(target_arch = "wasm32"))]
             "--markdown" if args.len() == 1 => {
                 print!("{}", leaselab::markdown::scenarios());
                 return Ok(ExitCode::SUCCESS);
