@@ -1,6 +1,7 @@
 //! The docs that are generated or checked against the code: `docs/scenarios.md` must equal what
-//! `leaselab scenarios --markdown` prints, and `docs/run-json.md` must document exactly the keys that
-//! the golden runs (`tests/golden/`) contain.
+//! `leaselab scenarios --markdown` prints, `docs/run-json.md` must document exactly the keys that the
+//! golden runs (`tests/golden/`) contain, and `docs/cli.md` must mention every command and flag of
+//! `leaselab help`.
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::BTreeSet;
@@ -285,4 +286,39 @@ fn run_json_page_lists_every_event_kind_with_its_keys() {
             }
         }
     }
+}
+
+#[test]
+fn cli_page_covers_every_command_and_flag_of_the_help() {
+    let out = Command::new(env!("CARGO_BIN_EXE_leaselab"))
+        .arg("help")
+        .output()
+        .unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    let page = std::fs::read_to_string(repo("docs/cli.md")).unwrap();
+    let mut checked = 0;
+    for word in help.split(|c: char| c.is_whitespace() || "[]|".contains(c)) {
+        let word = word.trim_end_matches(|c: char| !c.is_alphanumeric());
+        let flag = word.starts_with("--") && word.len() > 2;
+        let command = ["run", "scenarios", "sweep", "estimate", "help"].contains(&word);
+        if flag || command {
+            let flag_only = word.split('=').next().unwrap();
+            assert!(
+                page.contains(&format!("`{flag_only}")) || page.contains(&format!(" {flag_only} ")),
+                "docs/cli.md does not mention {flag_only}, which `leaselab help` lists"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 25, "found only {checked} flags in the help");
+    assert_eq!(
+        Command::new(env!("CARGO_BIN_EXE_leaselab"))
+            .args(["scenarios", "--markdown", "--json"])
+            .output()
+            .unwrap()
+            .status
+            .code(),
+        Some(2),
+        "--markdown takes no other flags"
+    );
 }
