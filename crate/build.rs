@@ -37,7 +37,7 @@ fn main() {
     );
     let _ = writeln!(
         out,
-        "#[cfg(test)] pub(crate) const SOURCES: &[&str] = &[{}];",
+        "#[cfg(any(test, not(target_arch = \"wasm32\")))] pub(crate) const SOURCES: &[&str] = &[{}];",
         sources.join(", ")
     );
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("catalogue.rs");

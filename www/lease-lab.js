@@ -4,7 +4,7 @@
 //   <script type="module" src="https://example.org/leaselab/lease-lab.js"></script>
 //   <lease-lab scenario="seed-gc-pause" ttl="300" pause="600" fencing="token"></lease-lab>
 //
-// Attributes (README, "Embedding"): the settings the page takes in its URL (scenario, ttl, pause,
+// Attributes (docs/embedding.md): the settings the page takes in its URL (scenario, ttl, pause,
 // fencing, retries, lang and the scenario's own parameters by name), and controls, theme, autoplay,
 // height. The wasm, the stylesheet and the dictionaries are found next to this file, so the folder can
 // live under any path; the wasm is initialised once per page. Children of the element are its

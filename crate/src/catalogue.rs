@@ -26,6 +26,13 @@ pub fn catalogue() -> &'static [Scenario] {
     generated::CATALOGUE
 }
 
+/// Each scenario's file as written, in catalogue order (native builds only: the wasm carries the
+/// parsed data, not the text). `docs/scenarios.md` quotes the scripts from here.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn sources() -> &'static [&'static str] {
+    generated::SOURCES
+}
+
 /// Looks a scenario up by id.
 pub fn find(id: &str) -> Result<&'static Scenario, Error> {
     catalogue()

@@ -30,7 +30,8 @@
 //! [`lock`] (the lock service: leases, fencing tokens, lock-delay), [`store`] (the guarded store and its
 //! policies), [`client`] (scripts and client state), [`scenario`] (scenarios as data files),
 //! [`catalogue`] (the built-in scenarios, compiled in), [`sim`] (the event engine), [`outcome`] (the verdict), [`report`] (transcript and JSON),
-//! [`sweep`] (grids of runs). `wasm.rs` is the only module that touches `wasm_bindgen`.
+//! [`sweep`] (grids of runs), `report::markdown` (native only: the catalogue as docs/scenarios.md). `wasm.rs` is
+//! the only module that touches `wasm_bindgen`.
 //!
 //! ## Limits
 //!

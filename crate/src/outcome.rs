@@ -1,5 +1,6 @@
-//! The verdict of a run (contracts §2): `final`, `expected`, `lost_update`, `stale_write_accepted`,
-//! whose update was lost, and where two clients believed at once that they held the lock.
+//! The verdict of a run (docs/model.md, "Outcome"): `final`, `expected`, `lost_update`,
+//! `stale_write_accepted`, whose update was lost, and where two clients believed at once that they held
+//! the lock.
 
 use crate::error::Error;
 use crate::scenario::{Lost, Scenario};

@@ -3,7 +3,7 @@
 
 use crate::error::Error;
 
-/// How the storage guards writes (contracts §2).
+/// How the storage guards writes (docs/model.md, "Storage policies").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum Policy {

@@ -16,7 +16,7 @@ const USAGE: &str = "\
 usage:
   leaselab run [fenced|unfenced] [--scenario ID] [--ttl DUR] [--pause DUR] [--fencing POLICY]
                [--set NAME=DUR]... [--retries N] [--naive] [--json | --trace]
-  leaselab scenarios [--json] [--lang en|bn]
+  leaselab scenarios [--json] [--lang en|bn] | leaselab scenarios --markdown
   leaselab sweep [--scenario ID] [--fencing POLICY] [--x NAME=FROM..TO:STEPS] [--y NAME=FROM..TO:STEPS]
                  [--set NAME=DUR]... [--retries N] [--naive] [--every-cell] [--format csv|json]
   leaselab estimate [--fencing POLICY] [--ttl DUR] [--retry DUR] [--work DUR]
@@ -503,6 +503,13 @@ fn scenarios(args: &[String]) -> Result<ExitCode, Usage> {
     while let Some(a) = it.next() {
         match a.as_str() {
             "--json" => json = true,
+            // The catalogue as docs/scenarios.md (English only), generated so it cannot drift.
+            // (`wasm-pack test` builds this binary for wasm too, where the module is left out.)
+            #[cfg(not(target_arch = "wasm32"))]
+            "--markdown" if args.len() == 1 => {
+                print!("{}", leaselab::report::markdown::scenarios());
+                return Ok(ExitCode::SUCCESS);
+            }
             "--lang" => match it.next().map(String::as_str) {
                 Some(l @ ("en" | "bn")) => lang = Some(l),
                 Some(other) => {
@@ -514,7 +521,7 @@ fn scenarios(args: &[String]) -> Result<ExitCode, Usage> {
             },
             other => {
                 return Err(Usage(format!(
-                    "unexpected argument {other:?}; `scenarios` takes --json and --lang en|bn"
+                    "unexpected argument {other:?}; `scenarios` takes --json and --lang en|bn, or --markdown alone"
                 )))
             }
         }

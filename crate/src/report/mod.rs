@@ -5,6 +5,9 @@
 
 pub mod catalogue_json;
 pub mod json;
+// Native only: the catalogue as docs/scenarios.md (the wasm carries no scenario file texts).
+#[cfg(not(target_arch = "wasm32"))]
+pub mod markdown;
 pub mod run_json;
 pub mod transcript;
 
