@@ -62,4 +62,7 @@ cp "$mc_dir/$mc_name.js" "$mc_wasm" dist/pkg/
 node tools/fallback.mjs dist
 # Then shrink the shipped JavaScript (www/ keeps the readable source): terser, module by module.
 node tools/minify.mjs dist
+# Then flatten the import waterfall: preload links in every page and bare imports in every entry module,
+# computed from the module graph as built (no hand-kept lists).
+node tools/preload.mjs dist
 echo "build-web: dist/ ready ($(find dist -type f | wc -l) files)"
