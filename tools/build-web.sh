@@ -45,8 +45,9 @@ echo "build-web: wasm-opt (estimate) $before → $(wc -c <"$mc_wasm") bytes"
 rm -rf dist
 mkdir -p dist/pkg
 # The page: everything under www/ except its tests, tooling and the raw pkg folder — index.html, embed.html,
-# lease-lab.js and the modules, i18n/ (one dictionary per language) and examples/ (the docs page).
-(cd www && find . -type f \( -name '*.html' -o -name '*.js' -o -name '*.css' -o -name '*.svg' -o -name '*.png' -o -name '*.txt' \) \
+# lease-lab.js and the modules, i18n/ (one dictionary per language), examples/ (the docs page) and fonts/
+# (the Bengali subset and its licence, made by tools/bengali-font.sh and committed: no network here).
+(cd www && find . -type f \( -name '*.html' -o -name '*.js' -o -name '*.css' -o -name '*.svg' -o -name '*.png' -o -name '*.txt' -o -name '*.woff2' \) \
   -not -path './tests/*' -not -path './pkg/*' -not -path './node_modules/*' -print0 |
   xargs -0 -I{} cp --parents {} ../dist/)
 # Scenario prose stays out of the wasm (size budget; English titles excepted): the native CLI, which
