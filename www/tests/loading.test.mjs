@@ -127,3 +127,25 @@ test('the lab page, as Chromium transfers it (gzipped, headers included), stays 
   const r = await load(env.browser, env.url);
   assert.ok(r.kib * 1024 <= budget, `${r.kib.toFixed(1)} KiB in ${r.requests} requests > ${budget / 1024} KiB:\n${r.urls.join('\n')}`);
 });
+
+test('the minified stylesheets (tools/minify.mjs) parse to the same rules as their source', async () => {
+  const { context, page } = await openPage(env.browser);
+  try {
+    await page.goto(`${env.url}favicon.svg`);
+    for (const css of ['style.css', 'explore.css', 'examples/docs-page.css']) {
+      const [src, min] = await Promise.all([readFile(join(ROOT, 'www', css), 'utf8'), readFile(join(DIST, css), 'utf8')]);
+      assert.ok(min.length < src.length * 0.9, `${css} is minified`);
+      const rules = (text) => {
+        const sheet = new CSSStyleSheet();
+        sheet.replaceSync(text);
+        // Custom properties keep their raw text: the spaces after a comma survive there (meaningless in a
+        // font list or var() fallback once substituted), so compare without them.
+        return [...sheet.cssRules].map((r) => r.cssText.replace(/\s*,\s*/g, ','));
+      };
+      const [a, b] = await Promise.all([page.evaluate(rules, src), page.evaluate(rules, min)]);
+      assert.deepEqual(b, a, css);
+    }
+  } finally {
+    await context.close();
+  }
+});
