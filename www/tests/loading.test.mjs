@@ -52,6 +52,8 @@ test('flatten: every page preloads its whole graph and what it fetches; entries 
     assert.match(host, /href="\.\.\/pkg\/core_bg.wasm"[^\n]*\n<link rel="modulepreload" href="\.\.\/lab.js">/, 'links relative to the page');
     // The entry keeps its own imports first (evaluation order) and learns of the deeper modules at once.
     assert.equal(await readFile(join(dir, 'el.js'), 'utf8'), 'import{L}from"./lab.js";import"./extra.js";\nimport"./pkg/core.js";\n');
+    await flatten(dir);
+    assert.equal(await readFile(join(dir, 'index.html'), 'utf8'), index, 'a second run changes nothing');
     await writeFile(join(dir, 'lab.js'), 'import"./gone.js";');
     await assert.rejects(flatten(dir), /gone\.js is imported but missing/);
   } finally {
