@@ -38,7 +38,8 @@ test-e2e:
 size:
 	bash tools/size-check.sh
 
-## make bench — benchmarks that print figures (not pass/fail): native core, sweep, page
+## make bench — benchmarks that print figures (not pass/fail): native core, sweep, page; then the page as
+## a reader's browser loads it (page_kib, phone_verdict_ms, phone_docs_verdict_ms: www/tests/phone-bench.mjs)
 bench:
 	bash tools/setup.sh bench
 	cargo run --release --quiet --example sweep_timing
@@ -46,6 +47,7 @@ bench:
 	bash tools/build-web.sh
 	bash tools/size-check.sh
 	node www/tests/bench.mjs
+	node www/tests/phone-bench.mjs
 
 ## make conformance — the simulator against the real thing: the seed's steps and the core scenarios run on
 ## a throwaway PostgreSQL cluster and redis-servers (installed if missing, started and removed by the

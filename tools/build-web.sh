@@ -45,8 +45,9 @@ echo "build-web: wasm-opt (estimate) $before → $(wc -c <"$mc_wasm") bytes"
 rm -rf dist
 mkdir -p dist/pkg
 # The page: everything under www/ except its tests, tooling and the raw pkg folder — index.html, embed.html,
-# lease-lab.js and the modules, i18n/ (one dictionary per language) and examples/ (the docs page).
-(cd www && find . -type f \( -name '*.html' -o -name '*.js' -o -name '*.css' -o -name '*.svg' -o -name '*.png' -o -name '*.txt' \) \
+# lease-lab.js and the modules, i18n/ (one dictionary per language), examples/ (the docs page) and fonts/
+# (the Bengali subset and its licence, made by tools/bengali-font.sh and committed: no network here).
+(cd www && find . -type f \( -name '*.html' -o -name '*.js' -o -name '*.css' -o -name '*.svg' -o -name '*.png' -o -name '*.txt' -o -name '*.woff2' \) \
   -not -path './tests/*' -not -path './pkg/*' -not -path './node_modules/*' -print0 |
   xargs -0 -I{} cp --parents {} ../dist/)
 # Scenario prose stays out of the wasm (size budget; English titles excepted): the native CLI, which
@@ -62,4 +63,7 @@ cp "$mc_dir/$mc_name.js" "$mc_wasm" dist/pkg/
 node tools/fallback.mjs dist
 # Then shrink the shipped JavaScript (www/ keeps the readable source): terser, module by module.
 node tools/minify.mjs dist
+# Then flatten the import waterfall: preload links in every page and bare imports in every entry module,
+# computed from the module graph as built (no hand-kept lists).
+node tools/preload.mjs dist
 echo "build-web: dist/ ready ($(find dist -type f | wc -l) files)"

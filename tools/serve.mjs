@@ -5,10 +5,12 @@
 //
 // Binds 127.0.0.1 only. PORT in the environment is honoured when --port is not given. With --csp every
 // response carries the strict Content-Security-Policy the page must live under. Tests import serve()
-// and pass port 0 for an ephemeral port.
+// and pass port 0 for an ephemeral port. Text and wasm go out gzipped (level 9) to a client that accepts
+// it, as any real static host sends them: the page's weight is measured as a browser receives it.
 import { createServer } from 'node:http';
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
 import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -25,7 +27,20 @@ const MIME = {
   '.png': 'image/png',
   '.ico': 'image/x-icon',
   '.txt': 'text/plain; charset=utf-8',
+  '.woff2': 'font/woff2',
 };
+/** Already compressed formats (png, woff2) are sent as they are. */
+const GZIP = new Set(['.html', '.js', '.mjs', '.css', '.json', '.wasm', '.svg', '.txt']);
+/** Gzipped files by path, kept while their size and mtime stay the same. */
+const gzCache = new Map();
+
+async function gzipped(file, st) {
+  const hit = gzCache.get(file);
+  if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.body;
+  const body = gzipSync(await readFile(file), { level: 9 });
+  gzCache.set(file, { mtimeMs: st.mtimeMs, size: st.size, body });
+  return body;
+}
 
 /** Starts a server; resolves to { server, port, url, close() }. */
 export function serve({ dir = 'dist', port = 8000, csp = false, host = '127.0.0.1' } = {}) {
@@ -65,11 +80,14 @@ export function serve({ dir = 'dist', port = 8000, csp = false, host = '127.0.0.
         st = await stat(file);
       }
       if (!st.isFile()) return fail(404, 'not found');
-      res.writeHead(200, {
-        ...headers,
-        'Content-Type': MIME[extname(file).toLowerCase()] || 'application/octet-stream',
-        'Content-Length': st.size,
-      });
+      const ext = extname(file).toLowerCase();
+      const type = { ...headers, 'Content-Type': MIME[ext] || 'application/octet-stream', Vary: 'Accept-Encoding' };
+      if (GZIP.has(ext) && /\bgzip\b/.test(req.headers['accept-encoding'] || '')) {
+        const body = await gzipped(file, st);
+        res.writeHead(200, { ...type, 'Content-Encoding': 'gzip', 'Content-Length': body.length });
+        return res.end(req.method === 'HEAD' ? undefined : body);
+      }
+      res.writeHead(200, { ...type, 'Content-Length': st.size });
       if (req.method === 'HEAD') return res.end();
       createReadStream(file).pipe(res);
     } catch {

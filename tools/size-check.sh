@@ -3,7 +3,8 @@
 #   the wasm, gzipped; everything the English page loads at start (index.html, its stylesheets, the
 #   module graph of its scripts, the wasm), gzipped; and the same for a host page's first <lease-lab>
 #   (lease-lab.js's module graph, the stylesheet it links, the wasm). Also printed, not budgeted: what
-#   lang=bn adds (its dictionary and scenario texts) and what loads only on demand (share.js).
+#   lang=bn adds (its dictionary and scenario texts), what loads only on demand (share.js) and the
+#   Bengali webfont (only where the system has no Bengali font).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -63,6 +64,10 @@ element_gz=$(sum "${element_files[@]}")
 bn_files=(i18n/bn.js pkg/scenarios.bn.json)
 bn_gz=$(sum "${bn_files[@]}")
 later_gz=$(sum share.js)
+# The Bengali webfont subset (tools/bengali-font.sh): already compressed (woff2), so its bytes as they are.
+font=fonts/noto-sans-bengali-400.woff2
+[ -f "dist/$font" ] || { echo "size-check: dist/$font missing" >&2; exit 1; }
+font_bytes=$(wc -c <"dist/$font")
 
 fail=0
 echo "wasm_bytes: $wasm_raw B"
@@ -71,6 +76,7 @@ echo "page_gzip_bytes: $page_gz B (budget $page_budget B) — the English page: 
 echo "element_gzip_bytes: $element_gz B (budget $page_budget B) — a host page's first <lease-lab>: ${#element_files[@]} files"
 echo "bn_extra_gzip_bytes: $bn_gz B — what lang=bn adds: ${bn_files[*]}"
 echo "on_demand_gzip_bytes: $later_gz B — share.js, on the first copy or export"
+echo "bengali_font_bytes: $font_bytes B — $font, only for Bengali letters where the system has no Bengali font"
 if [ "$wasm_gz" -gt "$wasm_budget" ]; then echo "size-check: FAIL wasm over budget" >&2; fail=1; fi
 if [ "$page_gz" -gt "$page_budget" ]; then echo "size-check: FAIL page over budget" >&2; fail=1; fi
 if [ "$element_gz" -gt "$page_budget" ]; then echo "size-check: FAIL element over budget" >&2; fail=1; fi

@@ -4,12 +4,14 @@
 // (one per policy), each cell linking to the lab; (2) probability mode — the Monte Carlo estimator of
 // that same wasm, run in a module Web Worker (explore-worker.js). No simulation logic here: JS draws
 // and drives.
-import initSweeps, { Simulation } from './pkg/leaselab_mc.js';
-import { loadCore } from './lab.js';
+import initSweeps, { Simulation, catalogue, defaultScenario, policies } from './pkg/leaselab_mc.js';
+import { loadCatalogue } from './core.js';
 import { languages, loadLang, fmt } from './i18n.js';
 import { en as enX, bn as bnX, PRESETS } from './explore-i18n.js';
 
 const $ = (id) => document.getElementById(id);
+/** The catalogue from this page's own wasm: the lab's (pkg/leaselab.js) would be a second download. */
+const loadCore = () => loadCatalogue({ init: initSweeps, catalogue, defaultScenario, policies });
 const SVGNS = 'http://www.w3.org/2000/svg';
 /** The lab's slider ranges (lab.js): a cell outside them would be clamped when opened there. */
 const UI = { ttl: [10, 2000], pause: [0, 3000], other: [0, 3000] };

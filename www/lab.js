@@ -7,6 +7,7 @@ import { languages, loadLang, fmt } from './i18n.js';
 import { drawDiagram } from './diagram.js';
 import { describeEvent, eventTimes, explainVerdict, safetyMargin, whoOf } from './explain.js';
 import { labMarkup } from './markup.js';
+import { loadCatalogue } from './core.js';
 
 /** The folder this file is served from: the page (index.html), lease-lab.js and embed.html live there. */
 export const HERE = new URL('./', import.meta.url);
@@ -24,30 +25,8 @@ const RETRIES_ON = 3;
 /** The parts a lab can show, by their `controls` token (the verdict, diagram and events always show). */
 export const FEATURES = ['scenario', 'sliders', 'params', 'fencing', 'retries', 'reset', 'lang', 'play', 'share', 'compare', 'info'];
 
-let core = null;
-/** The wasm and its catalogue, initialised once per page however many labs it has. */
-export function loadCore() {
-  // The build keeps the scenarios' prose out of the wasm (its size budget) and writes it beside the
-  // wasm, English included (pkg/scenarios.en.json): fetch it alongside, and fold it into the catalogue.
-  const english = () =>
-    fetch(new URL('pkg/scenarios.en.json', import.meta.url))
-      .then((r) => (r.ok ? r.json() : {}))
-      .catch(() => ({}));
-  return (core ??= Promise.all([init(), english()]).then(async ([, texts]) => {
-    const list = JSON.parse(catalogue());
-    if (list.some((s) => s.summary === undefined)) {
-      for (const s of list) {
-        const t = texts[s.id] || {};
-        s.title ??= { en: t.title || s.id };
-        s.summary = { en: t.summary || '' };
-        s.source ??= t.source || '';
-        s.derived ??= t.derived || '';
-        for (const p of s.params) p.label ??= { en: (t.params && t.params[p.name]) || p.name };
-      }
-    }
-    return { list, byId: Object.fromEntries(list.map((s) => [s.id, s])), policies: policies().split(','), defaultId: defaultScenario() };
-  }));
-}
+/** The wasm and its catalogue, initialised once per page however many labs it has (core.js). */
+export const loadCore = () => loadCatalogue({ init, catalogue, defaultScenario, policies });
 
 // ---------- Scenario parameters and slider ranges
 

@@ -13,6 +13,20 @@ import { Lab, FEATURES, HERE } from './lab.js';
 import { languages } from './i18n.js';
 
 const STYLE = new URL('style.css', import.meta.url).href;
+
+/**
+ * The Bengali face of style.css, on the host document: a shadow root ignores @font-face. As there, it
+ * downloads only if Bengali letters show and no local font has them (local() first, unicode-range).
+ */
+function declareBengaliFace() {
+  if (typeof FontFace !== 'function' || !document.fonts) return;
+  const url = new URL('fonts/noto-sans-bengali-400.woff2', import.meta.url).href;
+  const local = ['Noto Sans Bengali', 'Noto Sans Bengali Regular', 'NotoSansBengali-Regular', 'Noto Sans Bengali UI', 'Lohit Bengali'];
+  const src = `${local.map((n) => `local("${n}")`).join(', ')}, url("${url}") format("woff2")`;
+  const face = new FontFace('leaselab Bengali', src, { unicodeRange: 'U+0964-0965, U+0980-09FE, U+200C-200D, U+25CC', display: 'swap' });
+  document.fonts.add(face);
+}
+declareBengaliFace();
 /** What shows when `controls` is absent. */
 export const DEFAULT_CONTROLS = 'sliders fencing play share';
 const PRESENTATION = ['controls', 'theme', 'height', 'autoplay'];
