@@ -442,14 +442,14 @@ pub fn step1_sim() -> Result<Verdict, String> {
         .run
         .trace
         .iter()
-        .filter(|e| e.client == 1 && matches!(e.kind, Kind::Granted | Kind::Denied))
-        .map(|e| if e.kind == Kind::Granted { "t" } else { "f" })
+        .filter(|e| e.client == 1 && matches!(e.kind(), Kind::Granted | Kind::Denied))
+        .map(|e| if e.kind() == Kind::Granted { "t" } else { "f" })
         .collect();
     let ended = o
         .run
         .trace
         .iter()
-        .any(|e| e.client == 0 && e.kind == Kind::SessionEnded);
+        .any(|e| e.client == 0 && e.kind() == Kind::SessionEnded);
     Ok(Verdict(vec![
         ("B's tries", tries.join(" then ")),
         (

@@ -1,77 +1,216 @@
 //! What a run leaves behind: the event trace, the writes, and the intervals the timeline draws.
 //!
-//! Trace records are plain `Copy` structs (no strings), so recording costs no allocation per event once
-//! the buffers have grown; text and JSON are rendered afterwards by [`crate::report`].
+//! Trace records are plain `Copy` values (no strings), so recording costs no allocation per event once
+//! the buffers have grown; text and JSON are rendered afterwards by [`crate::report`]. Each event's
+//! facts are typed ([`What`]): no field means one thing for one kind and another for the next.
 
 use crate::store::Refusal;
 use crate::time::SimTime;
 
-/// The kinds of trace events. `client` on the record says whose; the kind says where it happened.
+/// One line of the trace: when, whose, where, and what happened.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
-pub enum Kind {
+pub struct TraceEvent {
+    pub t: SimTime,
+    /// The client it concerns (for a fault, the client it hits; 0 for a lock server's own event).
+    pub client: u8,
+    /// The lock server an event of the lock lane happened on (Redlock node index; 0 otherwise).
+    pub node: u8,
+    pub what: What,
+}
+
+impl TraceEvent {
+    pub fn kind(&self) -> Kind {
+        self.what.kind()
+    }
+}
+
+/// Why a database session ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SessionEnd {
+    /// `pg_terminate_backend`: an admin (or a fault) killed it.
+    Terminated,
+    /// No keepalives while the client was frozen: the server gave up on it.
+    IdleTimeout,
+    /// The client closed its connection at the end of its script.
+    Disconnected,
+}
+
+impl SessionEnd {
+    pub fn name(self) -> &'static str {
+        match self {
+            SessionEnd::Terminated => "terminated",
+            SessionEnd::IdleTimeout => "idle-timeout",
+            SessionEnd::Disconnected => "disconnected",
+        }
+    }
+}
+
+/// What happened, with the facts of that kind of event. `token` is the fencing token involved, 0
+/// where the service hands out none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum What {
     /// Client: started its script.
     Start,
     /// Client → lock service: acquire request sent.
     AcquireSent,
-    /// Lock service: granted (`token`, `aux` = lease end in µs of true time).
-    Granted,
-    /// Lock service: denied (`aux` = holder's index + 1, or 0 while a lock-delay runs).
-    Denied,
-    /// Lock service: the lease of `client` (token) ran out.
-    LeaseExpired,
-    /// Storage: read served (`value` = balance, `aux` = version).
-    Read,
-    /// Storage: read refused (`reason`).
-    ReadRejected,
-    /// Client: frozen (`aux` = duration).
-    PauseStart,
+    /// Lock service: granted, live until `lease_end` (true time; `None` for a session lock, which has
+    /// no TTL).
+    Granted {
+        token: u64,
+        lease_end: Option<SimTime>,
+    },
+    /// Lock service: denied while `holder` holds a live lease (`None` while a lock-delay runs), or
+    /// refused because the request came over a session that is gone.
+    Denied {
+        holder: Option<u8>,
+        session_gone: bool,
+    },
+    /// Lock service: the lease (of the event's client) ran out.
+    LeaseExpired { token: u64 },
+    /// Storage: read served.
+    Read {
+        token: u64,
+        value: i64,
+        version: u64,
+    },
+    /// Storage: read refused.
+    ReadRejected { token: u64, reason: Refusal },
+    /// Client: frozen for `dur_us`, holding `token`, having read `read` (if it has read).
+    PauseStart {
+        token: u64,
+        read: Option<i64>,
+        dur_us: u64,
+    },
     /// Client: woke up.
     PauseEnd,
-    /// Client: own-clock check passed (`value` = µs left by its clock, `aux` = µs needed).
-    CheckOk,
-    /// Client: own-clock check failed (`value` = µs left, `aux` = µs needed).
-    CheckFailed,
-    /// Client → storage: write sent (`value`, `token`, `aux` = µs the network holds it).
-    WriteSent,
-    /// Storage: write accepted (`value`, `token`).
-    WriteAccepted,
-    /// Storage: write refused (`value`, `token`, `reason`).
-    WriteRejected,
-    /// Lock service: a release arrived; `aux` = 1 if it ended a live lease.
-    Released,
-    /// Lock service: renewal granted (`aux` = new lease end).
-    Renewed,
+    /// Client: its own-clock check that `need_us` of the lease is left (`left_us`: `None` when it
+    /// holds no lease).
+    Check {
+        ok: bool,
+        left_us: Option<i64>,
+        need_us: u64,
+    },
+    /// Client → storage: write sent; the network holds it `held_us`.
+    WriteSent {
+        token: u64,
+        value: i64,
+        held_us: u64,
+    },
+    /// Storage: write accepted.
+    WriteAccepted { token: u64, value: i64 },
+    /// Storage: write refused.
+    WriteRejected {
+        token: u64,
+        value: i64,
+        reason: Refusal,
+    },
+    /// Lock service: a value-checked release arrived; `ended_lease` if it ended a live lease.
+    Released { ended_lease: bool },
+    /// Lock service: renewal granted, live until `lease_end` (`None`: a session lock).
+    Renewed { lease_end: Option<SimTime> },
     /// Lock service: renewal refused (the lease was gone).
     RenewDenied,
-    /// Lock service: the client's database session ended (`aux` 0: terminated, 1: keepalive timeout,
-    /// 2: the client disconnected at the end of its script;
-    /// `value` 1 if that freed a lock it held).
-    SessionEnded,
-    /// Lock server: its wall clock stepped by `value` µs (expiries move with it).
-    ServerClockStep,
-    /// Client: its wall clock stepped by `value` µs.
-    ClockStep,
-    /// Client: starts over (`aux` = attempt number, from 1).
-    Retry,
+    /// Lock service: the client's database session ended; `freed` if that freed a lock it held.
+    SessionEnded { cause: SessionEnd, freed: bool },
+    /// Lock server (`node`): its wall clock stepped (expiries move with it).
+    ServerClockStep { by_us: i64 },
+    /// Client: its wall clock stepped.
+    ClockStep { by_us: i64 },
+    /// Client: starts over (attempt number, from 1).
+    Retry { attempt: u32 },
     /// Client: stopped without finishing (denied too often, or out of retries).
     GaveUp,
     /// Client: finished its script.
     Done,
-    /// Client (Redlock): counted the nodes' replies and holds the lock (`aux` = nodes that granted,
-    /// `value` = validity in µs; negative only for a naive client, which does not check it).
-    RedlockAcquired,
-    /// Client (Redlock): too few nodes, or no validity left: unlocks every node and backs off
-    /// (`aux` = nodes that granted, `value` = validity in µs).
-    RedlockFailed,
-    /// Lock server (`node`): crashed (`value` = live keys lost with it).
-    NodeCrashed,
+    /// Client (Redlock): counted a round's replies. `acquired`: it holds the lock (a majority, and
+    /// validity left unless naive); otherwise it unlocks every node and backs off. `validity_us` is
+    /// negative only when the client is frozen or naive.
+    Round {
+        acquired: bool,
+        granted_nodes: u8,
+        validity_us: i64,
+    },
+    /// Lock server (`node`): crashed, losing the live keys it had not persisted.
+    NodeCrashed { keys_lost: u64 },
     /// Lock server (`node`): restarted.
     NodeRestarted,
-    /// Redis: the master died and its replica took over (`value` = live grants it never received).
+    /// Redis: the master died and its replica took over without the grants it never received.
+    Failover { grants_lost: u64 },
+    /// Network: the links between the client and `nodes` (bit mask) went down, or came back.
+    Partition { cut: bool, nodes: u8 },
+}
+
+impl What {
+    /// The event's kind: its name and lane.
+    pub fn kind(self) -> Kind {
+        match self {
+            What::Start => Kind::Start,
+            What::AcquireSent => Kind::AcquireSent,
+            What::Granted { .. } => Kind::Granted,
+            What::Denied { .. } => Kind::Denied,
+            What::LeaseExpired { .. } => Kind::LeaseExpired,
+            What::Read { .. } => Kind::Read,
+            What::ReadRejected { .. } => Kind::ReadRejected,
+            What::PauseStart { .. } => Kind::PauseStart,
+            What::PauseEnd => Kind::PauseEnd,
+            What::Check { ok: true, .. } => Kind::CheckOk,
+            What::Check { ok: false, .. } => Kind::CheckFailed,
+            What::WriteSent { .. } => Kind::WriteSent,
+            What::WriteAccepted { .. } => Kind::WriteAccepted,
+            What::WriteRejected { .. } => Kind::WriteRejected,
+            What::Released { .. } => Kind::Released,
+            What::Renewed { .. } => Kind::Renewed,
+            What::RenewDenied => Kind::RenewDenied,
+            What::SessionEnded { .. } => Kind::SessionEnded,
+            What::ServerClockStep { .. } => Kind::ServerClockStep,
+            What::ClockStep { .. } => Kind::ClockStep,
+            What::Retry { .. } => Kind::Retry,
+            What::GaveUp => Kind::GaveUp,
+            What::Done => Kind::Done,
+            What::Round { acquired: true, .. } => Kind::RedlockAcquired,
+            What::Round {
+                acquired: false, ..
+            } => Kind::RedlockFailed,
+            What::NodeCrashed { .. } => Kind::NodeCrashed,
+            What::NodeRestarted => Kind::NodeRestarted,
+            What::Failover { .. } => Kind::Failover,
+            What::Partition { .. } => Kind::Partition,
+        }
+    }
+}
+
+/// The kinds of trace events, as the run JSON names them and the diagram lays them out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Kind {
+    Start,
+    AcquireSent,
+    Granted,
+    Denied,
+    LeaseExpired,
+    Read,
+    ReadRejected,
+    PauseStart,
+    PauseEnd,
+    CheckOk,
+    CheckFailed,
+    WriteSent,
+    WriteAccepted,
+    WriteRejected,
+    Released,
+    Renewed,
+    RenewDenied,
+    SessionEnded,
+    ServerClockStep,
+    ClockStep,
+    Retry,
+    GaveUp,
+    Done,
+    RedlockAcquired,
+    RedlockFailed,
+    NodeCrashed,
+    NodeRestarted,
     Failover,
-    /// Network: the links between the client and some nodes (`aux` = bit mask) went down (`value` 1)
-    /// or came back (`value` 0).
     Partition,
 }
 
@@ -131,23 +270,6 @@ impl Kind {
             _ => "client",
         }
     }
-}
-
-/// One line of the trace.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TraceEvent {
-    pub t: SimTime,
-    pub client: u8,
-    /// The lock server an event of the lock lane happened on (Redlock node index; 0 otherwise).
-    pub node: u8,
-    pub kind: Kind,
-    /// Fencing token involved (0 when none).
-    pub token: u64,
-    /// A balance or a signed amount, per kind.
-    pub value: i64,
-    /// A duration, time or count, per kind.
-    pub aux: u64,
-    pub reason: Option<Refusal>,
 }
 
 /// A write as the storage saw it.

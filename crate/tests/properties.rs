@@ -6,7 +6,7 @@
 use leaselab::outcome::{lost_update, summarize};
 use leaselab::sweep::{sweep, Axis};
 use leaselab::time::{parse_duration, MS};
-use leaselab::trace::Kind;
+use leaselab::trace::What;
 use leaselab::{catalogue, report, simulate, Config, Engine, Error, Lost, Policy};
 use proptest::prelude::*;
 
@@ -85,7 +85,7 @@ proptest! {
         cfg.params = params;
         cfg.retries = retries;
         let a = simulate(sc, &cfg).unwrap();
-        let granted: Vec<u64> = a.run.trace.iter().filter(|e| e.kind == Kind::Granted).map(|e| e.token).collect();
+        let granted: Vec<u64> = a.run.trace.iter().filter_map(|e| match e.what { What::Granted { token, .. } => Some(token), _ => None }).collect();
         prop_assert!(!granted.is_empty());
         if sc.service.tokens && failover(sc) {
             // INCR on a redis that failed over: tokens can repeat (replica-failover's expectations say so).

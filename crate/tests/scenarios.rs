@@ -187,7 +187,7 @@ fn redlock_clock_jump_two_holders_and_one_with_monotonic_expiry() {
 
 #[test]
 fn redlock_validity_is_ttl_minus_elapsed_minus_drift() {
-    use leaselab::trace::Kind;
+    use leaselab::trace::{Kind, What};
     assert_eq!(
         leaselab::scenario::ServiceSpec::drift(300_000),
         5_000,
@@ -195,13 +195,20 @@ fn redlock_validity_is_ttl_minus_elapsed_minus_drift() {
     );
     assert_eq!(leaselab::scenario::ServiceSpec::drift(30_000_000), 302_000);
     let run = run_modified("redlock-pause-after-check", Policy::None, 0, |_| {});
-    let got = run
+    let (t, granted, validity) = run
         .trace
         .iter()
-        .find(|e| e.kind == Kind::RedlockAcquired && e.client == 0)
+        .find_map(|e| match e.what {
+            What::Round {
+                acquired: true,
+                granted_nodes,
+                validity_us,
+            } if e.client == 0 => Some((e.t.0, u64::from(granted_nodes), validity_us)),
+            _ => None,
+        })
         .unwrap();
     assert_eq!(
-        (got.t.0, got.aux, got.value),
+        (t, granted, validity),
         (2_000, 5, 293_000),
         "5/5 at 2 ms: 300 − 2 − 5"
     );
@@ -210,10 +217,13 @@ fn redlock_validity_is_ttl_minus_elapsed_minus_drift() {
     let a = run
         .trace
         .iter()
-        .find(|e| e.client == 0 && matches!(e.kind, Kind::RedlockAcquired | Kind::RedlockFailed))
+        .find(|e| e.client == 0 && matches!(e.kind(), Kind::RedlockAcquired | Kind::RedlockFailed))
         .unwrap();
+    let What::Round { validity_us, .. } = a.what else {
+        unreachable!()
+    };
     assert_eq!(
-        (a.kind, a.t.0, a.value),
+        (a.kind(), a.t.0, validity_us),
         (Kind::RedlockFailed, 351_000, -56_000)
     );
 }
@@ -231,7 +241,7 @@ fn redlock_backoff_is_seeded_random_and_repeatable() {
         let run = leaselab::Engine::new().run(&sc, &cfg).unwrap().clone();
         run.trace
             .iter()
-            .filter(|e| e.client == 1 && e.kind == Kind::AcquireSent)
+            .filter(|e| e.client == 1 && e.kind() == Kind::AcquireSent)
             .map(|e| e.t.0)
             .collect::<Vec<_>>()
     };
@@ -251,7 +261,7 @@ fn redlock_backoff_is_seeded_random_and_repeatable() {
 
 #[test]
 fn a_partition_can_be_cut_and_healed_mid_run() {
-    use leaselab::trace::Kind;
+    use leaselab::trace::What;
     let mut sc = catalogue::find("redlock-clock-jump-monotonic")
         .unwrap()
         .clone();
@@ -271,8 +281,14 @@ fn a_partition_can_be_cut_and_healed_mid_run() {
     let rounds: Vec<(u64, u64)> = run
         .trace
         .iter()
-        .filter(|e| e.client == 1 && e.kind == Kind::RedlockFailed)
-        .map(|e| (e.t.0, e.aux))
+        .filter_map(|e| match e.what {
+            What::Round {
+                acquired: false,
+                granted_nodes,
+                ..
+            } if e.client == 1 => Some((e.t.0, u64::from(granted_nodes))),
+            _ => None,
+        })
         .collect();
     assert!(
         rounds.iter().filter(|r| r.0 < 150_000).all(|r| r.1 == 0),

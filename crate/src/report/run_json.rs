@@ -6,8 +6,10 @@ use super::json::Json;
 use super::{exit_code, scenario_of, service_name, transcript};
 use crate::outcome::Outcome;
 use crate::scenario::{Lost, Scenario};
+use crate::store::Refusal;
 use crate::time::Millis;
-use crate::trace::{Kind, Span, TraceEvent};
+use crate::time::SimTime;
+use crate::trace::{Kind, Span, TraceEvent, What};
 
 /// The run as one JSON object.
 pub fn json(o: &Outcome) -> String {
@@ -183,121 +185,148 @@ fn spans(j: &mut Json, o: &Outcome, sc: &Scenario) {
 
 /// One trace event: when, whose, what kind, which lane, and the kind's own fields.
 fn event(j: &mut Json, e: &TraceEvent, sc: &Scenario) {
+    let kind = e.kind();
     j.begin_obj();
     j.key("t_ms").ms(e.t.0);
     j.key("actor").str(&sc.client_name(e.client).to_string());
-    j.key("kind").str(e.kind.name());
-    j.key("lane").str(e.kind.lane());
-    if sc.service.nodes > 1 && e.kind.lane() == "lock" && e.kind != Kind::Partition {
+    j.key("kind").str(kind.name());
+    j.key("lane").str(kind.lane());
+    if sc.service.nodes > 1 && kind.lane() == "lock" && kind != Kind::Partition {
         j.key("node").int(i64::from(e.node));
     }
-    if e.kind.lane() == "lock" {
-        lock_fields(j, e, sc);
+    if kind.lane() == "lock" {
+        lock_fields(j, e.what, sc);
     } else {
-        client_fields(j, e, sc);
+        client_fields(j, e.what, sc);
     }
     j.end_obj();
 }
 
+/// A token, where the service hands tokens out.
+fn token(j: &mut Json, sc: &Scenario, token: u64) {
+    if sc.service.tokens {
+        j.key("token").int(token as i64);
+    }
+}
+
 /// The fields of the lock lane's events.
-fn lock_fields(j: &mut Json, e: &TraceEvent, sc: &Scenario) {
-    match e.kind {
-        Kind::Granted | Kind::Renewed => {
-            if e.kind == Kind::Granted && sc.service.tokens {
-                j.key("token").int(e.token as i64);
-            }
-            // A session lock has no lease end: it lasts until unlock or session end.
-            j.key("lease_end_ms");
-            if e.aux == u64::MAX {
-                j.null()
-            } else {
-                j.ms(e.aux)
-            };
+fn lock_fields(j: &mut Json, what: What, sc: &Scenario) {
+    match what {
+        What::Granted {
+            token: t,
+            lease_end,
+        } => {
+            token(j, sc, t);
+            lease_end_ms(j, lease_end);
         }
-        Kind::Denied => {
-            if let Some(r) = e.reason {
-                j.key("reason").str(r.name());
+        What::Renewed { lease_end } => lease_end_ms(j, lease_end),
+        What::Denied {
+            holder,
+            session_gone,
+        } => {
+            if session_gone {
+                j.key("reason").str(Refusal::SessionGone.name());
             }
             j.key("holder");
-            if e.aux == 0 {
-                j.null()
-            } else {
-                j.str(&sc.client_name((e.aux - 1) as u8).to_string())
+            match holder {
+                Some(h) => j.str(&sc.client_name(h).to_string()),
+                None => j.null(),
             };
         }
-        Kind::LeaseExpired => {
-            j.key("token").int(e.token as i64);
+        What::LeaseExpired { token } => {
+            j.key("token").int(token as i64);
         }
-        Kind::Released => {
-            j.key("ended_lease").bool(e.aux == 1);
+        What::Released { ended_lease } => {
+            j.key("ended_lease").bool(ended_lease);
         }
-        Kind::SessionEnded => {
-            j.key("cause").str(match e.aux {
-                0 => "terminated",
-                1 => "idle-timeout",
-                _ => "disconnected",
-            });
-            j.key("freed_lock").bool(e.value == 1);
+        What::SessionEnded { cause, freed } => {
+            j.key("cause").str(cause.name());
+            j.key("freed_lock").bool(freed);
         }
-        Kind::NodeCrashed | Kind::Failover => {
-            j.key("keys_lost").int(e.value);
+        What::NodeCrashed { keys_lost: n } | What::Failover { grants_lost: n } => {
+            j.key("keys_lost").int(n as i64);
         }
-        Kind::Partition => {
-            j.key("cut").bool(e.value == 1);
+        What::Partition { cut, nodes } => {
+            j.key("cut").bool(cut);
             j.key("nodes").begin_arr();
-            for k in (0..8).filter(|k| e.aux & (1 << k) != 0) {
+            for k in (0..8).filter(|k| nodes & (1 << k) != 0) {
                 j.int(k);
             }
             j.end_arr();
         }
-        Kind::ServerClockStep => clock_step(j, e),
+        What::ServerClockStep { by_us } => clock_step(j, by_us),
         _ => {}
     }
+}
+
+/// A lease's end; `null` for a session lock, which lasts until unlock or session end.
+fn lease_end_ms(j: &mut Json, end: Option<SimTime>) {
+    j.key("lease_end_ms");
+    match end {
+        Some(end) => j.ms(end.0),
+        None => j.null(),
+    };
 }
 
 /// The fields of the client and storage lanes' events.
-fn client_fields(j: &mut Json, e: &TraceEvent, sc: &Scenario) {
-    match e.kind {
-        Kind::Read => {
-            j.key("value").int(e.value);
-            j.key("version").int(e.aux as i64);
+fn client_fields(j: &mut Json, what: What, sc: &Scenario) {
+    match what {
+        What::Read { value, version, .. } => {
+            j.key("value").int(value);
+            j.key("version").int(version as i64);
         }
-        Kind::PauseStart => {
-            j.key("dur_ms").ms(e.aux);
+        What::PauseStart { dur_us, .. } => {
+            j.key("dur_ms").ms(dur_us);
         }
-        Kind::CheckOk | Kind::CheckFailed => {
-            j.key("left_us").int(e.value);
-            j.key("need_ms").ms(e.aux);
+        What::Check {
+            left_us, need_us, ..
+        } => {
+            j.key("left_us");
+            match left_us {
+                Some(left) => j.int(left),
+                None => j.null(), // it holds no lease
+            };
+            j.key("need_ms").ms(need_us);
         }
-        Kind::WriteSent => {
-            j.key("value").int(e.value);
-            j.key("held_ms").ms(e.aux);
+        What::WriteSent { value, held_us, .. } => {
+            j.key("value").int(value);
+            j.key("held_ms").ms(held_us);
         }
-        Kind::WriteAccepted | Kind::WriteRejected | Kind::ReadRejected => {
-            if sc.service.tokens {
-                j.key("token").int(e.token as i64);
-            }
-            if e.kind != Kind::ReadRejected {
-                j.key("value").int(e.value);
-            }
-            if let Some(r) = e.reason {
-                j.key("reason").str(r.name());
-            }
+        What::WriteAccepted { token: t, value } => {
+            token(j, sc, t);
+            j.key("value").int(value);
         }
-        Kind::Retry => {
-            j.key("attempt").int(e.aux as i64);
+        What::WriteRejected {
+            token: t,
+            value,
+            reason,
+        } => {
+            token(j, sc, t);
+            j.key("value").int(value);
+            j.key("reason").str(reason.name());
         }
-        Kind::RedlockAcquired | Kind::RedlockFailed => {
-            j.key("granted_nodes").int(e.aux as i64);
-            j.key("validity_us").int(e.value);
+        What::ReadRejected { token: t, reason } => {
+            token(j, sc, t);
+            j.key("reason").str(reason.name());
         }
-        Kind::ClockStep => clock_step(j, e),
+        What::Retry { attempt } => {
+            j.key("attempt").int(i64::from(attempt));
+        }
+        What::Round {
+            granted_nodes,
+            validity_us,
+            ..
+        } => {
+            j.key("granted_nodes").int(i64::from(granted_nodes));
+            j.key("validity_us").int(validity_us);
+        }
+        What::ClockStep { by_us } => clock_step(j, by_us),
         _ => {}
     }
 }
 
-fn clock_step(j: &mut Json, e: &TraceEvent) {
-    let sign = if e.value < 0 { "-" } else { "" };
+fn clock_step(j: &mut Json, by_us: i64) {
+    let sign = if by_us < 0 { "-" } else { "" };
     j.key("step_ms");
-    j.raw(&format!("{sign}{}", Millis(e.value.unsigned_abs())));
+    j.raw(&format!("{sign}{}", Millis(by_us.unsigned_abs())));
 }

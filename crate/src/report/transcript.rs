@@ -8,7 +8,7 @@ use crate::scenario::{Scenario, CLIENTS_MAX};
 use crate::services::Said;
 use crate::store::Refusal;
 use crate::time::{Millis, PySeconds};
-use crate::trace::{Kind, TraceEvent};
+use crate::trace::{TraceEvent, What};
 
 /// The transcript of an outcome, one line per entry.
 pub fn transcript(o: &Outcome) -> Vec<String> {
@@ -21,7 +21,10 @@ pub fn transcript(o: &Outcome) -> Vec<String> {
         refused: [false; CLIENTS_MAX],
     };
     for e in &o.run.trace {
-        if e.kind == Kind::RedlockFailed {
+        if let What::Round {
+            acquired: false, ..
+        } = e.what
+        {
             // What it writes next follows a fresh acquisition, not the pause.
             scribe.woke[usize::from(e.client)] = false;
         }
@@ -76,113 +79,127 @@ impl Scribe<'_> {
     fn client_event(&mut self, e: &TraceEvent) {
         let who = self.sc.client_name(e.client);
         let i = usize::from(e.client);
-        match e.kind {
-            Kind::PauseStart => self.pause(e),
-            Kind::PauseEnd => self.woke[i] = true,
-            Kind::WriteSent if e.aux > 0 => {
+        match e.what {
+            What::PauseStart {
+                token,
+                read,
+                dur_us,
+            } => self.pause(who, token, read, dur_us),
+            What::PauseEnd => self.woke[i] = true,
+            What::WriteSent {
+                token,
+                value,
+                held_us,
+            } if held_us > 0 => {
                 self.held[i] = true;
-                let (value, t, d) = (e.value, tok(self.sc, e.token), PySeconds(e.aux));
+                let (t, d) = (tok(self.sc, token), PySeconds(held_us));
                 self.lines.push(format!(
                     "{who}: write {value}{t} sent; the network holds it {d}s..."
                 ));
             }
-            Kind::WriteAccepted | Kind::WriteRejected => self.write(e),
-            Kind::ReadRejected => {
-                let verdict = refusal_word(e.reason);
+            What::WriteAccepted { token, value } => self.write(e.client, token, value, None),
+            What::WriteRejected {
+                token,
+                value,
+                reason,
+            } => self.write(e.client, token, value, Some(reason)),
+            What::ReadRejected { token, reason } => {
+                let verdict = refusal_word(reason);
                 self.lines
-                    .push(format!("{who}: read{} → {verdict}", tok(self.sc, e.token)));
+                    .push(format!("{who}: read{} → {verdict}", tok(self.sc, token)));
                 self.refused[i] = true;
             }
-            Kind::CheckOk | Kind::CheckFailed => self.check(e),
-            Kind::RenewDenied => self
+            What::Check {
+                ok,
+                left_us,
+                need_us,
+            } => self.check(who, ok, left_us, need_us),
+            What::RenewDenied => self
                 .lines
                 .push(format!("{who}: renewal refused: the lease is gone")),
-            Kind::ServerClockStep | Kind::ClockStep => {
-                let whose = if e.kind == Kind::ClockStep {
-                    who.to_string()
-                } else {
-                    "server".to_string()
-                };
-                self.lines.push(clock_step_line(&whose, e.value));
-            }
-            Kind::Retry => {
+            What::ServerClockStep { by_us } => self.lines.push(clock_step_line("server", by_us)),
+            What::ClockStep { by_us } => self.lines.push(clock_step_line(&who.to_string(), by_us)),
+            What::Retry { attempt } => {
                 self.woke[i] = false;
                 self.held[i] = false;
                 self.lines.push(format!(
-                    "{who}: retry {}: acquire, read and work again",
-                    e.aux
+                    "{who}: retry {attempt}: acquire, read and work again"
                 ));
             }
-            Kind::GaveUp if !self.refused[i] => self.lines.push(format!("{who}: gives up")),
+            What::GaveUp if !self.refused[i] => self.lines.push(format!("{who}: gives up")),
             _ => {}
         }
     }
 
-    fn pause(&mut self, e: &TraceEvent) {
-        let who = self.sc.client_name(e.client);
-        let d = PySeconds(e.aux);
-        if e.token == 0 && e.value == i64::MIN && self.sc.service.tokens {
+    fn pause(&mut self, who: char, token: u64, read: Option<i64>, dur_us: u64) {
+        let d = PySeconds(dur_us);
+        if token == 0 && read.is_none() && self.sc.service.tokens {
             // Frozen before it holds anything (its grant may be on the way).
             self.lines.push(format!("{who}: pause {d}s..."));
             return;
         }
         let mut what: Vec<String> = Vec::new();
         if self.sc.service.tokens {
-            what.push(format!("tok={}", e.token));
+            what.push(format!("tok={token}"));
         }
-        if e.value != i64::MIN {
-            what.push(format!("read={}", e.value));
+        if let Some(read) = read {
+            what.push(format!("read={read}"));
         }
         what.push(format!("pause {d}s..."));
         self.lines.push(format!("{who}: {}", what.join(", ")));
     }
 
-    fn write(&mut self, e: &TraceEvent) {
-        let who = self.sc.client_name(e.client);
-        let i = usize::from(e.client);
-        let verdict = if e.kind == Kind::WriteAccepted {
-            "ACCEPTED"
-        } else {
-            refusal_word(e.reason)
+    /// A write reached the storage: accepted (`refused` none) or refused.
+    fn write(&mut self, c: u8, token: u64, value: i64, refused: Option<Refusal>) {
+        let who = self.sc.client_name(c);
+        let i = usize::from(c);
+        let verdict = match refused {
+            None => "ACCEPTED",
+            Some(reason) => refusal_word(reason),
         };
-        let t = tok(self.sc, e.token);
+        let t = tok(self.sc, token);
         let line = if self.woke[i] {
-            format!("{who}: woke, write {}{t} → {verdict}", e.value)
+            format!("{who}: woke, write {value}{t} → {verdict}")
         } else if self.held[i] {
-            format!("{who}: write {}{t} arrives → {verdict}", e.value)
+            format!("{who}: write {value}{t} arrives → {verdict}")
         } else if self.sc.service.tokens {
             format!("{who}:{t} → {verdict}") // the seed's "B: tok=2 → ACCEPTED"
         } else {
-            format!("{who}: write {} → {verdict}", e.value)
+            format!("{who}: write {value} → {verdict}")
         };
         self.lines.push(line);
         self.woke[i] = false;
         self.held[i] = false;
-        self.refused[i] = e.kind == Kind::WriteRejected;
+        self.refused[i] = refused.is_some();
     }
 
-    fn check(&mut self, e: &TraceEvent) {
-        let who = self.sc.client_name(e.client);
-        let left = if e.value < 0 {
-            format!("-{}", Millis(e.value.unsigned_abs()))
-        } else {
-            Millis(e.value as u64).to_string()
+    fn check(&mut self, who: char, ok: bool, left_us: Option<i64>, need_us: u64) {
+        let need = Millis(need_us);
+        let Some(left) = left_us else {
+            self.lines.push(format!(
+                "{who}: check: no lease, {need} ms needed → give up this attempt"
+            ));
+            return;
         };
-        let (cmp, then) = if e.kind == Kind::CheckOk {
+        let left = if left < 0 {
+            format!("-{}", Millis(left.unsigned_abs()))
+        } else {
+            Millis(left as u64).to_string()
+        };
+        let (cmp, then) = if ok {
             ("≥", "go on")
         } else {
             ("<", "give up this attempt")
         };
         self.lines.push(format!(
-            "{who}: check: {left} ms left {cmp} {} ms needed → {then}",
-            Millis(e.aux)
+            "{who}: check: {left} ms left {cmp} {need} ms needed → {then}"
         ));
     }
 }
 
 /// How a refused access reads: a failed session, or a guard's rejection.
-fn refusal_word(reason: Option<Refusal>) -> &'static str {
-    if reason == Some(Refusal::SessionGone) {
+fn refusal_word(reason: Refusal) -> &'static str {
+    if reason == Refusal::SessionGone {
         "FAILED (the session is gone)"
     } else {
         "REJECTED"

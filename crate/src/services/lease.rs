@@ -5,8 +5,9 @@
 
 use crate::lock::Grant;
 use crate::sim::{Ctx, Engine, Ev, Msg, Tag};
-use crate::store::{Credentials, Refusal};
-use crate::trace::Kind;
+use crate::store::Credentials;
+use crate::time::SimTime;
+use crate::trace::What;
 
 impl Engine {
     pub(super) fn on_lease_event(&mut self, ctx: &Ctx, ev: Ev) {
@@ -59,16 +60,27 @@ impl Engine {
         match grant {
             Grant::Granted {
                 token, expires_at, ..
-            } => self.record(c, Kind::Granted, token, 0, expires_at.0, None),
+            } => self.record(
+                c,
+                What::Granted {
+                    token,
+                    lease_end: lease_end(expires_at),
+                },
+            ),
             Grant::Denied { holder } => self.record(
                 c,
-                Kind::Denied,
-                0,
-                0,
-                holder.map_or(0, |h| u64::from(h) + 1),
-                None,
+                What::Denied {
+                    holder,
+                    session_gone: false,
+                },
             ),
-            Grant::NoSession => self.record(c, Kind::Denied, 0, 1, 0, Some(Refusal::SessionGone)),
+            Grant::NoSession => self.record(
+                c,
+                What::Denied {
+                    holder: None,
+                    session_gone: true,
+                },
+            ),
         }
         self.schedule(
             now.plus(ctx.lock_latency),
@@ -101,7 +113,7 @@ impl Engine {
     fn release_at(&mut self, c: u8, value: u64) {
         let ended = self.locks[0].release(value, self.now);
         let ended = self.decide(ended);
-        self.record(c, Kind::Released, 0, 0, u64::from(ended), None);
+        self.record(c, What::Released { ended_lease: ended });
     }
 
     fn renew_at(&mut self, ctx: &Ctx, c: u8, value: u64) {
@@ -109,8 +121,13 @@ impl Engine {
         let renewed = self.locks[0].renew(value, now);
         self.decide(renewed.is_some());
         match renewed {
-            Some(end) => self.record(c, Kind::Renewed, 0, 0, end.0, None),
-            None => self.record(c, Kind::RenewDenied, 0, 0, 0, None),
+            Some(end) => self.record(
+                c,
+                What::Renewed {
+                    lease_end: lease_end(end),
+                },
+            ),
+            None => self.record(c, What::RenewDenied),
         }
         self.schedule(
             now.plus(ctx.lock_latency),
@@ -131,6 +148,11 @@ impl Engine {
             _ => self.abort(ctx, c),
         }
     }
+}
+
+/// A lease's end as the trace keeps it: `None` for a session lock, which has no TTL.
+pub(super) fn lease_end(end: SimTime) -> Option<SimTime> {
+    (end.0 != u64::MAX).then_some(end)
 }
 
 /// A lock's answer as one word for the signature: granted, refused (and by whom), or no session.

@@ -14,8 +14,6 @@ mod redis;
 mod redlock;
 mod session;
 
-pub(crate) use session::SessionEnd;
-
 use crate::scenario::{Scenario, ServiceKind};
 use crate::sim::{Ctx, Engine, Ev, Tag};
 use crate::trace::TraceEvent;

@@ -5,7 +5,7 @@
 
 use super::Said;
 use crate::sim::{Ctx, Engine};
-use crate::trace::{Kind, TraceEvent};
+use crate::trace::{TraceEvent, What};
 
 impl Engine {
     /// The master dies now; its replica, `replica_lag` behind, takes over (see
@@ -13,16 +13,16 @@ impl Engine {
     pub(crate) fn failover(&mut self, ctx: &Ctx) {
         let lag = ctx.sc.service.replica_lag.resolve(ctx.params);
         let lost = self.locks[0].failover(self.now, lag);
-        self.record(0, Kind::Failover, 0, lost as i64, 0, None);
+        self.record(0, What::Failover { grants_lost: lost });
     }
 }
 
 /// The failover, in the transcript.
 pub(super) fn say(e: &TraceEvent) -> Option<Said> {
-    (e.kind == Kind::Failover).then(|| {
-        Said::Line(format!(
-            "redis: the master dies; the replica takes over without {} grant(s) and their INCR",
-            e.value
-        ))
-    })
+    let What::Failover { grants_lost } = e.what else {
+        return None;
+    };
+    Some(Said::Line(format!(
+        "redis: the master dies; the replica takes over without {grants_lost} grant(s) and their INCR"
+    )))
 }

@@ -11,7 +11,7 @@ use crate::scenario::{Persist, Scenario};
 use crate::sim::{Ctx, Engine, Ev, Msg, NodeMsg, Tag};
 use crate::store::Credentials;
 use crate::time::Millis;
-use crate::trace::{Kind, TraceEvent};
+use crate::trace::{TraceEvent, What};
 
 impl Engine {
     pub(super) fn on_redlock_event(&mut self, ctx: &Ctx, ev: Ev) {
@@ -95,16 +95,28 @@ impl Engine {
         self.floor(grant_word(grant));
         match grant {
             Grant::Granted { expires_at, .. } => {
-                self.record_on(m.node, c, Kind::Granted, 0, 0, expires_at.0, None);
+                let lease_end = super::lease::lease_end(expires_at);
+                self.record_on(
+                    m.node,
+                    c,
+                    What::Granted {
+                        token: 0,
+                        lease_end,
+                    },
+                );
                 self.note_majority(ctx, c);
             }
-            _ => {
-                let holder = match grant {
-                    Grant::Denied { holder: Some(h) } => u64::from(h) + 1,
-                    _ => 0,
-                };
-                self.record_on(m.node, c, Kind::Denied, 0, 0, holder, None);
+            Grant::Denied { holder } => {
+                self.record_on(
+                    m.node,
+                    c,
+                    What::Denied {
+                        holder,
+                        session_gone: false,
+                    },
+                );
             }
+            Grant::NoSession => unreachable!("a Redlock node has no sessions"),
         }
         if self.clients[usize::from(c)].reach & (1 << m.node) != 0 {
             let ok = matches!(grant, Grant::Granted { .. });
@@ -152,7 +164,7 @@ impl Engine {
         if node.up {
             let ended = node.release(value, self.now);
             let ended = self.decide(ended);
-            self.record_on(m.node, c, Kind::Released, 0, 0, u64::from(ended), None);
+            self.record_on(m.node, c, What::Released { ended_lease: ended });
         }
     }
 
@@ -174,28 +186,26 @@ impl Engine {
                 via_session: false,
             };
             self.hold_lease(c, cred, sent + ctx.ttl_local() - ctx.drift as i64);
-            self.record(
-                c,
-                Kind::RedlockAcquired,
-                0,
-                validity,
-                u64::from(granted),
-                None,
-            );
+            self.record_round(c, true, granted, validity);
             self.advance(ctx, c);
             return;
         }
-        self.record(
-            c,
-            Kind::RedlockFailed,
-            0,
-            validity,
-            u64::from(granted),
-            None,
-        );
+        self.record_round(c, false, granted, validity);
         self.redlock_release(ctx, c);
         let jitter = self.jitter(ctx, c, round);
         self.retry_acquire(ctx, c, jitter);
+    }
+
+    fn record_round(&mut self, c: u8, acquired: bool, granted: u32, validity_us: i64) {
+        let granted_nodes = granted as u8;
+        self.record(
+            c,
+            What::Round {
+                acquired,
+                granted_nodes,
+                validity_us,
+            },
+        );
     }
 
     /// The random share of `jitter` added to this round's back-off (seeded).
@@ -211,36 +221,37 @@ impl Engine {
 
 /// Rounds, node crashes and restarts, partitions and node clocks, in the transcript.
 pub(super) fn say(sc: &Scenario, e: &TraceEvent, who: char) -> Option<Said> {
-    let line = match e.kind {
-        Kind::RedlockAcquired | Kind::RedlockFailed => round_line(sc, e, who),
-        Kind::NodeCrashed => {
-            let keys = if e.value == 1 { "key" } else { "keys" };
+    let node = e.node + 1;
+    let line = match e.what {
+        What::Round {
+            acquired,
+            granted_nodes,
+            validity_us,
+        } => round_line(sc, who, acquired, granted_nodes, validity_us),
+        What::NodeCrashed { keys_lost } => {
+            let keys = if keys_lost == 1 { "key" } else { "keys" };
             let how = match sc.service.persist {
                 Persist::None => "no persistence",
                 Persist::EverySec => "appendfsync everysec",
                 Persist::Always => "appendfsync always",
             };
-            format!(
-                "n{}: crashes ({how}): {} live {keys} lost",
-                e.node + 1,
-                e.value
-            )
+            format!("n{node}: crashes ({how}): {keys_lost} live {keys} lost")
         }
-        Kind::NodeRestarted => format!("n{}: restarts", e.node + 1),
-        Kind::Partition => {
+        What::NodeRestarted => format!("n{node}: restarts"),
+        What::Partition { cut, nodes } => {
             let nodes: Vec<String> = (0..8)
-                .filter(|k| e.aux & (1 << k) != 0)
+                .filter(|k| nodes & (1 << k) != 0)
                 .map(|k| format!("n{}", k + 1))
                 .collect();
-            let how = if e.value == 1 {
+            let how = if cut {
                 "cut off from"
             } else {
                 "reconnected to"
             };
             format!("network: {who} {how} {}", nodes.join(","))
         }
-        Kind::ServerClockStep => {
-            crate::report::transcript::clock_step_line(&format!("n{}", e.node + 1), e.value)
+        What::ServerClockStep { by_us } => {
+            crate::report::transcript::clock_step_line(&format!("n{node}"), by_us)
         }
         _ => return None,
     };
@@ -248,17 +259,15 @@ pub(super) fn say(sc: &Scenario, e: &TraceEvent, who: char) -> Option<Said> {
 }
 
 /// `A: 3/5 nodes OK, validity 293 ms → holds the lock`.
-fn round_line(sc: &Scenario, e: &TraceEvent, who: char) -> String {
-    let then = match (e.kind, e.value > 0) {
-        (Kind::RedlockAcquired, true) => "holds the lock",
-        (Kind::RedlockAcquired, false) => "trusts the majority anyway (naive client)",
-        _ if e.aux < u64::from(sc.service.quorum()) => "no majority: unlock all, retry later",
+fn round_line(sc: &Scenario, who: char, acquired: bool, granted: u8, validity_us: i64) -> String {
+    let then = match (acquired, validity_us > 0) {
+        (true, true) => "holds the lock",
+        (true, false) => "trusts the majority anyway (naive client)",
+        _ if granted < sc.service.quorum() => "no majority: unlock all, retry later",
         _ => "no validity left: unlock all, retry later",
     };
-    let sign = if e.value < 0 { "-" } else { "" };
-    let validity = Millis(e.value.unsigned_abs());
-    format!(
-        "{who}: {}/{} nodes OK, validity {sign}{validity} ms → {then}",
-        e.aux, sc.service.nodes
-    )
+    let sign = if validity_us < 0 { "-" } else { "" };
+    let validity = Millis(validity_us.unsigned_abs());
+    let nodes = sc.service.nodes;
+    format!("{who}: {granted}/{nodes} nodes OK, validity {sign}{validity} ms → {then}")
 }

@@ -7,19 +7,7 @@
 use super::Said;
 use crate::client::Phase;
 use crate::sim::{Ctx, Engine, Ev, Tag};
-use crate::trace::{Kind, TraceEvent};
-
-/// Why a session ended, as the trace records it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
-pub(crate) enum SessionEnd {
-    /// `pg_terminate_backend`: an admin (or a fault) killed it.
-    Terminated = 0,
-    /// No keepalives while the client was frozen: the server gave up on it.
-    KeepaliveTimeout = 1,
-    /// The client closed its connection at the end of its script.
-    Disconnected = 2,
-}
+use crate::trace::{SessionEnd, TraceEvent, What};
 
 impl Engine {
     pub(super) fn on_session_event(&mut self, ev: Ev) {
@@ -27,7 +15,7 @@ impl Engine {
         let st = &self.clients[usize::from(c)];
         match ev.tag {
             Tag::SessionTimeout if st.phase == Phase::Paused => {
-                self.end_session(c, SessionEnd::KeepaliveTimeout)
+                self.end_session(c, SessionEnd::IdleTimeout)
             }
             Tag::Disconnect if !st.session_dead => self.end_session(c, SessionEnd::Disconnected),
             _ => {}
@@ -59,32 +47,37 @@ impl Engine {
         let freed = self.locks[0].end_session(c, self.now);
         let freed = self.decide(freed);
         self.clients[usize::from(c)].session_dead = true;
-        self.record(c, Kind::SessionEnded, 0, i64::from(freed), why as u64, None);
+        self.record(c, What::SessionEnded { cause: why, freed });
     }
 }
 
 /// The seed's step 1, as the two psql terminals would show it, and how sessions end.
 pub(super) fn say(e: &TraceEvent, who: char) -> Option<Said> {
-    let line = match e.kind {
-        Kind::Granted => format!("{who}: pg_try_advisory_lock(424242) → t"),
-        Kind::Denied if e.reason.is_some() => {
+    let line = match e.what {
+        What::Granted { .. } => format!("{who}: pg_try_advisory_lock(424242) → t"),
+        What::Denied {
+            session_gone: true, ..
+        } => {
             format!("{who}: pg_try_advisory_lock(424242) → ERROR: the session is gone")
         }
-        Kind::Denied => format!("{who}: pg_try_advisory_lock(424242) → f"),
-        Kind::Released if e.aux == 1 => format!("{who}: pg_advisory_unlock(424242) → t"),
-        Kind::SessionEnded if e.aux == SessionEnd::Disconnected as u64 && e.value == 0 => {
+        What::Denied { .. } => format!("{who}: pg_try_advisory_lock(424242) → f"),
+        What::Released { ended_lease: true } => format!("{who}: pg_advisory_unlock(424242) → t"),
+        What::SessionEnded {
+            cause: SessionEnd::Disconnected,
+            freed: false,
+        } => {
             return Some(Said::Nothing); // a plain disconnect at the end
         }
-        Kind::SessionEnded => {
-            let freed = if e.value == 1 {
-                ", the lock is free"
-            } else {
-                ""
-            };
-            match e.aux {
-                0 => format!("admin: pg_terminate_backend({who}) → t; {who}'s session ends{freed}"),
-                1 => format!("server: {who} sent no keepalives; its session ends{freed}"),
-                _ => format!("{who}: disconnects; its session ends{freed}"),
+        What::SessionEnded { cause, freed } => {
+            let freed = if freed { ", the lock is free" } else { "" };
+            match cause {
+                SessionEnd::Terminated => {
+                    format!("admin: pg_terminate_backend({who}) → t; {who}'s session ends{freed}")
+                }
+                SessionEnd::IdleTimeout => {
+                    format!("server: {who} sent no keepalives; its session ends{freed}")
+                }
+                SessionEnd::Disconnected => format!("{who}: disconnects; its session ends{freed}"),
             }
         }
         _ => return None,

@@ -4,8 +4,7 @@
 use super::{Ctx, Engine, Ev, Tag};
 use crate::client::Phase;
 use crate::scenario::FaultAction;
-use crate::services::SessionEnd;
-use crate::trace::Kind;
+use crate::trace::{SessionEnd, What};
 
 impl Engine {
     pub(super) fn on_fault_event(&mut self, ctx: &Ctx, ev: Ev) {
@@ -15,7 +14,7 @@ impl Engine {
             _ => {
                 // A timed freeze ends.
                 self.clients[usize::from(ev.client)].woke = true;
-                self.record(ev.client, Kind::PauseEnd, 0, 0, 0, None);
+                self.record(ev.client, What::PauseEnd);
             }
         }
     }
@@ -35,7 +34,7 @@ impl Engine {
                     let at = node.clock.first_at_or_after_h(now, local, &mut self.path);
                     self.schedule(at, Ev::bare(Tag::Restart, k));
                 }
-                self.record_on(k, 0, Kind::NodeCrashed, 0, lost as i64, 0, None);
+                self.record_on(k, 0, What::NodeCrashed { keys_lost: lost });
             }
             FaultAction::Restart(k) => {
                 if !self.locks[usize::from(k)].up {
@@ -50,7 +49,7 @@ impl Engine {
                 } else {
                     st.reach | mask
                 };
-                self.record(x, Kind::Partition, 0, i64::from(cut), u64::from(mask), None);
+                self.record(x, What::Partition { cut, nodes: mask });
             }
             FaultAction::Freeze(x, d) => self.freeze(x, d.resolve(ctx.params)),
         }
@@ -58,7 +57,7 @@ impl Engine {
 
     fn restart_node(&mut self, k: u8) {
         self.locks[usize::from(k)].up = true;
-        self.record_on(k, 0, Kind::NodeRestarted, 0, 0, 0, None);
+        self.record_on(k, 0, What::NodeRestarted);
     }
 
     /// A timed freeze of client `x` for `d` (a GC pause from outside its script): ignored while it is

@@ -4,7 +4,7 @@
 use super::{Ctx, Engine, Run};
 use crate::clock::Clock;
 use crate::time::SimTime;
-use crate::trace::{Kind, TraceEvent};
+use crate::trace::{TraceEvent, What};
 
 impl Run {
     /// Empties the run for a new one, keeping the buffers.
@@ -54,15 +54,12 @@ impl Engine {
     fn merge_expiries(&mut self) {
         for l in self.locks.iter().flat_map(|lock| &lock.leases) {
             if !l.released && !l.session_ended && !l.lost && l.ends_at <= self.now {
+                let what = What::LeaseExpired { token: l.token };
                 let ev = TraceEvent {
                     t: l.ends_at,
                     client: l.client,
                     node: l.node,
-                    kind: Kind::LeaseExpired,
-                    token: l.token,
-                    value: 0,
-                    aux: 0,
-                    reason: None,
+                    what,
                 };
                 self.run.insert_before(l.ends_at, ev);
             }
@@ -72,27 +69,25 @@ impl Engine {
     /// Clock steps, likewise: each server's (which move expiries; on the node's lane) and each
     /// client's (on the client's lane).
     fn merge_clock_steps(&mut self, ctx: &Ctx) {
-        let servers = self
-            .locks
-            .iter()
-            .map(|l| (0, l.node, &l.clock, Kind::ServerClockStep));
+        let servers = self.locks.iter().map(|l| (0, l.node, &l.clock, true));
         let clients = ctx
             .sc
             .clients
             .iter()
             .enumerate()
-            .map(|(i, c)| (i as u8, 0, &c.clock, Kind::ClockStep));
-        for (client, node, clock, kind) in servers.chain(clients) {
-            for (at, by) in steps_until(clock, self.now) {
+            .map(|(i, c)| (i as u8, 0, &c.clock, false));
+        for (client, node, clock, server) in servers.chain(clients) {
+            for (at, by_us) in steps_until(clock, self.now) {
+                let what = if server {
+                    What::ServerClockStep { by_us }
+                } else {
+                    What::ClockStep { by_us }
+                };
                 let ev = TraceEvent {
                     t: at,
                     client,
                     node,
-                    kind,
-                    token: 0,
-                    value: by,
-                    aux: 0,
-                    reason: None,
+                    what,
                 };
                 self.run.insert_before(at, ev);
             }

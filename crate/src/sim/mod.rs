@@ -31,9 +31,9 @@ use crate::error::Error;
 use crate::lock::LeaseService;
 use crate::scenario::{Scenario, ServiceKind, ServiceSpec};
 use crate::sig::Path;
-use crate::store::{GuardedStore, Policy, Refusal};
+use crate::store::{GuardedStore, Policy};
 use crate::time::{SimTime, SEC};
-use crate::trace::{Kind, Span, TraceEvent, WriteRecord};
+use crate::trace::{Span, TraceEvent, What, WriteRecord};
 use event::Mailbox;
 use queue::{EventQueue, Queued};
 use skip::Skip;
@@ -373,40 +373,20 @@ impl Engine {
             .push(at, ev.tag, ev.client, payload, self.now, started);
     }
 
-    pub(crate) fn record(
-        &mut self,
-        client: u8,
-        kind: Kind,
-        token: u64,
-        value: i64,
-        aux: u64,
-        reason: Option<Refusal>,
-    ) {
-        self.record_on(0, client, kind, token, value, aux, reason);
+    /// Adds an event to the trace (traced runs only).
+    pub(crate) fn record(&mut self, client: u8, what: What) {
+        self.record_on(0, client, what);
     }
 
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn record_on(
-        &mut self,
-        node: u8,
-        client: u8,
-        kind: Kind,
-        token: u64,
-        value: i64,
-        aux: u64,
-        reason: Option<Refusal>,
-    ) {
+    /// Adds an event of lock server `node` to the trace.
+    pub(crate) fn record_on(&mut self, node: u8, client: u8, what: What) {
         if self.trace_on {
             let t = self.now;
             self.run.trace.push(TraceEvent {
                 t,
                 client,
                 node,
-                kind,
-                token,
-                value,
-                aux,
-                reason,
+                what,
             });
         }
     }
@@ -464,6 +444,7 @@ fn check_config(sc: &Scenario, params: &[u64], retries: u32) -> Result<(), Error
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::trace::Kind;
 
     fn parse(text: &str) -> Scenario {
         Scenario::parse(&format!("id: t\ntitle: t\nsummary: s\n{text}")).unwrap()
@@ -501,7 +482,7 @@ mod tests {
             .trace
             .iter()
             .filter(|e| e.t.0 == 300_000)
-            .map(|e| (e.client, e.kind))
+            .map(|e| (e.client, e.kind()))
             .collect();
         let a_write = order
             .iter()
@@ -525,7 +506,7 @@ mod tests {
         let granted = run
             .trace
             .iter()
-            .find(|e| e.kind == Kind::Granted && e.client == 0)
+            .find(|e| e.kind() == Kind::Granted && e.client == 0)
             .unwrap();
         assert_eq!(granted.t.0, 1_000, "the lock service grants at 1 ms");
         let a = run.beliefs.iter().find(|b| b.client == 0).unwrap();
@@ -536,7 +517,7 @@ mod tests {
         let read = run
             .trace
             .iter()
-            .find(|e| e.kind == Kind::Read && e.client == 0)
+            .find(|e| e.kind() == Kind::Read && e.client == 0)
             .unwrap();
         assert_eq!(read.t.0, 351_000);
     }

@@ -5,7 +5,7 @@ use super::{Ctx, Engine, Ev, Msg, Tag, WriteMsg};
 use crate::client::{Dur, Op, Phase};
 use crate::store::Credentials;
 use crate::time::SimTime;
-use crate::trace::{Kind, Span};
+use crate::trace::{Span, What};
 
 /// After an operation: go on with the next one, or wait for an event.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -23,9 +23,9 @@ impl Engine {
             st.phase = Phase::Waiting;
             st.woke = true;
             st.pc += 1;
-            self.record(c, Kind::PauseEnd, 0, 0, 0, None);
+            self.record(c, What::PauseEnd);
         } else if self.clients[usize::from(c)].phase == Phase::NotStarted {
-            self.record(c, Kind::Start, 0, 0, 0, None);
+            self.record(c, What::Start);
         }
         self.advance(ctx, c);
     }
@@ -68,7 +68,7 @@ impl Engine {
         let st = &mut self.clients[usize::from(c)];
         st.tries += 1;
         st.acquire_sent_local = local;
-        self.record(c, Kind::AcquireSent, 0, 0, 0, None);
+        self.record(c, What::AcquireSent);
         self.send_acquire(ctx, c);
         Flow::Wait
     }
@@ -121,12 +121,16 @@ impl Engine {
         let need = need.resolve(ctx.params);
         let clock = &ctx.sc.clients[usize::from(c)].clock;
         let lease = self.clients[usize::from(c)].lease;
-        let left = lease.map_or(i64::MIN, |l| {
-            l.believed_end_local - clock.local_h(self.now, &mut self.path)
-        });
-        let ok = self.decide(left >= need as i64);
-        let kind = if ok { Kind::CheckOk } else { Kind::CheckFailed };
-        self.record(c, kind, 0, left, need, None);
+        let left_us = lease.map(|l| l.believed_end_local - clock.local_h(self.now, &mut self.path));
+        let ok = self.decide(left_us.is_some_and(|left| left >= need as i64));
+        self.record(
+            c,
+            What::Check {
+                ok,
+                left_us,
+                need_us: need,
+            },
+        );
         if !ok {
             self.abort(ctx, c);
             return Flow::Wait;
@@ -147,13 +151,14 @@ impl Engine {
         };
         let value = snapshot - debit;
         let cred = self.credentials(c, via_session);
+        let token = cred.token.unwrap_or(0);
         self.record(
             c,
-            Kind::WriteSent,
-            cred.token.unwrap_or(0),
-            value,
-            hold,
-            None,
+            What::WriteSent {
+                token,
+                value,
+                held_us: hold,
+            },
         );
         if hold > 0 {
             self.run.held.push(Span {
@@ -188,7 +193,7 @@ impl Engine {
     /// Connected and silent: no more events of its own; its belief lasts to the end.
     fn op_idle(&mut self, c: u8) -> Flow {
         self.clients[usize::from(c)].phase = Phase::Done;
-        self.record(c, Kind::Done, 0, 0, 0, None);
+        self.record(c, What::Done);
         Flow::Wait
     }
 
@@ -207,8 +212,15 @@ impl Engine {
         let now = self.now;
         let st = &self.clients[usize::from(c)];
         let token = st.lease.and_then(|l| l.cred.token).unwrap_or(0);
-        let read = st.snapshot.map_or(i64::MIN, |s| s.0);
-        self.record(c, Kind::PauseStart, token, read, d, None);
+        let read = st.snapshot.map(|s| s.0);
+        self.record(
+            c,
+            What::PauseStart {
+                token,
+                read,
+                dur_us: d,
+            },
+        );
         self.run.pauses.push(Span {
             client: c,
             from: now,
@@ -238,7 +250,7 @@ impl Engine {
         if st.attempt >= ctx.retries {
             st.phase = Phase::Done;
             st.lease = None;
-            self.record(c, Kind::GaveUp, 0, 0, 0, None);
+            self.record(c, What::GaveUp);
             return;
         }
         st.attempt += 1;
@@ -252,7 +264,7 @@ impl Engine {
             // Hand back whatever it may still hold before asking again (value-checked: harmless if gone).
             self.send_release(ctx, c, lease.cred.lock_value);
         }
-        self.record(c, Kind::Retry, 0, 0, u64::from(attempt), None);
+        self.record(c, What::Retry { attempt });
         self.advance(ctx, c);
     }
 
@@ -265,7 +277,7 @@ impl Engine {
         };
         if tries != 0 && st.tries >= tries {
             st.phase = Phase::Done;
-            self.record(c, Kind::GaveUp, 0, 0, 0, None);
+            self.record(c, What::GaveUp);
             return;
         }
         let every = every.resolve(ctx.params);
@@ -306,7 +318,7 @@ impl Engine {
                 tag,
             });
         }
-        self.record(c, Kind::Done, 0, 0, 0, None);
+        self.record(c, What::Done);
         self.on_script_end(ctx, c);
     }
 }

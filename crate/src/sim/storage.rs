@@ -3,7 +3,7 @@
 
 use super::{Ctx, Engine, Ev, Msg, Tag, WriteMsg};
 use crate::store::{Credentials, Refusal};
-use crate::trace::{Kind, WriteRecord};
+use crate::trace::{What, WriteRecord};
 
 impl Engine {
     pub(super) fn on_storage_event(&mut self, ctx: &Ctx, ev: Ev) {
@@ -42,8 +42,15 @@ impl Engine {
         };
         let token = cred.token.unwrap_or(0);
         match result {
-            Ok((value, version)) => self.record(c, Kind::Read, token, value, version, None),
-            Err(why) => self.record(c, Kind::ReadRejected, token, 0, 0, Some(why)),
+            Ok((value, version)) => self.record(
+                c,
+                What::Read {
+                    token,
+                    value,
+                    version,
+                },
+            ),
+            Err(reason) => self.record(c, What::ReadRejected { token, reason }),
         }
         let at = self.now.plus(ctx.store_latency);
         self.schedule(at, Ev::new(Tag::ReadReply, c, Msg::Read(result)));
@@ -60,8 +67,21 @@ impl Engine {
         let token = w.cred.token.unwrap_or(0);
         let reason = result.err();
         match reason {
-            None => self.record(c, Kind::WriteAccepted, token, w.value, 0, None),
-            Some(why) => self.record(c, Kind::WriteRejected, token, w.value, 0, Some(why)),
+            None => self.record(
+                c,
+                What::WriteAccepted {
+                    token,
+                    value: w.value,
+                },
+            ),
+            Some(reason) => self.record(
+                c,
+                What::WriteRejected {
+                    token,
+                    value: w.value,
+                    reason,
+                },
+            ),
         }
         let accepted = reason.is_none();
         self.run.writes.push(WriteRecord {
