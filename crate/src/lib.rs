@@ -26,12 +26,14 @@
 //!
 //! ## Design
 //!
-//! One concept per module: [`time`] (virtual time, durations), [`clock`] (each node's own clock),
-//! [`lock`] (the lock service: leases, fencing tokens, lock-delay), [`store`] (the guarded store and its
-//! policies), [`client`] (scripts and client state), [`scenario`] (scenarios as data files),
-//! [`catalogue`] (the built-in scenarios, compiled in), [`sim`] (the event engine), [`outcome`] (the verdict), [`report`] (transcript and JSON),
-//! [`sweep`] (grids of runs), `report::markdown` (native only: the catalogue as docs/scenarios.md). `wasm.rs` is
-//! the only module that touches `wasm_bindgen`.
+//! One concept per module; `docs/architecture.md` is the map. The scenario model — [`scenario`] (scenarios
+//! as data files and their parser), [`time`], [`clock`], [`client`] (scripts), [`store`] (the guarded
+//! store and its policies), [`sig`] (path signatures), [`error`] — is the crate `leaselab-model`, shared
+//! with the build script, and re-exported here under the same names. [`catalogue`] holds the built-in
+//! scenarios, compiled in. [`sim`] is the event engine (kernel and actors); [`services`] the lock
+//! services, one file each; [`lock`] a lock server's state; [`trace`] what a run records; [`outcome`]
+//! the verdict; [`report`] the transcript, JSON and Markdown; [`sweep`] grids of runs; `estimate` the
+//! Monte Carlo estimate. `wasm.rs` is the only module that touches `wasm_bindgen`.
 //!
 //! ## Limits
 //!

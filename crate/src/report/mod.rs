@@ -1,6 +1,6 @@
-//! Rendering an outcome: the transcript in the seed's format ([`transcript`]), the run as JSON
-//! ([`run_json`]), the catalogue as JSON ([`catalogue_json`]), all with one hand-written JSON writer
-//! ([`json`]: the wasm build carries no serde). All are pure functions of their input, so native and
+//! Rendering an outcome: the transcript in the seed's format ([`transcript()`]), the run as JSON
+//! ([`run_json`]), the catalogue as JSON ([`catalogue_json()`]), all with one hand-written JSON writer
+//! (`json`: the wasm build carries no serde). All are pure functions of their input, so native and
 //! wasm print the same bytes.
 
 pub mod catalogue_json;

@@ -2,12 +2,12 @@
 //! the events of its own; the engine reaches them only through the dispatch below, keyed by the
 //! scenario's [`ServiceKind`] (static dispatch: a `match`, no trait objects, for speed and wasm size).
 //!
-//! - [`lease`]: one lock server with leases (the seed's service; also redis's and a session lock's
+//! - `lease`: one lock server with leases (the seed's service; also redis's and a session lock's
 //!   request/response protocol);
-//! - [`session`]: a lock held by a database session (PostgreSQL advisory locks): no TTL, freed when
+//! - `session`: a lock held by a database session (PostgreSQL advisory locks): no TTL, freed when
 //!   the session ends;
-//! - [`redis`]: a single redis (`SET NX PX`) and its async replica's failover;
-//! - [`redlock`]: N independent redis nodes and a client that needs a majority in time.
+//! - `redis`: a single redis (`SET NX PX`) and its async replica's failover;
+//! - `redlock`: N independent redis nodes and a client that needs a majority in time.
 
 mod lease;
 mod redis;
@@ -26,7 +26,7 @@ pub enum Said {
 }
 
 /// The transcript's wording of a service's own events; `None` for events the clients' and storage's
-/// wording covers ([`crate::report::transcript`]).
+/// wording covers ([`crate::report::transcript()`]).
 pub fn say(sc: &Scenario, e: &TraceEvent) -> Option<Said> {
     let who = sc.client_name(e.client);
     match sc.service.kind {

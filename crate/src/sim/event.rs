@@ -2,7 +2,7 @@
 //! know about a kind follows, and the messages they carry ([`Msg`]).
 //!
 //! Adding an event kind is one row here (its tag and its two properties) and one arm in the handler of
-//! the module that owns it ([`super::Engine::handle`] says which).
+//! the module that owns it (`super::Engine::handle` says which).
 
 use crate::lock::Grant;
 use crate::store::{Credentials, Refusal};

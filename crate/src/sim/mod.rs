@@ -6,15 +6,15 @@
 //! everything already scheduled for that instant.
 //!
 //! The map (see also `docs/architecture.md`):
-//! - here: the run loop and its limits, reset, the trace recorder, and the dispatcher ([`Engine::handle`]);
-//! - [`event`]: the table of event kinds and the messages they carry; [`queue`]: the ordered queue;
-//! - [`skip`]: sweeps' jump over a polling client's denied retries;
-//! - actors: [`script`] (the client script interpreter), [`storage`] (the guarded store's side),
-//!   [`faults`] (the fault injector), [`finish`] (what a run leaves behind);
+//! - here: the run loop and its limits, reset, the trace recorder, and the dispatcher (`Engine::handle`);
+//! - `event`: the table of event kinds and the messages they carry; `queue`: the ordered queue;
+//! - `skip`: sweeps' jump over a polling client's denied retries;
+//! - actors: `script` (the client script interpreter), `storage` (the guarded store's side),
+//!   `faults` (the fault injector), `finish` (what a run leaves behind);
 //! - the lock services, one file each, in [`crate::services`].
 //!
-//! Every choice that depends on a time goes through [`Engine::decide`] (and every floor of a time through
-//! [`Engine::floor`]), so a sweep's path signature sees it (see [`crate::sig`]).
+//! Every choice that depends on a time goes through `Engine::decide` (and every floor of a time through
+//! `Engine::floor`), so a sweep's path signature sees it (see [`crate::sig`]).
 
 mod event;
 mod faults;
