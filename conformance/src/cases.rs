@@ -303,17 +303,16 @@ pub fn params(sc: &Scenario, set: &[(&str, u64)], scale: u64) -> Result<Vec<u64>
     Ok(v)
 }
 
-/// The simulator's outcome for `id` under `policy`.
-pub fn predict(
-    id: &str,
+/// The simulator's outcome for `sc` (made by [`scenario`] at `scale`) under `policy`.
+pub fn predict<'s>(
+    sc: &'s Scenario,
     policy: Policy,
     set: &[(&str, u64)],
     scale: u64,
-) -> Result<Outcome, String> {
-    let sc = scenario(id, scale)?;
-    let mut cfg = Config::new(&sc, policy);
-    cfg.params = params(&sc, set, scale)?;
-    simulate(&sc, &cfg).map_err(|e| e.to_string())
+) -> Result<Outcome<'s>, String> {
+    let mut cfg = Config::new(sc, policy);
+    cfg.params = params(sc, set, scale)?;
+    simulate(sc, &cfg).map_err(|e| e.to_string())
 }
 
 /// An outcome in words: named facts, compared one by one.
@@ -436,8 +435,8 @@ pub fn real_verdict(sc: &Scenario, r: &RealRun) -> Verdict {
 /// The seed's step 1 in the table's words, from the simulator's `seed-advisory-lock`: B's tries in
 /// order, who got the lock, and whether A's session ended.
 pub fn step1_sim() -> Result<Verdict, String> {
-    let o = predict("seed-advisory-lock", Policy::None, &[], 1)?;
     let sc = scenario("seed-advisory-lock", 1)?;
+    let o = predict(&sc, Policy::None, &[], 1)?;
     let tries: Vec<&str> = o
         .run
         .trace
@@ -499,10 +498,11 @@ mod tests {
     #[test]
     fn every_case_has_its_scenario_and_a_prediction() {
         for c in cases() {
-            let o = predict(c.id, c.policy, c.set, c.scale).unwrap();
+            let scaled = scenario(c.id, c.scale).unwrap();
+            let o = predict(&scaled, c.policy, c.set, c.scale).unwrap();
             // The scaled timeline tells the same story as the catalogue's own.
-            let base = predict(c.id, c.policy, c.set, 1).unwrap();
             let sc = scenario(c.id, 1).unwrap();
+            let base = predict(&sc, c.policy, c.set, 1).unwrap();
             assert_eq!(
                 sim_verdict(&sc, &o),
                 sim_verdict(&sc, &base),
@@ -511,7 +511,7 @@ mod tests {
                 c.scale
             );
             if let Some((id, set)) = c.predict_with {
-                predict(id, c.policy, set, 1).unwrap();
+                predict(&scenario(id, 1).unwrap(), c.policy, set, 1).unwrap();
             }
         }
     }
@@ -519,24 +519,12 @@ mod tests {
     #[test]
     fn predictions_match_the_catalogue_claims() {
         let sc = scenario("seed-gc-pause", 1).unwrap();
-        let o = predict(
-            "seed-gc-pause",
-            Policy::None,
-            &[("ttl", 400), ("pause", 900)],
-            1,
-        )
-        .unwrap();
+        let o = predict(&sc, Policy::None, &[("ttl", 400), ("pause", 900)], 1).unwrap();
         assert_eq!(
             sim_verdict(&sc, &o).text(),
             "final 440, lost B, refused none, granted A,B, max holders 2"
         );
-        let o = predict(
-            "seed-gc-pause",
-            Policy::Token,
-            &[("ttl", 400), ("pause", 900)],
-            1,
-        )
-        .unwrap();
+        let o = predict(&sc, Policy::Token, &[("ttl", 400), ("pause", 900)], 1).unwrap();
         assert_eq!(
             sim_verdict(&sc, &o).text(),
             "final 450, lost none, refused A, granted A,B, max holders 2"

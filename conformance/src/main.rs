@@ -304,16 +304,21 @@ fn play(
         fence_counter: case.fence_counter,
     };
     real::supported(sc, &setup)?;
-    let predicted = match case.predict_with {
-        Some((id, set)) => cases::predict(id, case.policy, set, case.scale)?,
-        None => cases::predict(case.id, case.policy, case.set, case.scale)?,
+    // The row is judged in the terms of the scenario its prediction runs.
+    let other;
+    let (judge_sc, set) = match case.predict_with {
+        Some((id, set)) => {
+            other = cases::scenario(id, case.scale)?;
+            (&other, set)
+        }
+        None => (sc, case.set),
     };
-    // The outcome carries the scenario it was run from: the row is judged in that scenario's terms.
-    let judge_sc = &predicted.scenario;
+    let predicted = cases::predict(judge_sc, case.policy, set, case.scale)?;
     let sim = cases::sim_verdict(judge_sc, &predicted);
     if case.scale != 1 && case.predict_with.is_none() {
         // The slower timeline must tell the catalogue's own story, or the row would check something else.
-        let base = cases::predict(case.id, case.policy, case.set, 1)?;
+        let unscaled = cases::scenario(case.id, 1)?;
+        let base = cases::predict(&unscaled, case.policy, case.set, 1)?;
         let base = cases::sim_verdict(judge_sc, &base);
         if base != sim {
             return Err(format!(

@@ -10,9 +10,9 @@ use crate::time::SimTime;
 
 /// A run and what it means.
 #[derive(Clone, Debug)]
-pub struct Outcome {
-    /// The scenario run (a catalogue scenario is borrowed data: cloning it does not allocate).
-    pub scenario: Scenario,
+pub struct Outcome<'s> {
+    /// The scenario run.
+    pub scenario: &'s Scenario,
     pub policy: Policy,
     pub params: Vec<u64>,
     pub retries: u32,
@@ -96,7 +96,7 @@ pub fn summarize(run: &Run) -> Summary {
 }
 
 /// Runs `sc` under `cfg` and under the ideal guard, and judges the result.
-pub fn simulate(sc: &Scenario, cfg: &Config) -> Result<Outcome, Error> {
+pub fn simulate<'s>(sc: &'s Scenario, cfg: &Config) -> Result<Outcome<'s>, Error> {
     let mut engine = Engine::new();
     let expected = engine
         .run_with(
@@ -113,7 +113,7 @@ pub fn simulate(sc: &Scenario, cfg: &Config) -> Result<Outcome, Error> {
     let s = summarize(&run);
     let overlaps = overlaps(&run);
     Ok(Outcome {
-        scenario: sc.clone(),
+        scenario: sc,
         policy: cfg.policy,
         params: cfg.params.clone(),
         retries: cfg.retries,
@@ -164,7 +164,10 @@ pub fn overlaps(run: &Run) -> Vec<(SimTime, SimTime)> {
 pub const EXPECT_RETRIES: u32 = 3;
 
 /// Runs one of a scenario's expectations and compares. `Err` says what differed, in words.
-pub fn verify(sc: &'static Scenario, e: &crate::scenario::Expectation) -> Result<Outcome, String> {
+pub fn verify<'s>(
+    sc: &'s Scenario,
+    e: &crate::scenario::Expectation,
+) -> Result<Outcome<'s>, String> {
     let mut cfg = Config::new(sc, e.policy);
     for &(i, v) in e.overrides.iter() {
         cfg.params[usize::from(i)] = v;

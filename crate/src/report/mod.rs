@@ -22,8 +22,8 @@ use crate::outcome::Outcome;
 use crate::scenario::{Lost, Scenario};
 
 /// The scenario an outcome was made from.
-fn scenario_of(o: &Outcome) -> &Scenario {
-    &o.scenario
+fn scenario_of<'s>(o: &Outcome<'s>) -> &'s Scenario {
+    o.scenario
 }
 
 /// The service's name in JSON and scenario files.

@@ -18,7 +18,7 @@ impl Engine {
             (Tag::ReleaseAt, Msg::Value(v)) => self.release_at(c, v),
             (Tag::RenewAt, Msg::Value(v)) => self.renew_at(ctx, c, v),
             (Tag::RenewReply, Msg::Renewed(r)) => self.on_renew_reply(ctx, c, r.is_some()),
-            (tag, msg) => unreachable!("lease event {tag:?} with {msg:?}"),
+            _ => unreachable!("every lease event carries its own message"),
         }
     }
 

@@ -217,7 +217,7 @@ impl Msg {
     pub fn node(self) -> NodeMsg {
         match self {
             Msg::Node(m) => m,
-            other => unreachable!("expected a node message, got {other:?}"),
+            _ => unreachable!("a Redlock event carries a node message"),
         }
     }
 }

@@ -25,7 +25,7 @@ impl Engine {
             }
             // A refused read or write: the attempt failed.
             (Tag::ReadReply | Tag::WriteReply, _) => self.abort(ctx, c),
-            (tag, msg) => unreachable!("storage event {tag:?} with {msg:?}"),
+            _ => unreachable!("every storage event carries its own message"),
         }
     }
 
