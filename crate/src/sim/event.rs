@@ -1,8 +1,8 @@
 //! The events of a run: one table of event kinds ([`Tag`]), from which everything the kernel needs to
 //! know about a kind follows, and the messages they carry ([`Msg`]).
 //!
-//! Adding an event kind is one row here (its tag and its two properties) and one arm in the handler of
-//! the module that owns it (`super::Engine::handle` says which).
+//! Adding an event kind is one row here (its tag, its properties, and where its message travels) and
+//! one arm in the handler of the module that owns it (`super::Engine::handle` says which).
 
 use crate::lock::Grant;
 use crate::store::{Credentials, Refusal};
@@ -36,8 +36,20 @@ const OWN_LOCK: Props = Props {
     lock_free: false,
 };
 
+/// Where an event's message travels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Carry {
+    /// It carries nothing (a timer, or an index in `client`).
+    Bare,
+    /// In the queue entry itself: a Redlock message ([`NodeMsg`]).
+    Inline,
+    /// In the mailbox slot of its kind and client.
+    Mailbox,
+}
+use Carry::{Bare, Inline, Mailbox as Boxed};
+
 macro_rules! tags {
-    ($($(#[$doc:meta])* $name:ident = $props:expr,)*) => {
+    ($($(#[$doc:meta])* $name:ident = ($props:expr, $carry:expr),)*) => {
         /// Every kind of event, with the number that identifies it in the queue and the signature.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         #[repr(u8)]
@@ -46,53 +58,58 @@ macro_rules! tags {
         impl Tag {
             const ALL: &'static [Tag] = &[$(Tag::$name,)*];
             const PROPS: &'static [Props] = &[$($props,)*];
+            const CARRY: &'static [Carry] = &[$($carry,)*];
         }
     };
 }
 
 tags! {
     /// The client runs its next operations (start, after work, after a retry timer).
-    Step = OWN,
+    Step = (OWN, Bare),
     /// A script's pause ends.
-    Wake = OWN,
+    Wake = (OWN, Bare),
     /// A single server: the client's acquire request arrives.
-    AcquireAt = LOCK,
+    AcquireAt = (LOCK, Bare),
     /// A single server's answer reaches the client.
-    AcquireReply = OWN,
+    AcquireReply = (OWN, Boxed),
     /// The storage: a read arrives.
-    ReadAt = WORLD,
-    ReadReply = OWN,
+    ReadAt = (WORLD, Boxed),
+    ReadReply = (OWN, Boxed),
     /// The storage: a write arrives.
-    WriteAt = WORLD,
-    WriteReply = OWN,
+    WriteAt = (WORLD, Boxed),
+    WriteReply = (OWN, Boxed),
     /// A single server: a value-checked release arrives.
-    ReleaseAt = LOCK,
+    ReleaseAt = (LOCK, Boxed),
     /// A single server: a value-checked renewal arrives.
-    RenewAt = LOCK,
-    RenewReply = OWN,
+    RenewAt = (LOCK, Boxed),
+    RenewReply = (OWN, Boxed),
     /// The scenario's fault number `client` happens.
-    Fault = LOCK,
+    Fault = (LOCK, Bare),
     /// A session service: a frozen client's session times out (no keepalives).
-    SessionTimeout = LOCK,
+    SessionTimeout = (LOCK, Bare),
     /// A session service: the client closes its connection at the end of its script.
-    Disconnect = LOCK,
+    Disconnect = (LOCK, Bare),
     /// A timed pause (a fault, not a script step) ends.
-    Thaw = WORLD,
+    Thaw = (WORLD, Bare),
     /// Redlock: an acquire request reaches a node.
-    NodeAcquireAt = LOCK,
+    NodeAcquireAt = (LOCK, Inline),
     /// Redlock: a node's answer reaches the client.
-    NodeAcquireReply = OWN_LOCK,
+    NodeAcquireReply = (OWN_LOCK, Inline),
     /// Redlock: an unlock reaches a node.
-    NodeReleaseAt = LOCK,
+    NodeReleaseAt = (LOCK, Inline),
     /// Redlock: the client stops waiting for replies of this round.
-    RoundTimeout = OWN_LOCK,
+    RoundTimeout = (OWN_LOCK, Inline),
     /// A crashed node restarts (`client` is the node).
-    Restart = LOCK,
+    Restart = (LOCK, Bare),
 }
 
 impl Tag {
     pub fn props(self) -> Props {
         Tag::PROPS[self as usize]
+    }
+
+    pub fn carry(self) -> Carry {
+        Tag::CARRY[self as usize]
     }
 
     pub fn from_u8(n: u8) -> Tag {
@@ -187,26 +204,29 @@ impl Mailbox {
 
     /// Stores an event's message; returns what travels in the queue entry itself.
     pub fn put(&mut self, ev: Ev) -> u16 {
-        match ev.msg {
-            Msg::None => 0,
-            Msg::Node(m) => m.pack(),
-            msg => {
+        match (ev.tag.carry(), ev.msg) {
+            (Inline, Msg::Node(m)) => m.pack(),
+            (Boxed, msg) => {
                 self.slots[usize::from(ev.client)][ev.tag as usize] = msg;
+                0
+            }
+            (carry, msg) => {
+                debug_assert!(
+                    carry == Bare && msg == Msg::None,
+                    "{:?} carries {msg:?}",
+                    ev.tag
+                );
                 0
             }
         }
     }
 
     /// The event a queue entry stands for.
-    pub fn take(&mut self, tag: Tag, client: u8, payload: u16) -> Ev {
-        let msg = match tag {
-            Tag::NodeAcquireAt | Tag::NodeAcquireReply | Tag::NodeReleaseAt | Tag::RoundTimeout => {
-                Msg::Node(NodeMsg::unpack(payload))
-            }
-            _ if usize::from(client) < self.slots.len() => {
-                self.slots[usize::from(client)][tag as usize]
-            }
-            _ => Msg::None,
+    pub fn take(&self, tag: Tag, client: u8, payload: u16) -> Ev {
+        let msg = match tag.carry() {
+            Bare => Msg::None,
+            Inline => Msg::Node(NodeMsg::unpack(payload)),
+            Boxed => self.slots[usize::from(client)][tag as usize],
         };
         Ev::new(tag, client, msg)
     }
