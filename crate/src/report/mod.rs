@@ -4,6 +4,7 @@
 //! wasm print the same bytes.
 
 pub mod catalogue_json;
+pub mod holds;
 pub mod json;
 // Native only: the catalogue as docs/scenarios.md (the wasm carries no scenario file texts).
 #[cfg(not(target_arch = "wasm32"))]

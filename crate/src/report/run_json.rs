@@ -18,7 +18,7 @@ pub fn json(o: &Outcome) -> String {
     j.begin_obj();
     header(&mut j, o, sc);
     if sc.service.nodes > 1 {
-        topology(&mut j, sc);
+        topology(&mut j, o, sc);
     }
     j.key("clients").begin_arr();
     for c in sc.clients.iter() {
@@ -80,8 +80,13 @@ fn header(j: &mut Json, o: &Outcome, sc: &Scenario) {
     j.key("naive").bool(o.naive);
 }
 
-/// Redlock: each node's clock, and the nodes each client can reach (a partition, when not all).
-fn topology(j: &mut Json, sc: &Scenario) {
+/// Redlock: how many nodes make a majority, the drift allowance a client subtracts from its validity,
+/// each node's clock, and the nodes each client can reach (a partition, when not all).
+fn topology(j: &mut Json, o: &Outcome, sc: &Scenario) {
+    j.key("quorum").int(i64::from(sc.service.quorum()));
+    let ttl = sc.service.ttl.resolve(&o.params);
+    j.key("drift_ms")
+        .ms(crate::scenario::ServiceSpec::drift(ttl));
     j.key("node_clocks").begin_arr();
     for k in 0..usize::from(sc.service.nodes) {
         j.str(if sc.service.node_clock(k).monotonic {
@@ -124,6 +129,11 @@ fn writes(j: &mut Json, o: &Outcome, sc: &Scenario) {
         };
         j.key("stale").bool(w.stale);
         j.key("t_ms").ms(w.t.0);
+        j.key("held_until_ms");
+        match super::holds::held_until(o, w) {
+            Some(t) => j.ms(t.0),
+            None => j.null(),
+        };
         j.end_obj();
     }
     j.end_arr();
