@@ -18,6 +18,19 @@ use crate::scenario::{Scenario, ServiceKind};
 use crate::sim::{Ctx, Engine, Ev, Tag};
 use crate::trace::TraceEvent;
 
+/// The services' own state during a run, one field per service that keeps any.
+#[derive(Default)]
+pub(crate) struct Services {
+    pub redlock: redlock::State,
+}
+
+impl Services {
+    /// Resets for a run with `clients` clients, keeping the allocations.
+    pub fn reset(&mut self, clients: usize) {
+        self.redlock.reset(clients);
+    }
+}
+
 /// How a service words one of its trace events in the transcript.
 pub enum Said {
     Line(String),
@@ -75,7 +88,7 @@ impl Engine {
     /// latest client to hold live keys on a majority of the nodes.
     pub(crate) fn rightful(&self, ctx: &Ctx) -> Option<u8> {
         match ctx.service {
-            ServiceKind::Redlock => self.majority,
+            ServiceKind::Redlock => self.services.redlock.majority,
             _ => self.locks[0].latest_grantee(),
         }
     }

@@ -13,7 +13,45 @@ use crate::store::Credentials;
 use crate::time::Millis;
 use crate::trace::{TraceEvent, What};
 
+/// Redlock's run state: each client's current round, and who holds a majority.
+#[derive(Default)]
+pub(crate) struct State {
+    rounds: Vec<Round>,
+    /// The client holding live keys on a majority of nodes most recently (the ideal guard's truth).
+    pub majority: Option<u8>,
+}
+
+/// A client's acquisition round.
+#[derive(Clone, Copy, Default)]
+struct Round {
+    /// Rounds so far, wrapping at 12 bits (each with its own random lock value).
+    number: u16,
+    /// Still collecting this round's replies.
+    open: bool,
+    /// Nodes that answered this round, and those that granted (bit masks).
+    replied: u8,
+    granted: u8,
+}
+
+impl State {
+    pub fn reset(&mut self, clients: usize) {
+        self.rounds.clear();
+        self.rounds.resize(clients, Round::default());
+        self.majority = None;
+    }
+
+    /// Whether a message of round `number` belongs to the client's round still open.
+    fn open(&self, c: u8, number: u16) -> bool {
+        let r = self.rounds[usize::from(c)];
+        r.open && number == r.number & 0xfff
+    }
+}
+
 impl Engine {
+    fn round(&mut self, c: u8) -> &mut Round {
+        &mut self.services.redlock.rounds[usize::from(c)]
+    }
+
     pub(super) fn on_redlock_event(&mut self, ctx: &Ctx, ev: Ev) {
         let (c, m) = (ev.client, ev.msg.node());
         match ev.tag {
@@ -22,8 +60,7 @@ impl Engine {
             Tag::NodeReleaseAt => self.node_release_at(c, m),
             _ => {
                 // The round's wait is over: count what came back, if the round is still open.
-                let st = &self.clients[usize::from(c)];
-                if st.round_open && m.round == st.round & 0xfff {
+                if self.services.redlock.open(c, m.round) {
                     self.count_round(ctx, c);
                 }
             }
@@ -33,12 +70,14 @@ impl Engine {
     /// A new round: one request to every reachable node, and a timer for the replies.
     pub(super) fn redlock_acquire(&mut self, ctx: &Ctx, c: u8) {
         let now = self.now;
-        let st = &mut self.clients[usize::from(c)];
-        st.round = st.round.wrapping_add(1) & 0xfff;
-        st.round_open = true;
-        st.replied = 0;
-        st.granted = 0;
-        let round = st.round;
+        let r = self.round(c);
+        *r = Round {
+            number: r.number.wrapping_add(1) & 0xfff,
+            open: true,
+            replied: 0,
+            granted: 0,
+        };
+        let round = r.number;
         self.send_to_reachable_nodes(ctx, c, Tag::NodeAcquireAt, round);
         let timeout = NodeMsg {
             node: 0,
@@ -53,7 +92,7 @@ impl Engine {
 
     /// Unlocks the current round's value on every node the client can reach.
     pub(super) fn redlock_release(&mut self, ctx: &Ctx, c: u8) {
-        let round = self.clients[usize::from(c)].round;
+        let round = self.round(c).number;
         self.send_to_reachable_nodes(ctx, c, Tag::NodeReleaseAt, round);
     }
 
@@ -138,22 +177,23 @@ impl Engine {
         }
         self.floor(mask); // each node's own expiry choice
         let held = mask.count_ones() as usize;
-        if held >= usize::from(ctx.sc.service.quorum()) && self.majority != Some(c) {
-            self.majority = Some(c);
+        let truth = &mut self.services.redlock.majority;
+        if held >= usize::from(ctx.sc.service.quorum()) && *truth != Some(c) {
+            *truth = Some(c);
             self.run.majorities.push(c);
         }
     }
 
     fn on_node_reply(&mut self, ctx: &Ctx, c: u8, m: NodeMsg) {
-        let st = &mut self.clients[usize::from(c)];
-        if !st.round_open || m.round != st.round & 0xfff {
+        if !self.services.redlock.open(c, m.round) {
             return; // a late reply to a round already counted
         }
-        st.replied |= 1 << m.node;
+        let r = self.round(c);
+        r.replied |= 1 << m.node;
         if m.ok {
-            st.granted |= 1 << m.node;
+            r.granted |= 1 << m.node;
         }
-        if st.replied.count_ones() == u32::from(ctx.sc.service.nodes) {
+        if r.replied.count_ones() == u32::from(ctx.sc.service.nodes) {
             self.count_round(ctx, c);
         }
     }
@@ -172,9 +212,10 @@ impl Engine {
     fn count_round(&mut self, ctx: &Ctx, c: u8) {
         let clock = &ctx.sc.clients[usize::from(c)].clock;
         let now = self.now;
-        let st = &mut self.clients[usize::from(c)];
-        st.round_open = false;
-        let (granted, round, sent) = (st.granted.count_ones(), st.round, st.acquire_sent_local);
+        let sent = self.clients[usize::from(c)].acquire_sent_local;
+        let r = self.round(c);
+        r.open = false;
+        let (granted, round) = (r.granted.count_ones(), r.number);
         let elapsed = clock.local_h(now, &mut self.path) - sent;
         let validity = ctx.ttl_local() - elapsed - ctx.drift as i64;
         let value = self.lock_value(c, round);

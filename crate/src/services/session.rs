@@ -5,7 +5,7 @@
 //! `pg_advisory_unlock_all` at session end) and accesses through that session fail.
 
 use super::Said;
-use crate::client::Phase;
+use crate::sim::Phase;
 use crate::sim::{Ctx, Engine, Ev, Tag};
 use crate::trace::{SessionEnd, TraceEvent, What};
 

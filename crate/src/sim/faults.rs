@@ -1,8 +1,8 @@
 //! The fault injector: the scenario's timed faults (a session terminated, a node crashed or restarted,
 //! a failover, a partition cut or healed, a client frozen) and the events that end them.
 
+use super::Phase;
 use super::{Ctx, Engine, Ev, Tag};
-use crate::client::Phase;
 use crate::scenario::FaultAction;
 use crate::trace::{SessionEnd, What};
 

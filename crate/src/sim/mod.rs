@@ -16,6 +16,7 @@
 //! Every choice that depends on a time goes through `Engine::decide` (and every floor of a time through
 //! `Engine::floor`), so a sweep's path signature sees it (see [`crate::sig`]).
 
+mod client;
 mod event;
 mod faults;
 mod finish;
@@ -26,7 +27,6 @@ mod storage;
 
 pub(crate) use event::{Ev, Msg, NodeMsg, Tag, WriteMsg};
 
-use crate::client::ClientState;
 use crate::error::Error;
 use crate::lock::LeaseService;
 use crate::scenario::{Scenario, ServiceKind, ServiceSpec};
@@ -34,6 +34,7 @@ use crate::sig::Path;
 use crate::store::{GuardedStore, Policy};
 use crate::time::{SimTime, SEC};
 use crate::trace::{Span, TraceEvent, What, WriteRecord};
+pub(crate) use client::{ClientState, HeldLease, Phase};
 use event::Mailbox;
 use queue::{EventQueue, Queued};
 use skip::Skip;
@@ -108,8 +109,8 @@ pub struct Engine {
     pub(crate) clients: Vec<ClientState>,
     /// The lock servers: one, or Redlock's nodes.
     pub(crate) locks: Vec<LeaseService>,
-    /// Redlock: the client holding live keys on a majority of nodes most recently.
-    pub(crate) majority: Option<u8>,
+    /// The lock services' own run state (a Redlock client's round, who holds a majority).
+    pub(crate) services: crate::services::Services,
     pub(crate) seed: u64,
     store: GuardedStore,
     pub(crate) now: SimTime,
@@ -320,7 +321,7 @@ impl Engine {
 
     fn reset(&mut self, ctx: &Ctx, trace: bool, seed: u64) {
         self.reset_locks(ctx, seed);
-        self.majority = None;
+        self.services.reset(ctx.sc.clients.len());
         self.seed = seed;
         self.queue.clear();
         self.clients.clear();

@@ -1,8 +1,9 @@
 //! The client script interpreter: runs a client's operations from its `pc` until one has to wait, and
 //! what happens when an attempt fails (start over, or give up) or the script ends.
 
+use super::Phase;
 use super::{Ctx, Engine, Ev, Msg, Tag, WriteMsg};
-use crate::client::{Dur, Op, Phase};
+use crate::client::{Dur, Op};
 use crate::store::Credentials;
 use crate::time::SimTime;
 use crate::trace::{Span, What};
@@ -329,7 +330,7 @@ impl Engine {
     pub(crate) fn hold_lease(&mut self, c: u8, cred: Credentials, believed_end_local: i64) {
         let now = self.now;
         let st = &mut self.clients[usize::from(c)];
-        st.lease = Some(crate::client::HeldLease {
+        st.lease = Some(super::HeldLease {
             cred,
             since: now,
             believed_end_local,
