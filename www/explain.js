@@ -123,7 +123,8 @@ export function safetyMargin(run, d, num) {
     // The writer's lease at the time: the last one granted to it before the write landed.
     const lease = run.leases.filter((l) => l.client === w.client && l.granted_ms <= w.t_ms).pop();
     if (!lease) continue;
-    const late = lease.open ? 0 : w.t_ms - lease.ends_ms;
+    // When the writer's hold ended is the core's fact (null: it still holds a session lock).
+    const late = w.held_until_ms == null ? 0 : w.t_ms - w.held_until_ms;
     if (late <= 0 && !w.stale) continue;
     const within = (a) => a.client === w.client && a.from_ms < w.t_ms && a.to_ms > lease.granted_ms;
     const causes = [];
@@ -148,14 +149,14 @@ export function safetyMargin(run, d, num) {
 
 /**
  * Redlock's margin: a client holds the lock while it has live keys on a majority of the nodes, and it
- * trusts it for validity = TTL − elapsed − drift. For each write from a client that no longer held a
+ * trusts it for validity = TTL − elapsed − drift. The quorum, the drift allowance and when the writer's
+ * majority ended come from the run JSON; this function only picks the causes to name. For each write from a client that no longer held a
  * majority, say when it lost it and why: a pause, a key that a crash forgot, a node whose clock jumped,
  * or a naive client that trusted a majority with no validity left.
  */
 function redlockMargin(run, d, num) {
   const out = [];
-  const quorum = Math.floor(run.nodes / 2) + 1;
-  const drift = run.ttl_ms / 100 + 2;
+  const { quorum, drift_ms: drift } = run;
   for (const w of run.writes.filter((x) => x.stale)) {
     const acq = run.events.filter((e) => e.actor === w.client && e.kind === 'redlock-acquired' && e.t_ms <= w.t_ms).pop();
     if (!acq) continue;
@@ -163,9 +164,8 @@ function redlockMargin(run, d, num) {
     const sent = run.events.filter((e) => e.actor === w.client && e.kind === 'acquire-sent' && e.t_ms <= acq.t_ms).pop();
     const from = sent ? sent.t_ms : 0;
     const keys = run.leases.filter((l) => l.client === w.client && l.granted_ms >= from && l.granted_ms <= acq.t_ms);
-    const ends = keys.map((l) => l.ends_ms).sort((a, b) => a - b);
-    // With fewer than a quorum of keys left it no longer held the lock.
-    const end = ends.length >= quorum ? ends[ends.length - quorum] : acq.t_ms;
+    // When fewer than a quorum of those keys were left: the core's fact.
+    const end = w.held_until_ms;
     const causes = [];
     if (acq.validity_us <= 0) causes.push(fmt(d.marginNaive, { c: w.client, v: num(acq.validity_us / 1000) }));
     for (const p of run.pauses.filter((p) => p.client === w.client && p.from_ms < w.t_ms && p.to_ms > end - run.ttl_ms)) {
