@@ -27,6 +27,9 @@ pub struct Outcome<'s> {
     pub stale_write_accepted: bool,
     /// Whose acknowledged update is missing.
     pub lost: Lost,
+    /// The first client whose write the storage refused while it was the lock's rightful holder (a
+    /// failure of liveness: the guard locked out the client the lock had chosen).
+    pub locked_out: Lost,
     /// Windows of true time in which two clients each believed they held the lock.
     pub overlaps: Vec<(SimTime, SimTime)>,
 }
@@ -40,6 +43,7 @@ pub struct Summary {
     pub lost: Lost,
     /// Some write was refused by the storage.
     pub rejected: bool,
+    pub locked_out: Lost,
 }
 
 impl Summary {
@@ -92,7 +96,16 @@ pub fn summarize(run: &Run) -> Summary {
             Lost::Nobody
         },
         rejected: run.writes.iter().any(|w| !w.accepted),
+        locked_out: locked_out(run),
     }
+}
+
+/// The first client refused by the storage while it was the rightful writer.
+pub fn locked_out(run: &Run) -> Lost {
+    run.writes
+        .iter()
+        .find(|w| !w.accepted && !w.stale)
+        .map_or(Lost::Nobody, |w| Lost::Client(w.client))
 }
 
 /// Runs `sc` under `cfg` and under the ideal guard, and judges the result.
@@ -122,6 +135,7 @@ pub fn simulate<'s>(sc: &'s Scenario, cfg: &Config) -> Result<Outcome<'s>, Error
         lost_update: s.lost_update,
         stale_write_accepted: s.stale_write_accepted,
         lost: s.lost,
+        locked_out: s.locked_out,
         overlaps,
         run,
     })
@@ -218,6 +232,14 @@ pub fn verify<'s>(
         };
         if got[..] != grants[..] {
             diffs.push(format!("grants to {got:?} (expected {grants:?})"));
+        }
+    }
+    if let Some(locked) = e.locked_out {
+        if locked != o.locked_out {
+            diffs.push(format!(
+                "locked out {:?} (expected {locked:?})",
+                o.locked_out
+            ));
         }
     }
     if let Some(stale) = e.stale {

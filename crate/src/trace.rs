@@ -138,6 +138,17 @@ pub enum What {
     Failover { grants_lost: u64 },
     /// Network: the links between the client and `nodes` (bit mask) went down, or came back.
     Partition { cut: bool, nodes: u8 },
+    /// Lock service (etcd): the client's lease `lease` was granted, live until `lease_end` unless kept
+    /// alive.
+    LeaseGranted { lease: u64, lease_end: SimTime },
+    /// Lock service (etcd): the client's key has create revision `rev` and waits behind `behind`'s.
+    Queued { rev: u64, behind: Option<u8> },
+    /// Lock service (etcd): a keepalive arrived: the lease now lives until `lease_end`, or (`None`)
+    /// it had already expired.
+    KeepAlive { lease_end: Option<SimTime> },
+    /// Lock service (etcd 3.4): a waiter whose lease expired while it waited is told it holds the lock
+    /// (its key is gone; the lock is not its).
+    StaleGrant { token: u64 },
 }
 
 impl What {
@@ -175,6 +186,11 @@ impl What {
             What::NodeRestarted => Kind::NodeRestarted,
             What::Failover { .. } => Kind::Failover,
             What::Partition { .. } => Kind::Partition,
+            What::LeaseGranted { .. } => Kind::LeaseGranted,
+            What::Queued { .. } => Kind::Queued,
+            What::KeepAlive { lease_end: Some(_) } => Kind::KeepAlive,
+            What::KeepAlive { lease_end: None } => Kind::KeepAliveFailed,
+            What::StaleGrant { .. } => Kind::StaleGrant,
         }
     }
 }
@@ -212,6 +228,11 @@ pub enum Kind {
     NodeRestarted,
     Failover,
     Partition,
+    LeaseGranted,
+    Queued,
+    KeepAlive,
+    KeepAliveFailed,
+    StaleGrant,
 }
 
 impl Kind {
@@ -246,6 +267,11 @@ impl Kind {
             Kind::NodeRestarted => "node-restarted",
             Kind::Failover => "failover",
             Kind::Partition => "partition",
+            Kind::LeaseGranted => "lease-granted",
+            Kind::Queued => "queued",
+            Kind::KeepAlive => "keepalive",
+            Kind::KeepAliveFailed => "keepalive-failed",
+            Kind::StaleGrant => "stale-grant",
         }
     }
 
@@ -263,7 +289,12 @@ impl Kind {
             | Kind::NodeCrashed
             | Kind::NodeRestarted
             | Kind::Failover
-            | Kind::Partition => "lock",
+            | Kind::Partition
+            | Kind::LeaseGranted
+            | Kind::Queued
+            | Kind::KeepAlive
+            | Kind::KeepAliveFailed
+            | Kind::StaleGrant => "lock",
             Kind::Read | Kind::ReadRejected | Kind::WriteAccepted | Kind::WriteRejected => {
                 "storage"
             }

@@ -125,12 +125,12 @@ impl Simulation {
         Ok(())
     }
 
-    /// Redlock clients trust a majority of OKs without checking the validity left (the naive client).
-    /// Ignored by scenarios that do not use redlock.
+    /// The naive switch: Redlock clients trust a majority of OKs without checking the validity left;
+    /// etcd's lock returns without checking that the waiter's key still exists (etcd 3.4). Ignored by
+    /// scenarios of other services.
     #[wasm_bindgen(js_name = setNaive)]
     pub fn set_naive(&mut self, naive: bool) {
-        self.config.naive =
-            naive && self.scenario.service.kind == crate::scenario::ServiceKind::Redlock;
+        self.config.naive = naive && self.scenario.service.kind.has_naive();
     }
 
     /// Runs and returns the whole outcome as JSON (the same bytes as `leaselab run --json`).

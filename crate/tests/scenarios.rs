@@ -73,6 +73,9 @@ scenario_tests! {
     redlock_split_vote => "redlock-split-vote",
     replica_failover => "replica-failover",
     epoch_fencing => "epoch-fencing",
+    etcd_lease_pause => "etcd-lease-pause",
+    etcd_waiter_expired_lease => "etcd-waiter-expired-lease",
+    etcd_contrib_lock => "etcd-contrib-lock",
 }
 
 #[test]

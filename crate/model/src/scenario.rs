@@ -42,7 +42,9 @@
 //! clock; tokens only from INCR on the same redis), `redlock ttl=D [nodes=5] [timeout=D] [jitter=D]
 //! [persist=none|everysec|always]` (a majority of independent nodes; validity = TTL − elapsed − drift,
 //! drift = 1 % TTL + 2 ms; a failed round unlocks every node and retries after `every` plus a seeded
-//! random share of `jitter`). Redlock nodes' own clocks: `node n3: step=+300ms@50ms` or
+//! random share of `jitter`), `etcd ttl=D [keepalive=D] [tokens=revision|lease-id|no]` (etcd's lock API
+//! on a lease kept alive every `keepalive`, a third of the TTL by default; waiters queued by their key's
+//! create revision; the naive switch is the server without the waiter check of etcd 3.4.4). Redlock nodes' own clocks: `node n3: step=+300ms@50ms` or
 //! `node n3: monotonic`; a client's reachable nodes: `client A reach=n1,n2,n3: …`, and the delay of its
 //! links to particular nodes: `client A latency=n1:1ms,n2:3ms: …` (others: `lock-latency`). Any service:
 //! `lock-latency=D`, `store-latency=D` (one-way network delay).
@@ -50,7 +52,8 @@
 //! Expectation flags after the policy: `+retry` (a refused client starts over, up to 3 times),
 //! `+naive` (Redlock clients trust a majority of OKs without checking the validity), `NAME=D` overrides.
 //! Expectation keys: `grants=A,B` (who was granted the lock, in order), `final=N`, `expected=N` (the ideal guard's final), `lost=A|B|none` (whose acknowledged update is missing),
-//! `rejected=A,B|none` (whose writes the storage refused), `stale=yes|no` (a stale write was accepted).
+//! `rejected=A,B|none` (whose writes the storage refused), `stale=yes|no` (a stale write was accepted),
+//! `locked-out=A|none` (whose write the storage refused while it held the lock by right).
 
 use std::borrow::Cow;
 
@@ -98,6 +101,11 @@ pub enum ServiceKind {
     /// Redlock: `nodes` independent redis servers; a client holds the lock when a majority granted it
     /// and, unless it is naive, the validity `ttl − elapsed − drift` is still positive.
     Redlock,
+    /// etcd's lock API (`v3lock`) on a lease the client keeps alive: each waiter's key is queued by its
+    /// create revision; the lowest live key holds the lock; a lease that is not kept alive expires and
+    /// its keys are deleted. The holder's key revision is the fencing token (or, as `contrib/lock`
+    /// does, the lease ID).
+    Etcd,
 }
 
 impl ServiceKind {
@@ -108,8 +116,25 @@ impl ServiceKind {
             ServiceKind::Session => "session",
             ServiceKind::Redis => "redis",
             ServiceKind::Redlock => "redlock",
+            ServiceKind::Etcd => "etcd",
         }
     }
+
+    /// Whether the naive switch means something for this service: Redlock clients that trust a
+    /// majority of OKs without checking the validity; an etcd server without the waiter check that
+    /// etcd 3.4.4 added (it grants a waiter whose lease expired while it waited).
+    pub fn has_naive(self) -> bool {
+        matches!(self, ServiceKind::Redlock | ServiceKind::Etcd)
+    }
+}
+
+/// Which number an etcd holder fences with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EtcdToken {
+    /// The lock key's create revision: cluster-wide, strictly increasing (what etcd's docs recommend).
+    Revision,
+    /// The session's lease ID, as etcd's `contrib/lock` example sends it (an ID, not an order).
+    LeaseId,
 }
 
 /// What a redis node keeps across a crash (`appendfsync`).
@@ -177,6 +202,11 @@ pub struct ServiceSpec {
     pub replica_lag: Dur,
     /// The first fencing token (Kafka-style epochs need not start at 1).
     pub first_token: u64,
+    /// etcd: how often a client sends a keepalive for its lease (`Lit(0)`: a third of the TTL, as
+    /// etcd's Go client does).
+    pub keepalive: Dur,
+    /// etcd: what the holder's token is.
+    pub etcd_token: EtcdToken,
 }
 
 impl ServiceSpec {
@@ -220,6 +250,8 @@ pub struct Expectation {
     pub stale: Option<bool>,
     /// The clients granted the lock, in order.
     pub grants: Option<List<u8>>,
+    /// Whose write the storage refused while it was the lock's rightful holder.
+    pub locked_out: Option<Lost>,
     pub line: usize,
 }
 
@@ -348,6 +380,8 @@ impl Parser {
                 persist: Persist::None,
                 replica_lag: Dur::Lit(0),
                 first_token: 1,
+                keepalive: Dur::Lit(0),
+                etcd_token: EtcdToken::Revision,
             },
             balance: 500,
             clients: List::Borrowed(&[]),
@@ -522,9 +556,10 @@ impl Parser {
                 svc.tokens = false;
                 svc.nodes = 5;
             }
+            Some("etcd") => self.sc().service.kind = ServiceKind::Etcd,
             other => {
                 return Err(self.err(format!(
-                    "unknown lock service \"{}\"; expected lease, session, redis or redlock",
+                    "unknown lock service \"{}\"; expected lease, session, redis, redlock or etcd",
                     other.unwrap_or("")
                 )))
             }
@@ -557,11 +592,24 @@ impl Parser {
                 let kind = self.sc().service.kind;
                 self.sc().service.tokens = match (v, kind) {
                     ("yes", ServiceKind::Lease) | ("incr", ServiceKind::Redis) => true,
+                    ("revision", ServiceKind::Etcd) => true,
+                    ("lease-id", ServiceKind::Etcd) => {
+                        self.sc().service.etcd_token = EtcdToken::LeaseId;
+                        true
+                    }
                     ("no", _) => false,
                     _ => {
-                        return Err(self.err("tokens must be yes or no (lease), incr or no (redis)"))
+                        return Err(self.err(
+                            "tokens must be yes or no (lease), incr or no (redis), revision, lease-id or no (etcd)",
+                        ))
                     }
                 }
+            }
+            "keepalive" => {
+                if self.sc().service.kind != ServiceKind::Etcd {
+                    return Err(self.err("keepalive needs `service: etcd`"));
+                }
+                self.sc().service.keepalive = self.dur(v)?;
             }
             "first-token" => {
                 self.sc().service.first_token = v
@@ -938,6 +986,7 @@ impl Parser {
             rejected: None,
             stale: None,
             grants: None,
+            locked_out: None,
             line: self.line,
         };
         for kv in body.split_whitespace() {
@@ -965,12 +1014,17 @@ impl Parser {
                         .map_err(|_| self.err("expected must be an integer"))?,
                 )
             }
-            "lost" => {
-                e.lost = Some(if v == "none" {
+            "lost" | "locked-out" => {
+                let who = if v == "none" {
                     Lost::Nobody
                 } else {
                     Lost::Client(self.client_index(v)?)
-                });
+                };
+                if k == "lost" {
+                    e.lost = Some(who);
+                } else {
+                    e.locked_out = Some(who);
+                }
             }
             "rejected" | "grants" => {
                 let mut who = Vec::new();

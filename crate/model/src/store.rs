@@ -20,16 +20,20 @@ pub enum Policy {
     /// Not a real storage: the ideal guard that knows the lock service's truth and rejects any write from
     /// a client that is no longer the latest grantee. Used to compute `expected`.
     Ideal = 5,
+    /// etcd's `contrib/lock` storage: the first write's token is kept, and a write is accepted only
+    /// with exactly that token (equality: it works with IDs that have no order).
+    EqualToken = 6,
 }
 
 impl Policy {
-    /// The five policies a user can pick, in the order the UI lists them.
-    pub const ALL: [Policy; 5] = [
+    /// The policies a user can pick, in the order the UI lists them.
+    pub const ALL: [Policy; 6] = [
         Policy::None,
         Policy::Token,
         Policy::FirstTouch,
         Policy::Version,
         Policy::Owner,
+        Policy::EqualToken,
     ];
 
     pub fn name(self) -> &'static str {
@@ -39,6 +43,7 @@ impl Policy {
             Policy::FirstTouch => "first-touch",
             Policy::Version => "version",
             Policy::Owner => "owner",
+            Policy::EqualToken => "equal-token",
             Policy::Ideal => "ideal",
         }
     }
@@ -59,6 +64,7 @@ impl Policy {
             "first-touch" => Ok(Policy::FirstTouch),
             "version" => Ok(Policy::Version),
             "owner" => Ok(Policy::Owner),
+            "equal-token" => Ok(Policy::EqualToken),
             other => Err(Error::UnknownPolicy {
                 name: other.to_string(),
             }),
@@ -81,6 +87,8 @@ pub enum Refusal {
     /// The access went through a database session that has ended (PostgreSQL: the backend was
     /// terminated). Not a storage policy: the session itself was the fence.
     SessionGone = 5,
+    /// `equal-token`: the token is not the one the first write left.
+    TokenMismatch = 6,
 }
 
 impl Refusal {
@@ -91,6 +99,7 @@ impl Refusal {
             Refusal::NotOwner => "not-owner",
             Refusal::NotLatestGrantee => "not-latest-grantee",
             Refusal::SessionGone => "session-gone",
+            Refusal::TokenMismatch => "token-mismatch",
         }
     }
 }
@@ -115,6 +124,8 @@ pub struct GuardedStore {
     pub highest_token: u64,
     /// The lock value stamped by the latest reader under `owner`.
     pub stamp: Option<u64>,
+    /// The token the first write carried, under `equal-token`.
+    pub pinned_token: Option<u64>,
 }
 
 impl GuardedStore {
@@ -124,6 +135,7 @@ impl GuardedStore {
             version: 0,
             highest_token: 0,
             stamp: None,
+            pinned_token: None,
         }
     }
 
@@ -139,7 +151,8 @@ impl GuardedStore {
                 }
             }
             Policy::Owner => self.stamp = Some(cred.lock_value),
-            Policy::None | Policy::Token | Policy::Version | Policy::Ideal => {}
+            Policy::None | Policy::Token | Policy::Version | Policy::EqualToken | Policy::Ideal => {
+            }
         }
         Ok((self.balance, self.version))
     }
@@ -174,6 +187,11 @@ impl GuardedStore {
                     return Err(Refusal::NotOwner);
                 }
             }
+            Policy::EqualToken => match (cred.token, self.pinned_token) {
+                (Some(t), Some(pinned)) if t != pinned => return Err(Refusal::TokenMismatch),
+                (Some(t), None) => self.pinned_token = Some(t),
+                _ => {}
+            },
             Policy::Ideal => {
                 if !is_latest_grantee {
                     return Err(Refusal::NotLatestGrantee);
@@ -252,6 +270,27 @@ mod tests {
             Err(Refusal::NotOwner)
         );
         assert!(s.write(Policy::Owner, cred(2, 22), 0, 450, true).is_ok());
+    }
+
+    #[test]
+    fn equal_token_keeps_the_first_writers_token() {
+        let mut s = GuardedStore::new(500);
+        assert!(s
+            .write(Policy::EqualToken, cred(7, 0), 0, 440, true)
+            .is_ok());
+        assert!(s
+            .write(Policy::EqualToken, cred(7, 0), 0, 380, true)
+            .is_ok());
+        assert_eq!(
+            s.write(Policy::EqualToken, cred(9, 0), 0, 450, true),
+            Err(Refusal::TokenMismatch),
+            "a higher token is refused too: only the first one counts"
+        );
+        assert_eq!(
+            s.write(Policy::EqualToken, cred(3, 0), 0, 450, true),
+            Err(Refusal::TokenMismatch)
+        );
+        assert_eq!(s.balance, 380);
     }
 
     #[test]

@@ -28,7 +28,8 @@ DUR is a number with unit ms or s (300ms, 0.3s, 30s); a bare number is milliseco
 POLICY is one of: none, token, first-touch, version, owner (fenced = token, unfenced = none).
 `estimate` draws pauses for the seed's run (Monte Carlo, seeded) and prints P(lost update) per operation
 with a 95 % interval, the expected lost updates per day, and the catalogue's approximation (derived).
---naive: Redlock clients trust a majority of OKs without checking the validity left.
+--naive: Redlock clients trust a majority of OKs without checking the validity left; etcd's lock
+         returns without checking that the waiter's own key still exists (etcd 3.4).
 `run` exits 1 when an update was lost, 0 when not, 2 on bad input.
 `sweep` runs a grid (default: ttl=10ms..2s:64 by pause=0..3s:64) and prints one row per cell:
 code 0 safe, 1 safe with a write refused, 2+i client i's update lost. It runs only the cells where the
@@ -129,11 +130,11 @@ fn apply_sets(
     Ok(())
 }
 
-/// `--naive` only means something for Redlock clients.
+/// `--naive` only means something for Redlock clients and etcd's lock.
 fn check_naive(sc: &Scenario, naive: bool) -> Result<bool, Usage> {
-    if naive && sc.service.kind != leaselab::scenario::ServiceKind::Redlock {
+    if naive && !sc.service.kind.has_naive() {
         return Err(Usage(format!(
-            "--naive: scenario {} does not use redlock; the switch applies to redlock clients",
+            "--naive: scenario {} uses neither redlock nor etcd; the switch applies to those",
             sc.id
         )));
     }

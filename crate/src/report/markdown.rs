@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 
 use crate::catalogue;
-use crate::scenario::{Expectation, Lost, Scenario, ServiceKind};
+use crate::scenario::{Expectation, Lost, Scenario};
 use crate::time::{Millis, SEC};
 
 /// The command that regenerates `docs/scenarios.md`, quoted by the page itself and by its test.
@@ -187,12 +187,7 @@ fn flags(sc: &Scenario, e: &Expectation) -> String {
 }
 
 fn service(sc: &Scenario) -> &'static str {
-    match sc.service.kind {
-        ServiceKind::Lease => "lease",
-        ServiceKind::Session => "session",
-        ServiceKind::Redis => "redis",
-        ServiceKind::Redlock => "redlock",
-    }
+    sc.service.kind.name()
 }
 
 fn opt(v: Option<i64>) -> String {

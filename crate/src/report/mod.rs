@@ -34,10 +34,11 @@ fn service_name(sc: &Scenario) -> &'static str {
 
 /// ` tok=N` where the service hands out tokens; nothing where it does not (redis, redlock, sessions).
 fn tok(sc: &Scenario, token: u64) -> String {
-    if sc.service.tokens {
-        format!(" tok={token}")
-    } else {
-        String::new()
+    match (sc.service.tokens, sc.service.etcd_token) {
+        (false, _) => String::new(),
+        // etcd's contrib/lock fences with the lease ID, which etcd prints in hex.
+        (true, crate::scenario::EtcdToken::LeaseId) => format!(" version={token:x}"),
+        (true, crate::scenario::EtcdToken::Revision) => format!(" tok={token}"),
     }
 }
 

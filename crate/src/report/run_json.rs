@@ -72,6 +72,11 @@ fn header(j: &mut Json, o: &Outcome, sc: &Scenario) {
         Lost::Client(c) => j.str(&sc.client_name(c).to_string()),
         Lost::Nobody => j.null(),
     };
+    j.key("locked_out");
+    match o.locked_out {
+        Lost::Client(c) => j.str(&sc.client_name(c).to_string()),
+        Lost::Nobody => j.null(),
+    };
     j.key("verdict")
         .str(if o.lost_update { "lost-update" } else { "safe" });
     j.key("tokens").bool(sc.service.tokens);
@@ -265,6 +270,27 @@ fn lock_fields(j: &mut Json, what: What, sc: &Scenario) {
             j.end_arr();
         }
         What::ServerClockStep { by_us } => clock_step(j, by_us),
+        _ => etcd_fields(j, what, sc),
+    }
+}
+
+/// The fields of etcd's own lock-lane events.
+fn etcd_fields(j: &mut Json, what: What, sc: &Scenario) {
+    match what {
+        What::LeaseGranted { lease, lease_end } => {
+            j.key("lease").int(lease as i64);
+            lease_end_ms(j, Some(lease_end));
+        }
+        What::Queued { rev, behind } => {
+            j.key("rev").int(rev as i64);
+            j.key("behind");
+            match behind {
+                Some(h) => j.str(&sc.client_name(h).to_string()),
+                None => j.null(),
+            };
+        }
+        What::KeepAlive { lease_end } => lease_end_ms(j, lease_end),
+        What::StaleGrant { token: t } => token(j, sc, t),
         _ => {}
     }
 }

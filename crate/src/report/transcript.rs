@@ -4,7 +4,7 @@
 
 use super::{scenario_of, tok, verdict_line};
 use crate::outcome::Outcome;
-use crate::scenario::{Scenario, CLIENTS_MAX};
+use crate::scenario::{Lost, Scenario, CLIENTS_MAX};
 use crate::services::Said;
 use crate::store::Refusal;
 use crate::time::{Millis, PySeconds};
@@ -39,6 +39,12 @@ pub fn transcript(o: &Outcome) -> Vec<String> {
         "final = {}  (expected: {})",
         o.run.final_balance, o.expected
     ));
+    if let Lost::Client(c) = o.locked_out {
+        let who = sc.client_name(c);
+        lines.push(format!(
+            "LOCKED OUT: the storage refused {who}'s write while {who} held the lock by right"
+        ));
+    }
     lines.push(verdict_line(o));
     lines
 }
@@ -140,7 +146,7 @@ impl Scribe<'_> {
         }
         let mut what: Vec<String> = Vec::new();
         if self.sc.service.tokens {
-            what.push(format!("tok={token}"));
+            what.push(tok(self.sc, token).trim_start().to_string());
         }
         if let Some(read) = read {
             what.push(format!("read={read}"));

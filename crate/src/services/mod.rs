@@ -7,8 +7,10 @@
 //! - `session`: a lock held by a database session (PostgreSQL advisory locks): no TTL, freed when
 //!   the session ends;
 //! - `redis`: a single redis (`SET NX PX`) and its async replica's failover;
-//! - `redlock`: N independent redis nodes and a client that needs a majority in time.
+//! - `redlock`: N independent redis nodes and a client that needs a majority in time;
+//! - `etcd`: etcd's lock API on a lease the client keeps alive; waiters queued by revision.
 
+mod etcd;
 mod lease;
 mod redis;
 mod redlock;
@@ -22,12 +24,19 @@ use crate::trace::TraceEvent;
 #[derive(Default)]
 pub(crate) struct Services {
     pub redlock: redlock::State,
+    pub etcd: etcd::State,
 }
 
 impl Services {
     /// Resets for a run with `clients` clients, keeping the allocations.
     pub fn reset(&mut self, clients: usize) {
         self.redlock.reset(clients);
+        self.etcd.reset(clients);
+    }
+
+    /// The grants of services that keep their own (the others' are in `Engine::locks`).
+    pub fn own_grants(&self) -> &[crate::lock::LeaseRecord] {
+        &self.etcd.records
     }
 }
 
@@ -47,13 +56,14 @@ pub fn say(sc: &Scenario, e: &TraceEvent) -> Option<Said> {
         ServiceKind::Session => session::say(e, who),
         ServiceKind::Redis => redis::say(e),
         ServiceKind::Redlock => redlock::say(sc, e, who),
+        ServiceKind::Etcd => etcd::say(sc, e, who),
     }
 }
 
 /// Whether a client of this service polls one lock server (so sweeps may skip its denied retries in
 /// one jump).
 pub(crate) fn polls_one_server(kind: ServiceKind) -> bool {
-    kind != ServiceKind::Redlock
+    !matches!(kind, ServiceKind::Redlock | ServiceKind::Etcd)
 }
 
 impl Engine {
@@ -64,6 +74,16 @@ impl Engine {
             Tag::NodeAcquireAt | Tag::NodeAcquireReply | Tag::NodeReleaseAt | Tag::RoundTimeout => {
                 self.on_redlock_event(ctx, ev)
             }
+            Tag::LeaseGrantAt
+            | Tag::LeaseGrantReply
+            | Tag::LockAt
+            | Tag::LockReply
+            | Tag::UnlockAt
+            | Tag::Heartbeat
+            | Tag::KeepAliveAt
+            | Tag::KeepAliveReply
+            | Tag::LeaseExpiry
+            | Tag::LeaseRevokeAt => self.on_etcd_event(ctx, ev),
             _ => self.on_lease_event(ctx, ev),
         }
     }
@@ -72,6 +92,7 @@ impl Engine {
     pub(crate) fn send_acquire(&mut self, ctx: &Ctx, c: u8) {
         match ctx.service {
             ServiceKind::Redlock => self.redlock_acquire(ctx, c),
+            ServiceKind::Etcd => self.etcd_acquire(ctx, c),
             _ => self.lease_acquire(ctx, c),
         }
     }
@@ -80,15 +101,18 @@ impl Engine {
     pub(crate) fn send_release(&mut self, ctx: &Ctx, c: u8, value: u64) {
         match ctx.service {
             ServiceKind::Redlock => self.redlock_release(ctx, c),
+            ServiceKind::Etcd => self.etcd_release(ctx, c),
             _ => self.lease_release(ctx, c, value),
         }
     }
 
-    /// The client the ideal guard lets write: the lock service's latest grantee, or for Redlock the
-    /// latest client to hold live keys on a majority of the nodes.
+    /// The client the ideal guard lets write: the lock service's latest grantee, for Redlock the
+    /// latest client to hold live keys on a majority of the nodes, for etcd the latest client whose
+    /// key became the lowest live one.
     pub(crate) fn rightful(&self, ctx: &Ctx) -> Option<u8> {
         match ctx.service {
             ServiceKind::Redlock => self.services.redlock.majority,
+            ServiceKind::Etcd => self.services.etcd.owner,
             _ => self.locks[0].latest_grantee(),
         }
     }
@@ -102,8 +126,10 @@ impl Engine {
 
     /// The client's script is over.
     pub(crate) fn on_script_end(&mut self, ctx: &Ctx, c: u8) {
-        if ctx.service == ServiceKind::Session {
-            self.session_on_script_end(c);
+        match ctx.service {
+            ServiceKind::Session => self.session_on_script_end(c),
+            ServiceKind::Etcd => self.etcd_on_script_end(ctx, c),
+            _ => {}
         }
     }
 

@@ -101,6 +101,26 @@ tags! {
     RoundTimeout = (OWN_LOCK, Inline),
     /// A crashed node restarts (`client` is the node).
     Restart = (LOCK, Bare),
+    /// etcd: the client's `LeaseGrant` arrives.
+    LeaseGrantAt = (LOCK, Bare),
+    /// etcd: the lease ID reaches the client.
+    LeaseGrantReply = (OWN, Boxed),
+    /// etcd: the client's `Lock` arrives.
+    LockAt = (LOCK, Bare),
+    /// etcd: `Lock` returns (held, or an error).
+    LockReply = (OWN, Boxed),
+    /// etcd: the client's `Unlock` arrives.
+    UnlockAt = (LOCK, Bare),
+    /// A client's keepalive timer (it freezes with the client).
+    Heartbeat = (OWN, Bare),
+    /// etcd: a keepalive arrives.
+    KeepAliveAt = (LOCK, Bare),
+    /// etcd: the keepalive's answer reaches the client.
+    KeepAliveReply = (OWN, Boxed),
+    /// etcd: the server checks whether the client's lease expired.
+    LeaseExpiry = (LOCK, Bare),
+    /// etcd: the client's session closes and its lease is revoked.
+    LeaseRevokeAt = (LOCK, Bare),
 }
 
 impl Tag {

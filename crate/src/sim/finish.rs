@@ -43,6 +43,9 @@ impl Engine {
         for lock in &self.locks {
             self.run.leases.extend_from_slice(&lock.leases);
         }
+        self.run
+            .leases
+            .extend_from_slice(self.services.own_grants());
         if self.trace_on {
             self.merge_expiries();
             self.merge_clock_steps(ctx);

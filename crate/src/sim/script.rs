@@ -111,6 +111,8 @@ impl Engine {
             return Flow::Next;
         }
         st.phase = Phase::Paused;
+        // Frozen: its own timers (keepalives) and replies wait until it wakes.
+        st.frozen_until = self.now.plus(d);
         self.begin_pause(c, d);
         self.schedule(self.now.plus(d), Ev::bare(Tag::Wake, c));
         self.on_pause(ctx, c, d);

@@ -7,7 +7,7 @@ pub struct Case {
     /// Parameter overrides in whole milliseconds.
     pub params: &'static [(&'static str, u64)],
     pub retries: u32,
-    /// Redlock clients trust a majority without checking the validity.
+    /// The naive switch (Redlock clients skip the validity check; etcd 3.4's lock).
     pub naive: bool,
 }
 
@@ -157,6 +157,27 @@ pub const CASES: &[Case] = &[
         policy: "token",
         params: &[],
         retries: 3,
+        naive: false,
+    },
+    Case {
+        scenario: "etcd-lease-pause",
+        policy: "token",
+        params: &[],
+        retries: 0,
+        naive: false,
+    },
+    Case {
+        scenario: "etcd-waiter-expired-lease",
+        policy: "version",
+        params: &[],
+        retries: 0,
+        naive: true,
+    },
+    Case {
+        scenario: "etcd-contrib-lock",
+        policy: "equal-token",
+        params: &[],
+        retries: 1,
         naive: false,
     },
 ];
