@@ -23,6 +23,8 @@ export function describeEvent(e, run, d, num) {
     validity: e.validity_us != null ? `${e.validity_us < 0 ? '−' : ''}${num(Math.abs(e.validity_us) / 1000)}` : '',
     k: e.keys_lost != null ? num(e.keys_lost) : '',
     nodes: e.nodes ? e.nodes.map((k) => `n${k + 1}`).join(', ') : '',
+    rev: e.rev != null ? num(e.rev) : '',
+    behind: e.behind || '',
   };
   let key = e.kind;
   if (key === 'granted' && e.lease_end_ms == null) key = 'grantedSession';
@@ -34,6 +36,8 @@ export function describeEvent(e, run, d, num) {
   else if (key === 'partition') key = e.cut ? 'partition-cut' : 'partition-heal';
   else if (key === 'redlock-acquired' && e.validity_us <= 0) key = 'redlock-trusted';
   else if (key === 'redlock-failed' && e.granted_nodes * 2 > run.nodes) key = 'redlock-late';
+  // etcd words its grants, failures, expiries and unlocks in its own terms.
+  if (run.service === 'etcd' && `etcd-${key}` in d.ev) key = `etcd-${key}`;
   // Redlock: the node's own words for what happens on it.
   if (e.node != null && ['granted', 'grantedNoToken', 'denied', 'released', 'lease-expired', 'server-clock-step'].includes(key)) key = `node-${key}`;
   v.freed = e.freed_lock ? d.ev.freed : '';
