@@ -340,7 +340,7 @@ fn play(
             nodes: Vec::new(),
         };
         match sc.service.kind {
-            ServiceKind::Session | ServiceKind::Etcd => {}
+            ServiceKind::Session | ServiceKind::Etcd | ServiceKind::Zookeeper => {}
             ServiceKind::Lease | ServiceKind::Redis => servers.redis = Some(redis),
             ServiceKind::Redlock => {
                 // Fresh nodes for every attempt, with the scenario's persistence.

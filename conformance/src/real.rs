@@ -131,8 +131,8 @@ pub fn supported(sc: &Scenario, setup: &Setup) -> Res<()> {
     if setup.fence_counter && svc.kind != ServiceKind::Session {
         return no("a fence counter outside a session lock");
     }
-    if svc.kind == ServiceKind::Etcd {
-        return no("etcd (no real etcd rows yet)");
+    if matches!(svc.kind, ServiceKind::Etcd | ServiceKind::Zookeeper) {
+        return no("etcd and ZooKeeper (no real rows for them yet)");
     }
     if svc.kind == ServiceKind::Redlock && svc.nodes != 5 {
         return no("Redlock with other than five nodes");
@@ -910,7 +910,9 @@ impl<'a> Client<'a> {
                     believed_end: Some(sent + ttl),
                 }))
             }
-            ServiceKind::Etcd => unreachable!("supported() refuses etcd scenarios"),
+            ServiceKind::Etcd | ServiceKind::Zookeeper => {
+                unreachable!("supported() refuses etcd and ZooKeeper scenarios")
+            }
             ServiceKind::Redlock => {
                 let ttl = us(svc.ttl, p);
                 let drift = Duration::from_micros(ServiceSpec::drift(ttl.as_micros() as u64));
@@ -1005,7 +1007,9 @@ impl<'a> Client<'a> {
                     .map_err(|e| format!("release: {e}"))?;
                 self.note(format!("release (value-checked DEL) → {n}"));
             }
-            ServiceKind::Etcd => unreachable!("supported() refuses etcd scenarios"),
+            ServiceKind::Etcd | ServiceKind::Zookeeper => {
+                unreachable!("supported() refuses etcd and ZooKeeper scenarios")
+            }
             ServiceKind::Redlock => {
                 self.redlock_unlock(h.value);
                 self.note("unlocks every node it reaches".into());

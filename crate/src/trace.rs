@@ -45,6 +45,17 @@ impl SessionEnd {
     }
 }
 
+/// Curator's connection states, as a client of ZooKeeper sees them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Connection {
+    /// No reply from the server for two thirds of the session timeout.
+    Suspended,
+    /// The session is known (or, by Curator, taken) to have expired.
+    Lost,
+    /// A reply came again, and the session was still alive.
+    Reconnected,
+}
+
 /// What happened, with the facts of that kind of event. `token` is the fencing token involved, 0
 /// where the service hands out none.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -149,6 +160,8 @@ pub enum What {
     /// Lock service (etcd 3.4): a waiter whose lease expired while it waited is told it holds the lock
     /// (its key is gone; the lock is not its).
     StaleGrant { token: u64 },
+    /// Client (ZooKeeper, Curator): its connection state changed.
+    Connection { state: Connection },
 }
 
 impl What {
@@ -191,6 +204,11 @@ impl What {
             What::KeepAlive { lease_end: Some(_) } => Kind::KeepAlive,
             What::KeepAlive { lease_end: None } => Kind::KeepAliveFailed,
             What::StaleGrant { .. } => Kind::StaleGrant,
+            What::Connection { state } => match state {
+                Connection::Suspended => Kind::Suspended,
+                Connection::Lost => Kind::Lost,
+                Connection::Reconnected => Kind::Reconnected,
+            },
         }
     }
 }
@@ -233,6 +251,9 @@ pub enum Kind {
     KeepAlive,
     KeepAliveFailed,
     StaleGrant,
+    Suspended,
+    Lost,
+    Reconnected,
 }
 
 impl Kind {
@@ -272,6 +293,9 @@ impl Kind {
             Kind::KeepAlive => "keepalive",
             Kind::KeepAliveFailed => "keepalive-failed",
             Kind::StaleGrant => "stale-grant",
+            Kind::Suspended => "suspended",
+            Kind::Lost => "lost",
+            Kind::Reconnected => "reconnected",
         }
     }
 

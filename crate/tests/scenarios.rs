@@ -76,6 +76,8 @@ scenario_tests! {
     etcd_lease_pause => "etcd-lease-pause",
     etcd_waiter_expired_lease => "etcd-waiter-expired-lease",
     etcd_contrib_lock => "etcd-contrib-lock",
+    zk_session_expiry => "zk-session-expiry",
+    curator_suspended => "curator-suspended",
 }
 
 #[test]

@@ -44,7 +44,11 @@
 //! drift = 1 % TTL + 2 ms; a failed round unlocks every node and retries after `every` plus a seeded
 //! random share of `jitter`), `etcd ttl=D [keepalive=D] [tokens=revision|lease-id|no]` (etcd's lock API
 //! on a lease kept alive every `keepalive`, a third of the TTL by default; waiters queued by their key's
-//! create revision; the naive switch is the server without the waiter check of etcd 3.4.4). Redlock nodes' own clocks: `node n3: step=+300ms@50ms` or
+//! create revision; the naive switch is etcd 3.4's lock, without the waiter check of 3.5),
+//! `zookeeper session=D [tick=D] [suspended=error|tolerate] [tokens=czxid|no]` (a session kept alive by
+//! pings every third of its timeout; ephemeral sequential nodes, the lowest holds; Curator's
+//! SUSPENDED after two thirds of the timeout without a reply, LOST a timeout later; `cut A n1` cuts
+//! a client off the server). Redlock nodes' own clocks: `node n3: step=+300ms@50ms` or
 //! `node n3: monotonic`; a client's reachable nodes: `client A reach=n1,n2,n3: …`, and the delay of its
 //! links to particular nodes: `client A latency=n1:1ms,n2:3ms: …` (others: `lock-latency`). Any service:
 //! `lock-latency=D`, `store-latency=D` (one-way network delay).
@@ -106,6 +110,10 @@ pub enum ServiceKind {
     /// its keys are deleted. The holder's key revision is the fencing token (or, as `contrib/lock`
     /// does, the lease ID).
     Etcd,
+    /// ZooKeeper's lock recipe (as Curator's InterProcessMutex runs it): a session kept alive by
+    /// pings, an ephemeral sequential node per contender, the lowest holds, each waiter watches its
+    /// predecessor; an expired session's nodes are deleted. The holder's node `czxid` is the token.
+    Zookeeper,
 }
 
 impl ServiceKind {
@@ -117,6 +125,7 @@ impl ServiceKind {
             ServiceKind::Redis => "redis",
             ServiceKind::Redlock => "redlock",
             ServiceKind::Etcd => "etcd",
+            ServiceKind::Zookeeper => "zookeeper",
         }
     }
 
@@ -207,6 +216,12 @@ pub struct ServiceSpec {
     pub keepalive: Dur,
     /// etcd: what the holder's token is.
     pub etcd_token: EtcdToken,
+    /// ZooKeeper: the server's tickTime; a session expires at the first tick after its timeout
+    /// (`Lit(0)`: exactly at the timeout).
+    pub tick: Dur,
+    /// ZooKeeper: the client keeps acting on its lock while Curator's connection state is SUSPENDED
+    /// (SessionConnectionStateErrorPolicy) instead of treating SUSPENDED as losing it (the default).
+    pub tolerate_suspended: bool,
 }
 
 impl ServiceSpec {
@@ -382,6 +397,8 @@ impl Parser {
                 first_token: 1,
                 keepalive: Dur::Lit(0),
                 etcd_token: EtcdToken::Revision,
+                tick: Dur::Lit(0),
+                tolerate_suspended: false,
             },
             balance: 500,
             clients: List::Borrowed(&[]),
@@ -557,9 +574,14 @@ impl Parser {
                 svc.nodes = 5;
             }
             Some("etcd") => self.sc().service.kind = ServiceKind::Etcd,
+            Some("zookeeper") => {
+                let svc = &mut self.sc().service;
+                svc.kind = ServiceKind::Zookeeper;
+                svc.ttl = Dur::Lit(6_000 * MS);
+            }
             other => {
                 return Err(self.err(format!(
-                    "unknown lock service \"{}\"; expected lease, session, redis, redlock or etcd",
+                    "unknown lock service \"{}\"; expected lease, session, redis, redlock, etcd or zookeeper",
                     other.unwrap_or("")
                 )))
             }
@@ -592,7 +614,7 @@ impl Parser {
                 let kind = self.sc().service.kind;
                 self.sc().service.tokens = match (v, kind) {
                     ("yes", ServiceKind::Lease) | ("incr", ServiceKind::Redis) => true,
-                    ("revision", ServiceKind::Etcd) => true,
+                    ("revision", ServiceKind::Etcd) | ("czxid", ServiceKind::Zookeeper) => true,
                     ("lease-id", ServiceKind::Etcd) => {
                         self.sc().service.etcd_token = EtcdToken::LeaseId;
                         true
@@ -600,11 +622,12 @@ impl Parser {
                     ("no", _) => false,
                     _ => {
                         return Err(self.err(
-                            "tokens must be yes or no (lease), incr or no (redis), revision, lease-id or no (etcd)",
+                            "tokens must be yes or no (lease), incr or no (redis), revision, lease-id or no (etcd), czxid or no (zookeeper)",
                         ))
                     }
                 }
             }
+            "session" | "tick" | "suspended" => self.zookeeper_setting(k, v)?,
             "keepalive" => {
                 if self.sc().service.kind != ServiceKind::Etcd {
                     return Err(self.err("keepalive needs `service: etcd`"));
@@ -641,6 +664,25 @@ impl Parser {
                 }
             }
             other => return Err(self.err(format!("unknown service setting \"{other}\""))),
+        }
+        Ok(())
+    }
+
+    /// ZooKeeper's own settings: `session=D` (the session timeout), `tick=D`, `suspended=error|tolerate`.
+    fn zookeeper_setting(&mut self, k: &str, v: &str) -> Result<(), Error> {
+        if self.sc().service.kind != ServiceKind::Zookeeper {
+            return Err(self.err(format!("{k} needs `service: zookeeper`")));
+        }
+        match k {
+            "session" => self.sc().service.ttl = self.dur(v)?,
+            "tick" => self.sc().service.tick = self.dur(v)?,
+            _ => {
+                self.sc().service.tolerate_suspended = match v {
+                    "error" => false,
+                    "tolerate" => true,
+                    _ => return Err(self.err("suspended must be error or tolerate")),
+                }
+            }
         }
         Ok(())
     }
@@ -710,8 +752,13 @@ impl Parser {
     /// `n1` … `nN` → 0 … N−1, for a Redlock service declared before.
     fn node_index(&mut self, name: &str) -> Result<u8, Error> {
         let n = self.sc().service.nodes;
-        if self.sc().service.kind != ServiceKind::Redlock {
-            return Err(self.err("nodes need `service: redlock` declared before them"));
+        if !matches!(
+            self.sc().service.kind,
+            ServiceKind::Redlock | ServiceKind::Zookeeper
+        ) {
+            return Err(self.err(
+                "nodes need `service: redlock` (or zookeeper's one server, n1) declared before them",
+            ));
         }
         name.strip_prefix('n')
             .and_then(|d| d.parse::<u8>().ok())
@@ -912,6 +959,9 @@ impl Parser {
                 FaultAction::Terminate(self.client_index(who)?)
             }
             ["pause", who, d] => FaultAction::Freeze(self.client_index(who)?, self.dur(d)?),
+            ["crash" | "restart", ..] if self.sc().service.kind != ServiceKind::Redlock => {
+                return Err(self.err("crash and restart need `service: redlock` declared before them"))
+            }
             ["crash", node] => FaultAction::Crash(self.node_index(node)?, None),
             ["crash", node, "restart", d] => FaultAction::Crash(self.node_index(node)?, Some(self.dur(d)?)),
             ["restart", node] => FaultAction::Restart(self.node_index(node)?),

@@ -187,6 +187,13 @@ impl Scribe<'_> {
             ));
             return;
         };
+        if left >= i64::MAX / 2 {
+            // A lock without a TTL (a session's, ZooKeeper's): no end by the client's own reckoning.
+            self.lines.push(format!(
+                "{who}: check: it still holds the lock, with no end in sight → go on"
+            ));
+            return;
+        }
         let left = if left < 0 {
             format!("-{}", Millis(left.unsigned_abs()))
         } else {

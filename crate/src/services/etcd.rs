@@ -126,16 +126,16 @@ impl Engine {
     pub(super) fn on_etcd_event(&mut self, ctx: &Ctx, ev: Ev) {
         let c = ev.client;
         match (ev.tag, ev.msg) {
-            (Tag::LeaseGrantAt, _) => self.lease_grant_at(ctx, c),
-            (Tag::LeaseGrantReply, Msg::Value(id)) => self.on_lease_granted(ctx, c, id),
+            (Tag::SessionOpenAt, _) => self.lease_grant_at(ctx, c),
+            (Tag::SessionOpenReply, Msg::Value(id)) => self.on_lease_granted(ctx, c, id),
             (Tag::LockAt, _) => self.lock_at(ctx, c),
             (Tag::LockReply, Msg::Grant(g)) => self.on_lock_reply(ctx, c, g),
             (Tag::UnlockAt, _) => self.unlock_at(ctx, c),
             (Tag::Heartbeat, _) => self.heartbeat(ctx, c),
-            (Tag::KeepAliveAt, _) => self.keepalive_at(ctx, c),
-            (Tag::KeepAliveReply, Msg::Renewed(r)) => self.on_keepalive_reply(ctx, c, r),
-            (Tag::LeaseExpiry, _) => self.lease_expiry(ctx, c),
-            (Tag::LeaseRevokeAt, _) => self.lease_revoke_at(ctx, c),
+            (Tag::HeartbeatAt, _) => self.keepalive_at(ctx, c),
+            (Tag::HeartbeatReply, Msg::Renewed(r)) => self.on_keepalive_reply(ctx, c, r),
+            (Tag::SessionExpiry, _) => self.lease_expiry(ctx, c),
+            (Tag::SessionCloseAt, _) => self.lease_revoke_at(ctx, c),
             _ => unreachable!("every etcd event carries its own message"),
         }
     }
@@ -145,7 +145,7 @@ impl Engine {
         let tag = if self.etcd().sessions[usize::from(c)].lease.is_some() {
             Tag::LockAt
         } else {
-            Tag::LeaseGrantAt
+            Tag::SessionOpenAt
         };
         self.schedule(self.now.plus(ctx.lock_latency), Ev::bare(tag, c));
     }
@@ -160,7 +160,7 @@ impl Engine {
         if self.etcd().sessions[usize::from(c)].lease.take().is_some() {
             self.schedule(
                 self.now.plus(ctx.lock_latency),
-                Ev::bare(Tag::LeaseRevokeAt, c),
+                Ev::bare(Tag::SessionCloseAt, c),
             );
         }
     }
@@ -179,7 +179,7 @@ impl Engine {
             timer: true,
         };
         if !timer {
-            self.schedule(expires_at, Ev::bare(Tag::LeaseExpiry, c));
+            self.schedule(expires_at, Ev::bare(Tag::SessionExpiry, c));
         }
         let lease_end = expires_at;
         self.record(
@@ -191,7 +191,7 @@ impl Engine {
         );
         self.schedule(
             now.plus(ctx.lock_latency),
-            Ev::new(Tag::LeaseGrantReply, c, Msg::Value(id)),
+            Ev::new(Tag::SessionOpenReply, c, Msg::Value(id)),
         );
     }
 
@@ -388,7 +388,7 @@ impl Engine {
         s.sent_local = local;
         self.schedule(
             self.now.plus(ctx.lock_latency),
-            Ev::bare(Tag::KeepAliveAt, c),
+            Ev::bare(Tag::HeartbeatAt, c),
         );
     }
 
@@ -404,7 +404,7 @@ impl Engine {
         self.record(c, What::KeepAlive { lease_end: renewed });
         self.schedule(
             now.plus(ctx.lock_latency),
-            Ev::new(Tag::KeepAliveReply, c, Msg::Renewed(renewed)),
+            Ev::new(Tag::HeartbeatReply, c, Msg::Renewed(renewed)),
         );
     }
 
@@ -436,7 +436,7 @@ impl Engine {
         }
         if !self.decide(now >= lease.expires_at) {
             self.etcd().leases[usize::from(c)].timer = true;
-            self.schedule(lease.expires_at, Ev::bare(Tag::LeaseExpiry, c));
+            self.schedule(lease.expires_at, Ev::bare(Tag::SessionExpiry, c));
             return;
         }
         let key = self.revoke(c, Deleted::Expired);
@@ -518,5 +518,50 @@ fn held_by(sc: &Scenario, token: u64) -> String {
     match sc.service.etcd_token {
         EtcdToken::Revision => format!(", tok={token} (its key's revision)"),
         EtcdToken::LeaseId => format!(", version={token:x} (its lease ID)"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::trace::What;
+    use crate::{catalogue, simulate, Config, Policy};
+
+    #[test]
+    fn revisions_count_every_put_and_every_delete() {
+        // A's key is put at revision 2 and B's at 3; B's lease expiry deletes B's key (4); C's key is 5.
+        let sc = catalogue::find("etcd-waiter-expired-lease").unwrap();
+        let mut cfg = Config::new(sc, Policy::None);
+        cfg.naive = true;
+        let o = simulate(sc, &cfg).unwrap();
+        let tokens: Vec<(u8, u64)> = o
+            .run
+            .trace
+            .iter()
+            .filter_map(|e| match e.what {
+                What::Granted { token, .. } | What::StaleGrant { token } => Some((e.client, token)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(tokens, [(0, 2), (1, 3), (2, 5)]);
+    }
+
+    #[test]
+    fn a_frozen_client_sends_no_keepalives() {
+        let sc = catalogue::find("etcd-lease-pause").unwrap();
+        let o = simulate(sc, &Config::new(sc, Policy::None)).unwrap();
+        let a_keepalives: Vec<u64> = o
+            .run
+            .trace
+            .iter()
+            .filter(|e| e.client == 0 && matches!(e.what, What::KeepAlive { .. }))
+            .map(|e| e.t.0)
+            .collect();
+        assert_eq!(
+            a_keepalives,
+            [5_000_000],
+            "the one due at 0.67 s waits until A wakes at 5 s"
+        );
+        let expired = o.run.leases.iter().find(|l| l.client == 0).unwrap();
+        assert_eq!(expired.ends_at.0, 2_000_000);
     }
 }

@@ -8,13 +8,16 @@
 //!   the session ends;
 //! - `redis`: a single redis (`SET NX PX`) and its async replica's failover;
 //! - `redlock`: N independent redis nodes and a client that needs a majority in time;
-//! - `etcd`: etcd's lock API on a lease the client keeps alive; waiters queued by revision.
+//! - `etcd`: etcd's lock API on a lease the client keeps alive; waiters queued by revision;
+//! - `zookeeper`: ZooKeeper's lock recipe on a session kept alive by pings, with Curator's
+//!   connection states.
 
 mod etcd;
 mod lease;
 mod redis;
 mod redlock;
 mod session;
+mod zookeeper;
 
 use crate::scenario::{Scenario, ServiceKind};
 use crate::sim::{Ctx, Engine, Ev, Tag};
@@ -25,6 +28,7 @@ use crate::trace::TraceEvent;
 pub(crate) struct Services {
     pub redlock: redlock::State,
     pub etcd: etcd::State,
+    pub zookeeper: zookeeper::State,
 }
 
 impl Services {
@@ -32,11 +36,12 @@ impl Services {
     pub fn reset(&mut self, clients: usize) {
         self.redlock.reset(clients);
         self.etcd.reset(clients);
+        self.zookeeper.reset(clients);
     }
 
     /// The grants of services that keep their own (the others' are in `Engine::locks`).
-    pub fn own_grants(&self) -> &[crate::lock::LeaseRecord] {
-        &self.etcd.records
+    pub fn own_grants(&self) -> impl Iterator<Item = &crate::lock::LeaseRecord> {
+        self.etcd.records.iter().chain(&self.zookeeper.records)
     }
 }
 
@@ -57,13 +62,17 @@ pub fn say(sc: &Scenario, e: &TraceEvent) -> Option<Said> {
         ServiceKind::Redis => redis::say(e),
         ServiceKind::Redlock => redlock::say(sc, e, who),
         ServiceKind::Etcd => etcd::say(sc, e, who),
+        ServiceKind::Zookeeper => zookeeper::say(sc, e, who),
     }
 }
 
 /// Whether a client of this service polls one lock server (so sweeps may skip its denied retries in
 /// one jump).
 pub(crate) fn polls_one_server(kind: ServiceKind) -> bool {
-    !matches!(kind, ServiceKind::Redlock | ServiceKind::Etcd)
+    matches!(
+        kind,
+        ServiceKind::Lease | ServiceKind::Session | ServiceKind::Redis
+    )
 }
 
 impl Engine {
@@ -74,16 +83,8 @@ impl Engine {
             Tag::NodeAcquireAt | Tag::NodeAcquireReply | Tag::NodeReleaseAt | Tag::RoundTimeout => {
                 self.on_redlock_event(ctx, ev)
             }
-            Tag::LeaseGrantAt
-            | Tag::LeaseGrantReply
-            | Tag::LockAt
-            | Tag::LockReply
-            | Tag::UnlockAt
-            | Tag::Heartbeat
-            | Tag::KeepAliveAt
-            | Tag::KeepAliveReply
-            | Tag::LeaseExpiry
-            | Tag::LeaseRevokeAt => self.on_etcd_event(ctx, ev),
+            _ if ctx.service == ServiceKind::Etcd => self.on_etcd_event(ctx, ev),
+            _ if ctx.service == ServiceKind::Zookeeper => self.on_zk_event(ctx, ev),
             _ => self.on_lease_event(ctx, ev),
         }
     }
@@ -93,6 +94,7 @@ impl Engine {
         match ctx.service {
             ServiceKind::Redlock => self.redlock_acquire(ctx, c),
             ServiceKind::Etcd => self.etcd_acquire(ctx, c),
+            ServiceKind::Zookeeper => self.zk_acquire(ctx, c),
             _ => self.lease_acquire(ctx, c),
         }
     }
@@ -102,6 +104,7 @@ impl Engine {
         match ctx.service {
             ServiceKind::Redlock => self.redlock_release(ctx, c),
             ServiceKind::Etcd => self.etcd_release(ctx, c),
+            ServiceKind::Zookeeper => self.zk_release(ctx, c),
             _ => self.lease_release(ctx, c, value),
         }
     }
@@ -113,6 +116,7 @@ impl Engine {
         match ctx.service {
             ServiceKind::Redlock => self.services.redlock.majority,
             ServiceKind::Etcd => self.services.etcd.owner,
+            ServiceKind::Zookeeper => self.services.zookeeper.owner,
             _ => self.locks[0].latest_grantee(),
         }
     }
@@ -129,6 +133,7 @@ impl Engine {
         match ctx.service {
             ServiceKind::Session => self.session_on_script_end(c),
             ServiceKind::Etcd => self.etcd_on_script_end(ctx, c),
+            ServiceKind::Zookeeper => self.zk_on_script_end(ctx, c),
             _ => {}
         }
     }

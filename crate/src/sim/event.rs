@@ -101,26 +101,34 @@ tags! {
     RoundTimeout = (OWN_LOCK, Inline),
     /// A crashed node restarts (`client` is the node).
     Restart = (LOCK, Bare),
-    /// etcd: the client's `LeaseGrant` arrives.
-    LeaseGrantAt = (LOCK, Bare),
-    /// etcd: the lease ID reaches the client.
-    LeaseGrantReply = (OWN, Boxed),
-    /// etcd: the client's `Lock` arrives.
+    /// A session service (etcd's lease, ZooKeeper's session): the client's request to open one arrives.
+    SessionOpenAt = (LOCK, Bare),
+    /// Its answer reaches the client (etcd: the lease ID).
+    SessionOpenReply = (OWN, Boxed),
+    /// etcd: the client's `Lock` arrives; ZooKeeper: its create of an ephemeral sequential node.
     LockAt = (LOCK, Bare),
-    /// etcd: `Lock` returns (held, or an error).
+    /// The lock call's answer (held, waiting behind another, or an error).
     LockReply = (OWN, Boxed),
-    /// etcd: the client's `Unlock` arrives.
+    /// The client's unlock (etcd) or delete of its node (ZooKeeper) arrives.
     UnlockAt = (LOCK, Bare),
-    /// A client's keepalive timer (it freezes with the client).
+    /// A client's keepalive or ping timer (it freezes with the client).
     Heartbeat = (OWN, Bare),
-    /// etcd: a keepalive arrives.
-    KeepAliveAt = (LOCK, Bare),
-    /// etcd: the keepalive's answer reaches the client.
-    KeepAliveReply = (OWN, Boxed),
-    /// etcd: the server checks whether the client's lease expired.
-    LeaseExpiry = (LOCK, Bare),
-    /// etcd: the client's session closes and its lease is revoked.
-    LeaseRevokeAt = (LOCK, Bare),
+    /// A keepalive (etcd) or ping (ZooKeeper) arrives.
+    HeartbeatAt = (LOCK, Bare),
+    /// Its answer reaches the client.
+    HeartbeatReply = (OWN, Boxed),
+    /// The server checks whether the client's lease or session expired.
+    SessionExpiry = (LOCK, Bare),
+    /// The client's session closes (etcd: its lease is revoked).
+    SessionCloseAt = (LOCK, Bare),
+    /// ZooKeeper: the node a waiter watches was deleted; the watch event reaches the waiter.
+    WatchFired = (OWN, Bare),
+    /// ZooKeeper: the waiter lists the lock's children again.
+    ChildrenAt = (LOCK, Bare),
+    /// ZooKeeper: the client's read timeout (two thirds of the session timeout without a reply).
+    ConnTimeout = (OWN, Bare),
+    /// Curator: a session timeout after SUSPENDED, the client declares the session LOST.
+    ConnLost = (OWN, Bare),
 }
 
 impl Tag {

@@ -43,9 +43,7 @@ impl Engine {
         for lock in &self.locks {
             self.run.leases.extend_from_slice(&lock.leases);
         }
-        self.run
-            .leases
-            .extend_from_slice(self.services.own_grants());
+        self.run.leases.extend(self.services.own_grants().copied());
         if self.trace_on {
             self.merge_expiries();
             self.merge_clock_steps(ctx);

@@ -180,6 +180,13 @@ pub const CASES: &[Case] = &[
         retries: 1,
         naive: false,
     },
+    Case {
+        scenario: "curator-suspended",
+        policy: "none",
+        params: &[],
+        retries: 0,
+        naive: false,
+    },
 ];
 
 pub struct SweepCase {
