@@ -36,8 +36,8 @@ export function describeEvent(e, run, d, num) {
   else if (key === 'partition') key = e.cut ? 'partition-cut' : 'partition-heal';
   else if (key === 'redlock-acquired' && e.validity_us <= 0) key = 'redlock-trusted';
   else if (key === 'redlock-failed' && e.granted_nodes * 2 > run.nodes) key = 'redlock-late';
-  // etcd words its grants, failures, expiries and unlocks in its own terms.
-  if (run.service === 'etcd' && `etcd-${key}` in d.ev) key = `etcd-${key}`;
+  // etcd and ZooKeeper word their grants, failures, expiries and unlocks in their own terms.
+  if (['etcd', 'zookeeper'].includes(run.service) && `${run.service}-${key}` in d.ev) key = `${run.service}-${key}`;
   // Redlock: the node's own words for what happens on it.
   if (e.node != null && ['granted', 'grantedNoToken', 'denied', 'released', 'lease-expired', 'server-clock-step'].includes(key)) key = `node-${key}`;
   v.freed = e.freed_lock ? d.ev.freed : '';
