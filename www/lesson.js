@@ -82,6 +82,8 @@ export function holds(pred, run, scan = null) {
       }
       case 'writes':
         return run.writes.length === v;
+      case 'lockedOut':
+        return (run.locked_out ?? null) === v;
       case 'scanZero':
         return !!scan && list(v).every((p) => scan[p] === 0);
       case 'scanSome':

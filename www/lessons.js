@@ -14,6 +14,7 @@
 // lockRejects 'A' (the lock service refused a write of A's); granted / denied 'A'|'B' (a lock event);
 // firstWrite 'A'|'B' (whose write was accepted first); overlap true|false (two clients believed they
 // held the lock at once); allApplied true (every client's debit is in the final balance); writes N;
+// lockedOut 'A'|'B'|null (whose write the storage refused while it held the lock by right);
 // scanZero / scanSome: a policy of the beat's scan with no / some lost update.
 
 export const chapters = [
@@ -161,6 +162,25 @@ export const chapters = [
         claims: { verdict: 'lost-update' },
         why: { en: 'At the start: final {final}, expected {expected}.', bn: 'শুরুতে: চূড়ান্ত {final}, প্রত্যাশিত {expected}।' },
       },
+      {
+        set: { scenario: 'zk-session-expiry' },
+        say: {
+          en: 'ZooKeeper’s lock lives in a session, like PostgreSQL’s — but a ZooKeeper session lives only while the client’s pings arrive. A holds the lock, reads {A.read} and freezes for {pause} ms; its pings freeze with it. The session timeout is {session} ms.',
+          bn: 'ZooKeeper-এর লক থাকে একটি সেশনে, PostgreSQL-এর মতো — কিন্তু ZooKeeper-এর সেশন টিকে থাকে কেবল যতক্ষণ ক্লায়েন্টের পিং পৌঁছায়। A লক ধরে, {A.read} পড়ে আর {pause} ms থমকে যায়; তার পিংও থমকে যায়। সেশন টাইমআউট {session} ms।',
+        },
+        ask: {
+          q: { en: 'Does B get the lock while A is frozen?', bn: 'A থমকে থাকার সময় B কি লকটি পায়?' },
+          choices: [
+            { say: { en: 'Yes: A’s session expires, its node goes, and B writes first', bn: 'হ্যাঁ: A-র সেশন ফুরোয়, তার নোড মুছে যায়, আর B আগে লেখে' }, when: { firstWrite: 'B' } },
+            { say: { en: 'No: the session holds the lock until A wakes', bn: 'না: A জেগে ওঠা পর্যন্ত সেশন লকটি ধরে রাখে' }, when: { firstWrite: 'A' } },
+          ],
+        },
+        claims: { verdict: 'lost-update', lost: 'B' },
+        why: {
+          en: 'ZooKeeper heard nothing from A for a session timeout, expired the session and deleted A’s node; B wrote {B.value}, then A woke and wrote {A.value}: final {final}, expected {expected}. A session with a timeout is a lease by another name.',
+          bn: 'এক সেশন টাইমআউট ধরে ZooKeeper A-র কোনো সাড়া পায়নি, সেশন শেষ করে A-র নোড মুছে দিয়েছে; B লিখেছে {B.value}, তারপর A জেগে লিখেছে {A.value}: চূড়ান্ত {final}, প্রত্যাশিত {expected}। টাইমআউটওয়ালা সেশন আসলে অন্য নামে একটি লিজ।',
+        },
+      },
     ],
   },
   {
@@ -184,6 +204,44 @@ export const chapters = [
         why: {
           en: 'The storage refused token {A.token} after it had seen token {B.token}. Final {final}, expected {expected}. The rejection came from the storage, not the lock service: the lock service never sees the write.',
           bn: 'টোকেন {B.token} দেখার পর স্টোরেজ টোকেন {A.token} ফিরিয়ে দিয়েছে। চূড়ান্ত {final}, প্রত্যাশিত {expected}। প্রত্যাখ্যান এসেছে স্টোরেজ থেকে, লক সার্ভিস থেকে নয়: লক সার্ভিস লেখাটি দেখেই না।',
+        },
+      },
+      {
+        set: { scenario: 'etcd-lease-pause', fencing: 'token' },
+        say: {
+          en: 'The same story on etcd. A’s lock key was put at revision {A.token}; B’s key waits behind it and will hold the lock with revision {B.token}. A’s keepalives freeze with A, so its lease expires while it is frozen. The storage keeps the highest revision it has seen on a write.',
+          bn: 'একই গল্প etcd-তে। A-র লক কী রাখা হয়েছে রিভিশন {A.token}-এ; B-র কী তার পেছনে অপেক্ষা করে আর রিভিশন {B.token} নিয়ে লক পাবে। A-র কিপঅ্যালাইভ A-র সঙ্গেই থমকে যায়, তাই থমকে থাকার সময় তার লিজ ফুরোয়। স্টোরেজ লেখায় দেখা সর্বোচ্চ রিভিশন মনে রাখে।',
+        },
+        ask: {
+          q: { en: 'Does etcd’s revision stop A’s late write?', bn: 'etcd-এর রিভিশন কি A-র দেরিতে আসা লেখা থামায়?' },
+          choices: [
+            { say: { en: 'Yes: the storage refuses the older revision', bn: 'হ্যাঁ: স্টোরেজ পুরনো রিভিশন ফিরিয়ে দেয়' }, when: { rejected: 'A' } },
+            { say: { en: 'No: B’s update is lost all the same', bn: 'না: B-র আপডেট তবুও হারায়' }, when: { lost: 'B' } },
+          ],
+        },
+        claims: { verdict: 'safe' },
+        why: {
+          en: 'The storage refused revision {A.token} after it had seen revision {B.token}: final {final}, expected {expected}. etcd’s own docs say so: its lock alone is not mutual exclusion; check the revision where the data lives.',
+          bn: 'রিভিশন {B.token} দেখার পর স্টোরেজ রিভিশন {A.token} ফিরিয়ে দিয়েছে: চূড়ান্ত {final}, প্রত্যাশিত {expected}। etcd-এর নিজের নথিও তা-ই বলে: শুধু তার লক পারস্পরিক বর্জন নয়; ডেটা যেখানে থাকে সেখানে রিভিশন যাচাই করুন।',
+        },
+      },
+      {
+        set: { scenario: 'etcd-contrib-lock', fencing: 'equal-token' },
+        say: {
+          en: 'etcd’s contrib/lock example fences another way: each holder sends its lease ID, and the storage keeps the first ID written and accepts only that one. A writes first, then freezes; its lease expires and B holds the lock.',
+          bn: 'etcd-এর contrib/lock উদাহরণ অন্যভাবে ফেন্স করে: প্রত্যেক ধারক তার লিজ ID পাঠায়, আর স্টোরেজ প্রথম লেখা ID রেখে দেয় আর শুধু সেটিই গ্রহণ করে। A আগে লেখে, তারপর থমকে যায়; তার লিজ ফুরোয় আর লক পায় B।',
+        },
+        ask: {
+          q: { en: 'B, the lock’s rightful holder, writes. What does the storage do?', bn: 'লকের ন্যায্য ধারক B লেখে। স্টোরেজ কী করে?' },
+          choices: [
+            { say: { en: 'It accepts B’s write: B holds the lock', bn: 'B-র লেখা গ্রহণ করে: লক B-র' }, when: { lockedOut: null } },
+            { say: { en: 'It refuses B: the holder is locked out', bn: 'B-কে ফিরিয়ে দেয়: ধারক আটকে যায়' }, when: { lockedOut: 'B' } },
+          ],
+        },
+        claims: { verdict: 'safe', lockedOut: 'B', rejected: 'B' },
+        why: {
+          en: 'The storage refused B although B held the lock, and took A’s late write because it carried the ID the storage kept: final {final}, expected {expected}. Nothing acknowledged was lost, yet the balance is wrong for the lock’s holder, and B can never write. Equality on an ID is not an order: fence with a number that only grows.',
+          bn: 'B লক ধরে থাকলেও স্টোরেজ তাকে ফিরিয়ে দিয়েছে, আর A-র দেরিতে আসা লেখা নিয়েছে, কারণ তাতে স্টোরেজের রাখা ID ছিল: চূড়ান্ত {final}, প্রত্যাশিত {expected}। স্বীকৃত কিছু হারায়নি, তবু লকের ধারকের কাছে ব্যালান্স ভুল, আর B কখনো লিখতে পারবে না। ID-র সমতা কোনো ক্রম নয়: এমন সংখ্যা দিয়ে ফেন্স করুন যা কেবল বাড়ে।',
         },
       },
       {
