@@ -191,6 +191,24 @@ pub fn verify<'s>(
     }
     cfg.naive = e.naive;
     let o = simulate(sc, &cfg).map_err(|err| format!("{}: line {}: {err}", sc.id, e.line))?;
+    let diffs = differences(sc, e, &o);
+    if diffs.is_empty() {
+        Ok(o)
+    } else {
+        Err(format!(
+            "{} line {} ({}{}{}): {}",
+            sc.id,
+            e.line,
+            e.policy.name(),
+            if e.retry { " +retry" } else { "" },
+            if e.naive { " +naive" } else { "" },
+            diffs.join("; ")
+        ))
+    }
+}
+
+/// What in the outcome differs from the expectation, one phrase each.
+fn differences(sc: &Scenario, e: &crate::scenario::Expectation, o: &Outcome) -> Vec<String> {
     let mut diffs = Vec::new();
     if let Some(f) = e.final_balance {
         if f != o.run.final_balance {
@@ -250,17 +268,5 @@ pub fn verify<'s>(
             ));
         }
     }
-    if diffs.is_empty() {
-        Ok(o)
-    } else {
-        Err(format!(
-            "{} line {} ({}{}{}): {}",
-            sc.id,
-            e.line,
-            e.policy.name(),
-            if e.retry { " +retry" } else { "" },
-            if e.naive { " +naive" } else { "" },
-            diffs.join("; ")
-        ))
-    }
+    diffs
 }
