@@ -33,6 +33,10 @@ const FILES: &[&str] = &[
     include_str!("golden/parity/18.json"),
     include_str!("golden/parity/19.json"),
     include_str!("golden/parity/20.json"),
+    include_str!("golden/parity/21.json"),
+    include_str!("golden/parity/22.json"),
+    include_str!("golden/parity/23.json"),
+    include_str!("golden/parity/24.json"),
 ];
 
 #[wasm_bindgen_test]
@@ -130,7 +134,10 @@ fn catalogue_and_policies_are_complete() {
             && !cat.contains("\"summary\":"),
         "the wasm carries English titles only; the prose comes from scenarios.LANG.json"
     );
-    assert_eq!(policies(), "none,token,first-touch,version,owner");
+    assert_eq!(
+        policies(),
+        "none,token,first-touch,version,owner,equal-token"
+    );
 }
 
 #[wasm_bindgen_test]
