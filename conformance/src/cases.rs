@@ -54,6 +54,10 @@ pub fn cases() -> Vec<Case> {
         tolerance_ms,
         ..c("seed-gc-pause", policy, set, 1, how)
     };
+    let etcd = |policy, how| Case {
+        tolerance_ms: 1000,
+        ..c("etcd-lease-pause", policy, &[], 1, how)
+    };
     // Redlock ×3: n3 is back 30 ms after the crash (150 ms); B needs it by its second round (336 ms) to
     // write (≈ 400 ms) well before A (600 ms): 150 ms.
     let redlock = |id, set, how| Case {
@@ -179,7 +183,43 @@ pub fn cases() -> Vec<Case> {
             &[],
             "5 redis, appendonly + appendfsync always",
         ),
+        // etcd, TTL 2 s: A's lease expires at 2 s (+ up to 0.5 s: etcd looks for expired leases twice
+        // a second) and B writes right after; A writes at 5 s: 1 s.
+        etcd(
+            Policy::None,
+            "etcd 3.4 lock on a 2 s lease, keepalives every TTL/3; PostgreSQL table",
+        ),
+        etcd(
+            Policy::Token,
+            "as above; the key's create revision as token",
+        ),
+        Case {
+            tolerance_ms: 1000,
+            ..c(
+                "etcd-contrib-lock",
+                Policy::EqualToken,
+                &[],
+                1,
+                "etcd 3.4; the lease ID as version; UPDATE … WHERE token = 0 OR token = $1",
+            )
+        },
     ]
+}
+
+/// The catalogue's `etcd-waiter-expired-lease` under `none`: its verdict with etcd 3.4's lock (naive)
+/// and with 3.5's check.
+pub fn etcd_waiter_sim() -> Result<(String, String), String> {
+    let sc = catalogue::find("etcd-waiter-expired-lease").map_err(|e| e.to_string())?;
+    let say = |naive| -> Result<String, String> {
+        let mut cfg = Config::new(sc, Policy::None);
+        cfg.naive = naive;
+        let o = simulate(sc, &cfg).map_err(|e| e.to_string())?;
+        Ok(match o.lost {
+            Lost::Client(c) => format!("lost update {}", sc.client_name(c)),
+            Lost::Nobody => "safe".into(),
+        })
+    };
+    Ok((say(true)?, say(false)?))
 }
 
 /// The scenario files the cases use, as compiled into leaselab (checked equal to the catalogue's).
@@ -195,6 +235,8 @@ fn scenario_text(id: &str) -> Option<&'static str> {
         "gc-pause" => include_str!("../../crate/scenarios/gc-pause.txt"),
         "redlock-crash-restart" => include_str!("../../crate/scenarios/redlock-crash-restart.txt"),
         "redlock-crash-fsync" => include_str!("../../crate/scenarios/redlock-crash-fsync.txt"),
+        "etcd-lease-pause" => include_str!("../../crate/scenarios/etcd-lease-pause.txt"),
+        "etcd-contrib-lock" => include_str!("../../crate/scenarios/etcd-contrib-lock.txt"),
         _ => return None,
     })
 }

@@ -12,6 +12,7 @@
 //! `make conformance` installs the servers first (conformance/setup.sh) and runs this.
 
 mod cases;
+mod etcd;
 mod real;
 mod servers;
 mod step1;
@@ -154,6 +155,9 @@ fn suite(a: &Args) -> Res<Vec<Row>> {
     if wanted(a, "seed-step-1") {
         rows.push(step1_row(&pg, a.verbose));
     }
+    if wanted(a, "etcd-waiter-expired-lease") {
+        rows.push(etcd_waiter_row(&work.path, a.verbose));
+    }
     for (i, case) in cases::cases().iter().enumerate() {
         if !wanted(a, case.id) {
             continue;
@@ -216,6 +220,51 @@ fn step1_row(pg: &Postgres, verbose: bool) -> Row {
             "DISAGREE/FAILED"
         }
     );
+    row
+}
+
+/// The installed etcd's answer to Jepsen's case: does `Lock` return to a waiter whose lease expired?
+/// The model says etcd 3.4 returns (the naive switch) and 3.5 fails (its check): the row agrees when the
+/// installed etcd does what the model says of its version, and shows what that means for the scenario.
+fn etcd_waiter_row(work: &std::path::Path, verbose: bool) -> Row {
+    let mut row = Row {
+        scenario: "etcd-waiter-expired-lease (probe)".into(),
+        params: "the installed etcd's Lock, for a waiter whose lease expired while it waited"
+            .into(),
+        sim: String::new(),
+        real: String::new(),
+        agree: None,
+        attempt: 1,
+        detail: Vec::new(),
+    };
+    let version = etcd::version().unwrap_or_default();
+    let model_returns = version.starts_with("3.4.");
+    let sim = cases::etcd_waiter_sim();
+    let real =
+        etcd::Etcd::start(work.join("etcd-probe")).and_then(|e| etcd::waiter_check_probe(e.port));
+    match (sim, real) {
+        (Ok((v34, v35)), Ok((returns, log))) => {
+            let verdict = if model_returns { v34 } else { v35 };
+            let says = |r: bool| {
+                if r {
+                    "Lock returns (naive=1)"
+                } else {
+                    "Lock fails (naive=0)"
+                }
+            };
+            row.sim = format!(
+                "etcd {version}: {}; the scenario: {verdict}",
+                says(model_returns)
+            );
+            row.real = format!("etcd {version}: {}", says(returns));
+            row.agree = Some(returns == model_returns);
+            if verbose || row.agree != Some(true) {
+                row.detail = log;
+            }
+        }
+        (Err(e), _) | (_, Err(e)) => row.detail.push(e),
+    }
+    eprintln!("conformance: etcd waiter probe — {}", row.real);
     row
 }
 
@@ -338,9 +387,15 @@ fn play(
             pg,
             redis: None,
             nodes: Vec::new(),
+            etcd: None,
         };
         match sc.service.kind {
-            ServiceKind::Session | ServiceKind::Etcd | ServiceKind::Zookeeper => {}
+            ServiceKind::Session | ServiceKind::Zookeeper => {}
+            // A fresh etcd for every attempt: its revisions start at 1, as the model's do.
+            ServiceKind::Etcd => {
+                let dir = work.join(format!("etcd-{index}-{attempt}"));
+                servers.etcd = Some(etcd::Etcd::start(dir)?);
+            }
             ServiceKind::Lease | ServiceKind::Redis => servers.redis = Some(redis),
             ServiceKind::Redlock => {
                 // Fresh nodes for every attempt, with the scenario's persistence.

@@ -10,6 +10,11 @@
 //!   holds the lock when a majority granted it and `ttl − elapsed − drift` is positive, else unlocks
 //!   every node and retries. `crash nK restart D` is SIGKILL, then a restart D later (what the node
 //!   keeps is what its persistence mode wrote).
+//! - `etcd`: one real etcd (fresh for every run, so revisions start at 1 as in the model), through its
+//!   JSON gateway: `LeaseGrant` with the TTL in seconds, a keepalive thread per client that sends one
+//!   every TTL/3 and freezes while the client is paused (its keepalives freeze with it), `Lock` on the
+//!   lease (which blocks while the key waits), the key's create revision as the token (or the lease ID),
+//!   `Unlock`, and the lease revoked at the end of the script.
 //! - The storage is one row `account(balance, version, token, owner)`; each policy is one conditional
 //!   statement (see [`read`] and [`write`]), so the guard is enforced by PostgreSQL itself.
 //!
@@ -28,6 +33,10 @@ use leaselab::store::Policy;
 use leaselab::time::SimTime;
 use leaselab::trace::WriteRecord;
 
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+
+use crate::etcd::{self, Etcd};
 use crate::servers::{connect_redis, Postgres, Redis, Res};
 
 /// The advisory lock key of the seed's step 1.
@@ -65,6 +74,8 @@ pub struct Servers<'a> {
     pub redis: Option<&'a Redis>,
     /// Redlock's nodes (started by the caller with the scenario's persistence).
     pub nodes: Vec<Redis>,
+    /// etcd (started by the caller, fresh for the run).
+    pub etcd: Option<Etcd>,
 }
 
 /// What happened, in the order it happened.
@@ -131,8 +142,13 @@ pub fn supported(sc: &Scenario, setup: &Setup) -> Res<()> {
     if setup.fence_counter && svc.kind != ServiceKind::Session {
         return no("a fence counter outside a session lock");
     }
-    if matches!(svc.kind, ServiceKind::Etcd | ServiceKind::Zookeeper) {
-        return no("etcd and ZooKeeper (no real rows for them yet)");
+    if svc.kind == ServiceKind::Zookeeper {
+        return no("ZooKeeper (no real rows for it yet)");
+    }
+    if svc.kind == ServiceKind::Etcd
+        && (svc.ttl.resolve(p) % 1_000_000 != 0 || svc.ttl.resolve(p) < 2_000_000)
+    {
+        return no("an etcd TTL that is not whole seconds of at least 2 s");
     }
     if svc.kind == ServiceKind::Redlock && svc.nodes != 5 {
         return no("Redlock with other than five nodes");
@@ -310,6 +326,11 @@ fn write(
             &format!("{SET}, token = $2 WHERE id = 1 AND token <= $2"),
             &[&value, &t],
         ),
+        // equal-token: the first write's token is kept; only exactly that one passes after it.
+        (Policy::EqualToken, Some(t)) => conn.execute(
+            &format!("{SET}, token = $2 WHERE id = 1 AND (token = 0 OR token = $2)"),
+            &[&value, &t],
+        ),
         // version: compare-and-set on the version read.
         (Policy::Version, _) => conn.execute(
             &format!("{SET} WHERE id = 1 AND version = $2"),
@@ -390,6 +411,7 @@ pub fn run(sc: &Scenario, setup: &Setup, servers: &mut Servers) -> Res<RealRun> 
     reset(servers.pg, &lock_servers, sc.balance, svc.first_token)?;
     let node_ports: Vec<u16> = servers.nodes.iter().map(|n| n.port).collect();
     let redis_port = servers.redis.map(|r| r.port);
+    let etcd_port = servers.etcd.as_ref().map(|e| e.port);
 
     // Connections are opened before the clock starts, as the simulator's clients exist from t = 0.
     let n = sc.clients.len();
@@ -448,6 +470,7 @@ pub fn run(sc: &Scenario, setup: &Setup, servers: &mut Servers) -> Res<RealRun> 
                     redis_port,
                     node_ports.clone(),
                 );
+                client.etcd = etcd_port.map(EtcdSession::new);
                 if let Err(e) = client.play() {
                     errors
                         .lock()
@@ -574,6 +597,82 @@ struct Client<'a> {
     /// (operations take no time in the model). Waits end at `t0 + nominal`, so a slow operation is
     /// made up for by a shorter wait after it, and what cannot be made up shows as lateness.
     nominal: Duration,
+    /// etcd scenarios: the client's lease, its key, and its keepalive thread.
+    etcd: Option<EtcdSession>,
+}
+
+/// An etcd client's session: its lease, kept alive by a thread of its own that freezes with it.
+struct EtcdSession {
+    port: u16,
+    lease: Option<i64>,
+    key: Option<String>,
+    ctl: Arc<KeepaliveCtl>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+/// What the keepalive thread reads: stop, and "frozen until" (µs since the Unix epoch of `Instant`s is
+/// not a thing, so: µs after the thread's own start).
+struct KeepaliveCtl {
+    stop: AtomicBool,
+    frozen_until_us: AtomicU64,
+    started: Instant,
+}
+
+impl EtcdSession {
+    fn new(port: u16) -> EtcdSession {
+        EtcdSession {
+            port,
+            lease: None,
+            key: None,
+            ctl: Arc::new(KeepaliveCtl {
+                stop: AtomicBool::new(false),
+                frozen_until_us: AtomicU64::new(0),
+                started: Instant::now(),
+            }),
+            thread: None,
+        }
+    }
+
+    /// Keeps `lease` alive: a keepalive every `every`, none while the client is frozen (the one due
+    /// then goes out when it wakes), until told to stop or the lease is gone.
+    fn start_keepalive(&mut self, lease: i64, every: Duration) {
+        let (port, ctl) = (self.port, Arc::clone(&self.ctl));
+        self.thread = Some(std::thread::spawn(move || {
+            let mut next = Instant::now() + every;
+            while !ctl.stop.load(Ordering::Relaxed) {
+                let thaw = ctl.started
+                    + Duration::from_micros(ctl.frozen_until_us.load(Ordering::Relaxed));
+                let due = next.max(thaw);
+                if Instant::now() < due {
+                    sleep(Duration::from_millis(5).min(due - Instant::now()));
+                    continue;
+                }
+                match etcd::keepalive(port, lease) {
+                    Ok(ttl) if ttl > 0 => next = Instant::now() + every,
+                    _ => return, // the lease is gone (or etcd is): nothing left to keep alive
+                }
+            }
+        }));
+    }
+
+    /// The client freezes until `until`: so does its keepalive thread.
+    fn freeze_until(&self, until: Instant) {
+        let us = until
+            .saturating_duration_since(self.ctl.started)
+            .as_micros() as u64;
+        self.ctl.frozen_until_us.store(us, Ordering::Relaxed);
+    }
+
+    /// The end of the script: the keepalives stop and the lease is revoked (its key with it).
+    fn close(&mut self) {
+        self.ctl.stop.store(true, Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+        if let Some(lease) = self.lease.take() {
+            let _ = etcd::revoke(self.port, lease);
+        }
+    }
 }
 
 /// How a script ended early.
@@ -624,6 +723,7 @@ impl<'a> Client<'a> {
             idle: false,
             done: false,
             nominal: Duration::ZERO,
+            etcd: None,
         }
     }
 
@@ -741,6 +841,9 @@ impl<'a> Client<'a> {
                     }
                 }
                 self.note(format!("pause {} ms", d.as_millis()));
+                if let Some(e) = &self.etcd {
+                    e.freeze_until(self.shared.t0 + self.nominal + d);
+                }
                 self.wait(d);
                 self.note("wakes".into());
                 Ok(())
@@ -826,6 +929,12 @@ impl<'a> Client<'a> {
             self.shared
                 .with(|st| st.run.attempts.push((i, got.is_some())));
             if let Some(h) = got {
+                if self.sc.service.kind == ServiceKind::Etcd {
+                    // etcd's Lock blocks until the key before it is gone: the wait is the lock
+                    // service's, not the client's lateness (the model's grant comes then too). The
+                    // script goes on from the real grant.
+                    self.nominal = self.nominal.max(self.shared.t0.elapsed());
+                }
                 self.shared.with(|st| st.run.grants.push(i));
                 self.held = Some(h);
                 self.belief_from = Some(Instant::now());
@@ -910,9 +1019,8 @@ impl<'a> Client<'a> {
                     believed_end: Some(sent + ttl),
                 }))
             }
-            ServiceKind::Etcd | ServiceKind::Zookeeper => {
-                unreachable!("supported() refuses etcd and ZooKeeper scenarios")
-            }
+            ServiceKind::Etcd => self.etcd_lock(value),
+            ServiceKind::Zookeeper => unreachable!("supported() refuses ZooKeeper scenarios"),
             ServiceKind::Redlock => {
                 let ttl = us(svc.ttl, p);
                 let drift = Duration::from_micros(ServiceSpec::drift(ttl.as_micros() as u64));
@@ -1007,9 +1115,14 @@ impl<'a> Client<'a> {
                     .map_err(|e| format!("release: {e}"))?;
                 self.note(format!("release (value-checked DEL) → {n}"));
             }
-            ServiceKind::Etcd | ServiceKind::Zookeeper => {
-                unreachable!("supported() refuses etcd and ZooKeeper scenarios")
+            ServiceKind::Etcd => {
+                let e = self.etcd.as_mut().ok_or("no etcd")?;
+                if let Some(key) = e.key.take() {
+                    etcd::unlock(e.port, &key)?;
+                    self.note("Unlock → its key is deleted".into());
+                }
             }
+            ServiceKind::Zookeeper => unreachable!("supported() refuses ZooKeeper scenarios"),
             ServiceKind::Redlock => {
                 self.redlock_unlock(h.value);
                 self.note("unlocks every node it reaches".into());
@@ -1047,8 +1160,54 @@ impl<'a> Client<'a> {
         if !self.done {
             self.note("done".into());
         }
+        if let Some(mut e) = self.etcd.take() {
+            e.close();
+        }
         self.data.take();
         self.session.take();
+    }
+
+    /// etcd: a lease first (kept alive from then on), then `Lock`, which returns when the client's
+    /// key is the lowest; the token is the key's create revision (or the lease ID).
+    fn etcd_lock(&mut self, _value: i64) -> Result<Option<Held>, Stop> {
+        let svc = &self.sc.service;
+        let ttl = us(svc.ttl, &self.setup.params);
+        let within = self
+            .shared
+            .deadline
+            .saturating_duration_since(Instant::now());
+        let e = self.etcd.as_mut().ok_or("no etcd")?;
+        let lease = match e.lease {
+            Some(l) => l,
+            None => {
+                let l = etcd::grant(e.port, ttl.as_secs() as i64)?;
+                e.lease = Some(l);
+                e.start_keepalive(l, ttl / 3);
+                l
+            }
+        };
+        let key = match etcd::lock(e.port, lease, within) {
+            Ok(k) => k,
+            Err(err) => {
+                self.note(format!("Lock → error: {err}"));
+                return Err(Stop::GaveUp);
+            }
+        };
+        let rev = etcd::create_revision(e.port, &key)?;
+        e.key = Some(key);
+        let token = match svc.etcd_token {
+            leaselab::scenario::EtcdToken::Revision => rev,
+            leaselab::scenario::EtcdToken::LeaseId => Some(lease),
+        };
+        self.note(format!(
+            "Lock → held (lease {lease:x}, key revision {})",
+            rev.map_or("gone".into(), |r| r.to_string())
+        ));
+        Ok(Some(Held {
+            token: if svc.tokens { token } else { None },
+            value: lease,
+            believed_end: None,
+        }))
     }
 }
 
