@@ -115,10 +115,10 @@ fn emit(out: &mut String, n: usize, sc: &scenario::Scenario) {
     let _ = writeln!(
         out,
         "  service: ServiceSpec {{ kind: ServiceKind::{:?}, idle: {:?}, ttl: {:?}, lock_delay: {:?}, tokens: {}, lock_latency: {:?}, store_latency: {:?}, clock: {}, \
-         nodes: {}, node_clocks: Cow::Borrowed(&[{}]), timeout: {:?}, jitter: {:?}, persist: Persist::{:?}, replica_lag: {:?}, first_token: {}, keepalive: {:?}, etcd_token: EtcdToken::{:?}, tick: {:?}, tolerate_suspended: {} }},",
+         nodes: {}, node_clocks: Cow::Borrowed(&[{}]), timeout: {:?}, jitter: {:?}, persist: Persist::{:?}, replica_lag: {:?}, first_token: {}, keepalive: {:?}, etcd_token: EtcdToken::{:?}, tick: {:?}, tolerate_suspended: {}, naive_default: {} }},",
         v.kind, v.idle, v.ttl, v.lock_delay, v.tokens, v.lock_latency, v.store_latency, clock(&v.clock),
         v.nodes, node_clocks.join(", "), v.timeout, v.jitter, v.persist, v.replica_lag, v.first_token,
-        v.keepalive, v.etcd_token, v.tick, v.tolerate_suspended
+        v.keepalive, v.etcd_token, v.tick, v.tolerate_suspended, v.naive_default
     );
     let _ = writeln!(out, "  balance: {},", sc.balance);
     let _ = writeln!(out, "  clients: Cow::Borrowed(&[");
@@ -142,7 +142,7 @@ fn emit(out: &mut String, n: usize, sc: &scenario::Scenario) {
     for e in sc.expects.iter() {
         let _ = writeln!(
             out,
-            "    Expectation {{ policy: Policy::{:?}, retry: {}, naive: {}, overrides: {}, final_balance: {:?}, expected: {:?}, lost: {:?}, rejected: {}, stale: {:?}, grants: {}, locked_out: {:?}, line: {} }},",
+            "    Expectation {{ policy: Policy::{:?}, retry: {}, naive: {:?}, overrides: {}, final_balance: {:?}, expected: {:?}, lost: {:?}, rejected: {}, stale: {:?}, grants: {}, locked_out: {:?}, line: {} }},",
             e.policy,
             e.retry,
             e.naive,

@@ -189,7 +189,9 @@ pub fn verify<'s>(
     if e.retry {
         cfg.retries = EXPECT_RETRIES;
     }
-    cfg.naive = e.naive;
+    if let Some(naive) = e.naive {
+        cfg.naive = naive;
+    }
     let o = simulate(sc, &cfg).map_err(|err| format!("{}: line {}: {err}", sc.id, e.line))?;
     let diffs = differences(sc, e, &o);
     if diffs.is_empty() {
@@ -201,7 +203,11 @@ pub fn verify<'s>(
             e.line,
             e.policy.name(),
             if e.retry { " +retry" } else { "" },
-            if e.naive { " +naive" } else { "" },
+            match e.naive {
+                Some(true) => " +naive",
+                Some(false) => " -naive",
+                None => "",
+            },
             diffs.join("; ")
         ))
     }

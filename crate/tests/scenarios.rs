@@ -17,7 +17,7 @@ fn check(id: &str) {
         let pinned = sc.expects.iter().any(|e| {
             e.policy == p
                 && !e.retry
-                && !e.naive
+                && e.naive.is_none()
                 && e.overrides.is_empty()
                 && e.final_balance.is_some()
         });

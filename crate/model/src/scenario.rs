@@ -42,7 +42,7 @@
 //! clock; tokens only from INCR on the same redis), `redlock ttl=D [nodes=5] [timeout=D] [jitter=D]
 //! [persist=none|everysec|always]` (a majority of independent nodes; validity = TTL − elapsed − drift,
 //! drift = 1 % TTL + 2 ms; a failed round unlocks every node and retries after `every` plus a seeded
-//! random share of `jitter`), `etcd ttl=D [keepalive=D] [tokens=revision|lease-id|no]` (etcd's lock API
+//! random share of `jitter`), `etcd ttl=D [keepalive=D] [tokens=revision|lease-id|no] [version=3.4|3.5]` (etcd's lock API
 //! on a lease kept alive every `keepalive`, a third of the TTL by default; waiters queued by their key's
 //! create revision; the naive switch is etcd 3.4's lock, without the waiter check of 3.5),
 //! `zookeeper session=D [tick=D] [suspended=error|tolerate] [tokens=czxid|no]` (a session kept alive by
@@ -54,7 +54,8 @@
 //! `lock-latency=D`, `store-latency=D` (one-way network delay).
 //! `read via session` / `write N via session`: the access goes through the session holding the lock.
 //! Expectation flags after the policy: `+retry` (a refused client starts over, up to 3 times),
-//! `+naive` (Redlock clients trust a majority of OKs without checking the validity), `NAME=D` overrides.
+//! `+naive` / `-naive` (the naive switch on / off, whatever the scenario's default: Redlock clients trust
+//! a majority of OKs without checking the validity; etcd's lock is 3.4's), `NAME=D` overrides.
 //! Expectation keys: `grants=A,B` (who was granted the lock, in order), `final=N`, `expected=N` (the ideal guard's final), `lost=A|B|none` (whose acknowledged update is missing),
 //! `rejected=A,B|none` (whose writes the storage refused), `stale=yes|no` (a stale write was accepted),
 //! `locked-out=A|none` (whose write the storage refused while it held the lock by right).
@@ -219,6 +220,9 @@ pub struct ServiceSpec {
     /// ZooKeeper: the server's tickTime; a session expires at the first tick after its timeout
     /// (`Lit(0)`: exactly at the timeout).
     pub tick: Dur,
+    /// The naive switch's setting when a run does not say: on for an etcd whose lock is 3.4's
+    /// (`version=3.4`: what Debian ships), off otherwise.
+    pub naive_default: bool,
     /// ZooKeeper: the client keeps acting on its lock while Curator's connection state is SUSPENDED
     /// (SessionConnectionStateErrorPolicy) instead of treating SUSPENDED as losing it (the default).
     pub tolerate_suspended: bool,
@@ -253,8 +257,8 @@ pub enum Lost {
 pub struct Expectation {
     pub policy: Policy,
     pub retry: bool,
-    /// Run with naive clients (they trust a majority of grants without checking the validity).
-    pub naive: bool,
+    /// The naive switch for this expectation (`+naive` on, `-naive` off); `None`: the scenario's default.
+    pub naive: Option<bool>,
     /// Parameter overrides `(index, value)` for this expectation.
     pub overrides: List<(u8, u64)>,
     pub final_balance: Option<i64>,
@@ -399,6 +403,7 @@ impl Parser {
                 etcd_token: EtcdToken::Revision,
                 tick: Dur::Lit(0),
                 tolerate_suspended: false,
+                naive_default: false,
             },
             balance: 500,
             clients: List::Borrowed(&[]),
@@ -628,6 +633,16 @@ impl Parser {
                 }
             }
             "session" | "tick" | "suspended" => self.zookeeper_setting(k, v)?,
+            "version" => {
+                if self.sc().service.kind != ServiceKind::Etcd {
+                    return Err(self.err("version needs `service: etcd`"));
+                }
+                self.sc().service.naive_default = match v {
+                    "3.4" => true,
+                    "3.5" => false,
+                    _ => return Err(self.err("etcd's version must be 3.4 or 3.5")),
+                };
+            }
             "keepalive" => {
                 if self.sc().service.kind != ServiceKind::Etcd {
                     return Err(self.err("keepalive needs `service: etcd`"));
@@ -1007,13 +1022,13 @@ impl Parser {
         let mut head_words = head.split_whitespace();
         let policy =
             Policy::parse(head_words.next().unwrap_or("")).map_err(|e| self.err(e.to_string()))?;
-        let (mut retry, mut naive) = (false, false);
+        let (mut retry, mut naive) = (false, None);
         let mut overrides = Vec::new();
         for w in head_words {
             if w == "+retry" {
                 retry = true;
-            } else if w == "+naive" {
-                naive = true;
+            } else if w == "+naive" || w == "-naive" {
+                naive = Some(w == "+naive");
             } else if let Some((k, v)) = w.split_once('=') {
                 let i = self
                     .sc()

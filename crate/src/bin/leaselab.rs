@@ -15,21 +15,23 @@ use leaselab::{simulate, Config, Policy};
 const USAGE: &str = "\
 usage:
   leaselab run [fenced|unfenced] [--scenario ID] [--ttl DUR] [--pause DUR] [--fencing POLICY]
-               [--set NAME=DUR]... [--retries N] [--naive] [--json | --trace]
+               [--set NAME=DUR]... [--retries N] [--naive | --no-naive] [--json | --trace]
   leaselab scenarios [--json] [--lang en|bn] | leaselab scenarios --markdown
   leaselab sweep [--scenario ID] [--fencing POLICY] [--x NAME=FROM..TO:STEPS] [--y NAME=FROM..TO:STEPS]
-                 [--set NAME=DUR]... [--retries N] [--naive] [--every-cell] [--format csv|json]
+                 [--set NAME=DUR]... [--retries N] [--naive | --no-naive] [--every-cell]
+                 [--format csv|json]
   leaselab estimate [--fencing POLICY] [--ttl DUR] [--retry DUR] [--work DUR]
                     [--preset g1|cms-full|zgc|seed-ratio | --pareto SCALE:SHAPE | --lognormal MEDIAN:SIGMA]
                     [--rate N|always] [--ops N] [--per-day N] [--seed N] [--json]
   leaselab help
 
 DUR is a number with unit ms or s (300ms, 0.3s, 30s); a bare number is milliseconds.
-POLICY is one of: none, token, first-touch, version, owner (fenced = token, unfenced = none).
+POLICY is one of: none, token, first-touch, version, owner, equal-token (fenced = token, unfenced = none).
 `estimate` draws pauses for the seed's run (Monte Carlo, seeded) and prints P(lost update) per operation
 with a 95 % interval, the expected lost updates per day, and the catalogue's approximation (derived).
 --naive: Redlock clients trust a majority of OKs without checking the validity left; etcd's lock
-         returns without checking that the waiter's own key still exists (etcd 3.4).
+         returns without checking that the waiter's own key still exists (etcd 3.4). --no-naive turns
+         it off where a scenario has it on (an etcd 3.4 scenario); by default, the scenario's setting.
 `run` exits 1 when an update was lost, 0 when not, 2 on bad input.
 `sweep` runs a grid (default: ttl=10ms..2s:64 by pause=0..3s:64) and prints one row per cell:
 code 0 safe, 1 safe with a write refused, 2+i client i's update lost. It runs only the cells where the
@@ -130,15 +132,16 @@ fn apply_sets(
     Ok(())
 }
 
-/// `--naive` only means something for Redlock clients and etcd's lock.
-fn check_naive(sc: &Scenario, naive: bool) -> Result<bool, Usage> {
-    if naive && !sc.service.kind.has_naive() {
+/// `--naive` / `--no-naive` only mean something for Redlock clients and etcd's lock; without either,
+/// the scenario's default.
+fn check_naive(sc: &Scenario, naive: Option<bool>) -> Result<bool, Usage> {
+    if naive.is_some() && !sc.service.kind.has_naive() {
         return Err(Usage(format!(
-            "--naive: scenario {} uses neither redlock nor etcd; the switch applies to those",
+            "--naive, --no-naive: scenario {} uses neither redlock nor etcd; the switch applies to those",
             sc.id
         )));
     }
-    Ok(naive)
+    Ok(naive.unwrap_or(sc.service.naive_default))
 }
 
 /// What `run` was asked for.
@@ -150,7 +153,7 @@ struct RunArgs<'a> {
     scenario_id: Option<&'a str>,
     sets: Vec<(String, String, &'static str)>,
     retries: u32,
-    naive: bool,
+    naive: Option<bool>,
     json: bool,
     trace: bool,
 }
@@ -186,7 +189,8 @@ fn parse_run_args(args: &[String]) -> Result<RunArgs<'_>, Usage> {
                 a.sets.push((name, value, "--set"));
             }
             "--retries" => a.retries = parse_retries(take_value(flag, inline, &mut it)?)?,
-            "--naive" => a.naive = true,
+            "--naive" => a.naive = Some(true),
+            "--no-naive" => a.naive = Some(false),
             "--json" => a.json = true,
             "--trace" => a.trace = true,
             other if other.starts_with('-') => {
@@ -610,7 +614,7 @@ struct SweepArgs<'a> {
     y: Option<&'a str>,
     sets: Vec<(String, String, &'static str)>,
     retries: u32,
-    naive: bool,
+    naive: Option<bool>,
     json: bool,
     every_cell: bool,
 }
@@ -623,7 +627,7 @@ fn parse_sweep_args(args: &[String]) -> Result<SweepArgs<'_>, Usage> {
         y: None,
         sets: Vec::new(),
         retries: 0,
-        naive: false,
+        naive: None,
         json: false,
         every_cell: false,
     };
@@ -641,7 +645,8 @@ fn parse_sweep_args(args: &[String]) -> Result<SweepArgs<'_>, Usage> {
                 a.sets.push((name, value, "--set"));
             }
             "--retries" => a.retries = parse_retries(take_value(flag, inline, &mut it)?)?,
-            "--naive" => a.naive = true,
+            "--naive" => a.naive = Some(true),
+            "--no-naive" => a.naive = Some(false),
             "--format" => {
                 a.json = match take_value(flag, inline, &mut it)? {
                     "csv" => false,

@@ -73,6 +73,9 @@ pub fn catalogue_json() -> String {
         j.key("tokens").bool(sc.service.tokens);
         j.key("service").str(service_name(sc));
         j.key("nodes").int(i64::from(sc.service.nodes));
+        // The naive switch: whether it means something here, and its setting by default.
+        j.key("has_naive").bool(sc.service.kind.has_naive());
+        j.key("naive").bool(sc.service.naive_default);
         j.key("clients").begin_arr();
         for c in sc.clients.iter() {
             j.str(&c.name.to_string());

@@ -169,8 +169,8 @@ fn flags(sc: &Scenario, e: &Expectation) -> String {
     if e.retry {
         f.push("+retry".to_string());
     }
-    if e.naive {
-        f.push("+naive".to_string());
+    if let Some(naive) = e.naive {
+        f.push(if naive { "+naive" } else { "-naive" }.to_string());
     }
     for (i, v) in e.overrides.iter() {
         f.push(format!(

@@ -70,7 +70,7 @@ impl Config {
             retries: 0,
             trace: true,
             seed: 0x1ea5e,
-            naive: false,
+            naive: scenario.service.naive_default,
         }
     }
 }
