@@ -8,119 +8,18 @@ import { drawDiagram } from './diagram.js';
 import { describeEvent, eventTimes, explainVerdict, safetyMargin, whoOf } from './explain.js';
 import { labMarkup } from './markup.js';
 import { loadCatalogue } from './core.js';
+import { RETRIES_ON, defaultsOf, extraParams, paramsOf, pauseParam, rangeOf, readSettings, resetOf, settingNames, snippet, takeSettings, ttlParam } from './settings.js';
 
-/** The folder this file is served from: the page (index.html), lease-lab.js and embed.html live there. */
-export const HERE = new URL('./', import.meta.url);
-
-const TTL_UI = [10, 2000];
-const PAUSE_UI = [0, 3000];
-const EXTRA_UI = [0, 3000];
 const SPEEDS = ['1', '0.25', '0.1', '0.04'];
 const DEFAULT_SPEED = '0.1';
 const EPS = 1e-6;
 const BEFORE = -1; // playhead position "before the run" (sim times are never negative)
-/** How often a refused client starts over when the box is ticked (the catalogue's "+retry"). */
-const RETRIES_ON = 3;
 
 /** The parts a lab can show, by their `controls` token (the verdict, diagram and events always show). */
 export const FEATURES = ['scenario', 'sliders', 'params', 'fencing', 'retries', 'reset', 'lang', 'play', 'share', 'compare', 'info'];
 
 /** The wasm and its catalogue, initialised once per page however many labs it has (core.js). */
 export const loadCore = () => loadCatalogue({ init, catalogue, defaultScenario, policies });
-
-// ---------- Scenario parameters and slider ranges
-
-/** The scenario's parameter driven by the Pause slider: `pause`, else `delay` (a held packet). */
-const pauseParam = (s) => s.params.find((p) => p.name === 'pause') || s.params.find((p) => p.name === 'delay') || null;
-const ttlParam = (s) => s.params.find((p) => p.name === 'ttl');
-/** A slider's range: the UI's range clamped to the scenario's own. */
-const rangeOf = (p, ui) => [Math.max(ui[0], Math.ceil(p.min_ms)), Math.min(ui[1], Math.floor(p.max_ms))];
-const clamp = (v, [lo, hi]) => Math.min(hi, Math.max(lo, v));
-/** The scenario's other parameters (retry intervals, lock-delay, when an admin kills a session, …):
- *  each gets a slider of its own, built from the scenario's parameter list. */
-const extraParams = (s) => s.params.filter((p) => p !== ttlParam(s) && p !== pauseParam(s));
-const defaultsOf = (s) => ({
-  ttl: ttlParam(s) ? clamp(ttlParam(s).default_ms, rangeOf(ttlParam(s), TTL_UI)) : 0,
-  pause: pauseParam(s) ? clamp(pauseParam(s).default_ms, rangeOf(pauseParam(s), PAUSE_UI)) : 0,
-  extra: Object.fromEntries(extraParams(s).map((p) => [p.name, clamp(p.default_ms, rangeOf(p, EXTRA_UI))])),
-});
-
-/** A duration in milliseconds: a number, optionally with `ms` or `s` ("300", "300ms", "0.3s"). */
-function parseMs(raw) {
-  const m = /^\s*(-?(?:\d+(?:\.\d*)?|\.\d+))\s*(ms|s)?\s*$/.exec(raw);
-  return m ? Number(m[1]) * (m[2] === 's' ? 1000 : 1) : NaN;
-}
-
-function readMs(get, name, range, def, note) {
-  const raw = get(name);
-  if (raw === null) return def;
-  const v = parseMs(raw);
-  if (!Number.isFinite(v)) {
-    note('badNumber', { name, value: raw, used: def });
-    return def;
-  }
-  const used = clamp(Math.round(v), range);
-  if (used !== v) note('clamped', { name, value: raw, min: range[0], max: range[1], used });
-  return used;
-}
-
-/**
- * The settings `get(name)` gives (a string or null per name: the URL's query or an element's
- * attributes). Anything unusable falls back to the default (or clamps) and leaves a notice
- * {key, vars}, so a bad value is visible and never yields a wrong verdict.
- */
-export function readSettings(get, c) {
-  const notices = [];
-  const note = (key, vars) => notices.push({ key, vars });
-  const st = { lang: 'en', scenario: c.defaultId, fencing: 'none', retries: 0, naive: false };
-  const lang = get('lang');
-  if (lang !== null) {
-    if (Object.hasOwn(languages, lang)) st.lang = lang;
-    else note('badLang', { value: lang });
-  }
-  const id = get('scenario');
-  if (id !== null) {
-    if (Object.hasOwn(c.byId, id)) st.scenario = id;
-    else note('badScenario', { value: id });
-  }
-  const f = get('fencing');
-  if (f !== null) {
-    if (c.policies.includes(f)) st.fencing = f;
-    else note('badFencing', { value: f, list: c.policies.join(', ') });
-  }
-  const s = c.byId[st.scenario];
-  const def = defaultsOf(s);
-  st.ttl = def.ttl;
-  if (ttlParam(s)) st.ttl = readMs(get, 'ttl', rangeOf(ttlParam(s), TTL_UI), def.ttl, note);
-  else if (get('ttl') !== null) note('noTtl', { value: get('ttl') });
-  st.pause = def.pause;
-  if (pauseParam(s)) st.pause = readMs(get, 'pause', rangeOf(pauseParam(s), PAUSE_UI), def.pause, note);
-  else if (get('pause') !== null) note('noPause', { value: get('pause') });
-  const r = get('retries');
-  if (r !== null) {
-    if (/^(10|\d)$/.test(r)) st.retries = Number(r);
-    else note('badNumber', { name: 'retries', value: r, used: 0 });
-  }
-  const nv = get('naive');
-  if (nv !== null) {
-    const yes = ['1', 'true', 'yes'].includes(nv);
-    if (!yes && !['0', 'false', 'no'].includes(nv)) note('badFlag', { name: 'naive', value: nv });
-    else if (yes && s.service !== 'redlock') note('noNaive', { value: nv });
-    else st.naive = yes;
-  }
-  st.extra = { ...def.extra };
-  for (const p of extraParams(s)) st.extra[p.name] = readMs(get, p.name, rangeOf(p, EXTRA_UI), def.extra[p.name], note);
-  return { st, notices };
-}
-
-/** The names readSettings reads: the contract's own and every scenario parameter's. */
-export function settingNames(c) {
-  const names = new Set(['scenario', 'ttl', 'pause', 'fencing', 'lang', 'retries', 'naive']);
-  for (const s of c.list) for (const p of s.params) names.add(p.name);
-  return names;
-}
-
-const esc = (v) => String(v).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 function option(parent, value, text) {
   const o = document.createElement('option');
@@ -222,13 +121,9 @@ export class Lab {
   async update(names) {
     const { st, notices } = readSettings(this.o.get, this.core);
     this.notices = notices;
-    const s = this.state;
-    if (names.has('scenario')) Object.assign(s, st, { lang: s.lang });
-    else {
-      for (const k of ['ttl', 'pause', 'fencing', 'retries', 'naive']) if (names.has(k)) s[k] = st[k];
-      for (const k of Object.keys(st.extra)) if (names.has(k)) s.extra[k] = st.extra[k];
-    }
-    if (names.has('lang') && st.lang !== s.lang) {
+    const lang = this.state.lang;
+    takeSettings(this.state, st, names);
+    if (names.has('lang') && st.lang !== lang) {
       await this.setLang(st.lang);
       this.renderStatic();
     }
@@ -255,33 +150,14 @@ export class Lab {
    * The settings as [name, value] pairs: those that differ from the defaults (for the URL), or with
    * `explicit` the scenario, TTL, pause and fencing always (for a snippet that must not drift).
    */
-  params({ explicit = false } = {}) {
-    const st = this.state;
-    const s = this.cat[st.scenario];
-    const def = defaultsOf(s);
-    const out = [];
-    const put = (k, v, isDefault) => (explicit || !isDefault) && out.push([k, String(v)]);
-    put('scenario', st.scenario, st.scenario === this.core.defaultId);
-    if (ttlParam(s)) put('ttl', st.ttl, st.ttl === def.ttl);
-    if (pauseParam(s)) put('pause', st.pause, st.pause === def.pause);
-    put('fencing', st.fencing, st.fencing === 'none');
-    for (const [k, v] of Object.entries(st.extra)) if (v !== def.extra[k]) out.push([k, String(v)]);
-    if (st.retries) out.push(['retries', String(st.retries)]);
-    if (st.naive) out.push(['naive', '1']);
-    if (st.lang !== 'en') out.push(['lang', st.lang]);
-    return out;
+  params(opts) {
+    return paramsOf(this.state, this.core, opts);
   }
 
   /** An embed of this exact state: the <lease-lab> element with its script, or an iframe. */
   snippet(kind) {
     const pairs = [...this.params({ explicit: true }), ...(this.o.attrs ? this.o.attrs() : [])];
-    if (kind === 'iframe') {
-      const src = new URL(`embed.html?${new URLSearchParams(pairs)}`, HERE);
-      const title = `leaselab: ${this.scText(this.cat[this.state.scenario], 'title')}`;
-      return `<iframe src="${esc(src)}" title="${esc(title)}" width="100%" height="760" loading="lazy"></iframe>`;
-    }
-    const attrs = pairs.map(([k, v]) => ` ${k}="${esc(v)}"`).join('');
-    return `<script type="module" src="${esc(new URL('lease-lab.js', HERE))}"></script>\n<lease-lab${attrs}></lease-lab>`;
+    return snippet(kind, pairs, this.scText(this.cat[this.state.scenario], 'title'));
   }
 
   // ---------- Simulation
@@ -409,7 +285,7 @@ export class Lab {
         row.className = 'slider';
         const input = document.createElement('input');
         Object.assign(input, { type: 'range', id: `x-${p.name}`, step: 1 });
-        [input.min, input.max] = rangeOf(p, EXTRA_UI);
+        [input.min, input.max] = rangeOf(s, p);
         input.dataset.param = p.name;
         const out = document.createElement('output');
         out.htmlFor = input.id;
@@ -427,11 +303,11 @@ export class Lab {
   }
 
   /** Sets one of the two contract sliders from its scenario parameter, or switches it off (`p` null). */
-  syncSlider(id, p, ui, value, label, note) {
+  syncSlider(id, s, p, value, label, note) {
     const { $, d, num } = this;
     const input = $(id);
     if (p) {
-      [input.min, input.max] = rangeOf(p, ui);
+      [input.min, input.max] = rangeOf(s, p);
       input.value = value;
       $(`${id}-out`).value = `${num(value)} ${d.ms}`;
     } else {
@@ -453,10 +329,10 @@ export class Lab {
     const s = this.cat[state.scenario];
     // A session lock (PostgreSQL) has no TTL at all: that is the point of those scenarios.
     const tp = ttlParam(s);
-    this.syncSlider('ttl', tp, TTL_UI, state.ttl, tp ? d.ttl : d.ttlOff, tp ? '' : d.noteNoTtl);
+    this.syncSlider('ttl', s, tp, state.ttl, tp ? d.ttl : d.ttlOff, tp ? '' : d.noteNoTtl);
     const p = pauseParam(s);
     const label = !p ? d.pauseOff : p.name === 'delay' ? d.pauseAsDelay : this.paramLabel(s, p) || d.pause;
-    this.syncSlider('pause', p, PAUSE_UI, state.pause, label, !p ? d.noteNoPause : p.name === 'delay' ? d.noteDelay : '');
+    this.syncSlider('pause', s, p, state.pause, label, !p ? d.noteNoPause : p.name === 'delay' ? d.noteDelay : '');
   }
 
   renderNotices() {
@@ -773,7 +649,7 @@ export class Lab {
       this.changed({ now: true });
     });
     on('reset', 'click', () => {
-      Object.assign(state, defaultsOf(this.cat[state.scenario]), { fencing: 'none', retries: 0, naive: false });
+      Object.assign(state, resetOf(this.cat[state.scenario]));
       this.fillSelects();
       this.changed({ now: true });
     });
