@@ -8,12 +8,10 @@ import { drawDiagram } from './diagram.js';
 import { describeEvent, eventTimes, explainVerdict, safetyMargin, whoOf } from './explain.js';
 import { labMarkup } from './markup.js';
 import { loadCatalogue } from './core.js';
+import { BEFORE, DEFAULT_SPEED, Playback, SPEEDS } from './playback.js';
 import { RETRIES_ON, defaultsOf, extraParams, paramsOf, pauseParam, rangeOf, readSettings, resetOf, settingNames, snippet, takeSettings, ttlParam } from './settings.js';
 
-const SPEEDS = ['1', '0.25', '0.1', '0.04'];
-const DEFAULT_SPEED = '0.1';
 const EPS = 1e-6;
-const BEFORE = -1; // playhead position "before the run" (sim times are never negative)
 
 /** The parts a lab can show, by their `controls` token (the verdict, diagram and events always show). */
 export const FEATURES = ['scenario', 'sliders', 'params', 'fencing', 'retries', 'reset', 'lang', 'play', 'share', 'compare', 'info'];
@@ -80,12 +78,18 @@ export class Lab {
     this.state = { compare: 'token' };
     this.notices = []; // [{key, vars}] — kept as keys so a language switch re-words them
     this.extraNotices = [];
-    this.play = { t: 0, on: false, raf: 0, last: 0, speed: Number(DEFAULT_SPEED), times: [], shownRow: -2, width: 0 };
+    this.playback = new Playback((t) => this.renderPlayhead(t));
+    this.shownRow = -2; // the last events-table row shown as past
+    this.width = 0; // the diagram's width, from the ResizeObserver
     this.sim = null;
     this.run = null;
     this.other = null; // the run under the comparison policy, while the side-by-side view is open
     this.lastSaid = null;
-    this.reduceMotion = matchMedia('(prefers-reduced-motion: reduce)');
+  }
+
+  /** The reader's reduced-motion preference (a MediaQueryList): then nothing plays by itself. */
+  get reduceMotion() {
+    return this.playback.reduceMotion;
   }
 
   /** Loads the wasm (shared) and the language, then draws the lab. Rejects if the wasm cannot load. */
@@ -103,7 +107,7 @@ export class Lab {
     this.simulate();
     // Reduced motion: no animated playback on load; the whole run is shown (stepping still works).
     const animate = this.o.autoplay && !this.reduceMotion.matches;
-    this.play.t = animate ? BEFORE : this.run.end_ms;
+    this.playback.t = animate ? BEFORE : this.run.end_ms;
     this.renderAll();
     this.wire();
     if (animate) this.startPlay();
@@ -189,7 +193,7 @@ export class Lab {
       this.other = JSON.parse(sim.runJson());
       sim.setPolicy(st.fencing);
     }
-    this.play.times = eventTimes(this.run);
+    this.playback.load(eventTimes(this.run), this.run.end_ms);
   }
 
   // ---------- Words
@@ -441,17 +445,17 @@ export class Lab {
       }
       body.appendChild(tr);
     }
-    this.play.shownRow = -2;
+    this.shownRow = -2;
   }
 
   renderDiagram() {
     const { $, d, num, run, other } = this;
     // The width comes from the ResizeObserver: reading clientWidth here, after the other renderers have
     // written to the DOM, would force a synchronous layout on every slider input.
-    if (!this.play.width) this.play.width = $('chart').clientWidth || 800;
+    if (!this.width) this.width = $('chart').clientWidth || 800;
     const t = other ? divergence(run, other) : null;
     const mark = t === null ? null : { t, label: fmt(d.diverge, { t: num(t) }) };
-    const opts = { width: this.play.width, d, num, lang: this.state.lang, mark };
+    const opts = { width: this.width, d, num, lang: this.state.lang, mark };
     this.diagram = drawDiagram($('svg'), run, opts);
     if (other) {
       // Both on one time scale: whichever needs the longer axis sets it for both.
@@ -477,23 +481,27 @@ export class Lab {
     this.renderDiagram();
     this.renderEvents();
     this.$('scrub').max = this.run.end_ms;
-    this.setPlayhead(this.play.t);
+    this.playback.seek(this.playback.t);
+  }
+
+  /** Moves the playhead to sim time t (BEFORE: before the run), and shows it. */
+  setPlayhead(t) {
+    this.playback.seek(t);
   }
 
   /**
-   * Moves the playhead: the veil, the scrubber, the "now" line and the events table's past/future.
+   * Shows the playhead at t: the veil, the scrubber, the "now" line and the events table's past/future.
    * t = BEFORE means "before the run": nothing has happened yet, not even the events at 0 ms.
    */
-  setPlayhead(t) {
-    const { $, d, num, run, play } = this;
-    play.t = Math.min(Math.max(BEFORE, t), run.end_ms);
-    this.diagram.setTime(play.t);
+  renderPlayhead(t) {
+    const { $, d, num, run, playback } = this;
+    this.diagram.setTime(t);
     const scrub = $('scrub');
-    scrub.value = Math.max(0, play.t);
-    scrub.setAttribute('aria-valuetext', `${num(Math.max(0, play.t))} ${d.ms}`);
+    scrub.value = Math.max(0, t);
+    scrub.setAttribute('aria-valuetext', `${num(Math.max(0, t))} ${d.ms}`);
     // The latest event time at or before the playhead; its events make up the "now" line.
     let at = -1;
-    for (const x of play.times) if (x <= play.t + EPS) at = x;
+    for (const x of playback.times) if (x <= t + EPS) at = x;
     const boring = new Set(['start', 'acquire-sent', 'done']);
     const now = $('now');
     if (at < 0) now.textContent = d.nothingYet;
@@ -504,49 +512,23 @@ export class Lab {
     const rows = $('events').children;
     let last = -1;
     run.events.forEach((e, i) => {
-      if (e.t_ms <= play.t + EPS) last = i;
+      if (e.t_ms <= t + EPS) last = i;
     });
-    if (last !== play.shownRow) {
-      play.shownRow = last;
+    if (last !== this.shownRow) {
+      this.shownRow = last;
       for (let i = 0; i < rows.length; i++) rows[i].classList.toggle('future', i > last);
     }
-    $('play').textContent = play.on ? d.stop : d.play;
+    $('play').textContent = playback.on ? d.stop : d.play;
   }
 
-  // ---------- Playback (requestAnimationFrame, owned here)
-
-  tick(now) {
-    const play = this.play;
-    play.t += (now - play.last) * play.speed;
-    play.last = now;
-    if (play.t >= this.run.end_ms) {
-      play.on = false;
-      play.t = this.run.end_ms;
-    }
-    this.setPlayhead(play.t);
-    if (play.on) play.raf = requestAnimationFrame((n) => this.tick(n));
-  }
+  // ---------- Playback (playback.js)
 
   startPlay() {
-    const play = this.play;
-    if (play.t >= this.run.end_ms - EPS) play.t = BEFORE;
-    play.on = true;
-    play.last = performance.now();
-    cancelAnimationFrame(play.raf);
-    play.raf = requestAnimationFrame((n) => this.tick(n));
-    this.setPlayhead(play.t);
+    this.playback.start();
   }
 
   stop() {
-    this.play.on = false;
-    cancelAnimationFrame(this.play.raf);
-  }
-
-  step(dir) {
-    this.stop();
-    const { t, times } = this.play;
-    const next = dir > 0 ? times.find((x) => x > t + EPS) : [...times].reverse().find((x) => x < t - EPS);
-    this.setPlayhead(next ?? (dir > 0 ? this.run.end_ms : BEFORE));
+    this.playback.stop();
   }
 
   // ---------- Wiring
@@ -560,7 +542,7 @@ export class Lab {
       this.showError(e);
       return;
     }
-    this.play.t = this.run.end_ms;
+    this.playback.t = this.run.end_ms;
     this.renderAll();
     if (this.o.onChange) this.o.onChange(now);
   }
@@ -584,7 +566,7 @@ export class Lab {
   }
 
   wire() {
-    const { $, state, play } = this;
+    const { $, state, playback } = this;
     const on = (id, type, fn) => $(id).addEventListener(type, fn);
     on('ttl', 'input', (e) => {
       state.ttl = Number(e.target.value);
@@ -661,34 +643,34 @@ export class Lab {
       if (first) first.focus();
     });
     on('play', 'click', () => {
-      if (play.on) this.stop();
-      else this.startPlay();
-      this.setPlayhead(play.t);
+      if (playback.on) playback.stop();
+      else playback.start();
+      playback.seek(playback.t);
     });
-    on('next', 'click', () => this.step(1));
-    on('back', 'click', () => this.step(-1));
+    on('next', 'click', () => playback.step(1));
+    on('back', 'click', () => playback.step(-1));
     on('scrub', 'input', (e) => {
       this.stop();
       this.setPlayhead(Number(e.target.value));
     });
     on('speed', 'change', (e) => {
-      play.speed = Number(e.target.value);
+      playback.speed = Number(e.target.value);
     });
     // Keyboard shortcuts, scoped to this lab (never window): "." next event, "," previous event.
     on('lab', 'keydown', (e) => {
       if (e.altKey || e.ctrlKey || e.metaKey || /^(INPUT|SELECT|TEXTAREA)$/.test(e.target.tagName)) return;
-      if (e.key === '.') this.step(1);
-      else if (e.key === ',') this.step(-1);
+      if (e.key === '.') playback.step(1);
+      else if (e.key === ',') playback.step(-1);
       else return;
       e.preventDefault();
     });
     // Re-lay the diagram out when its container changes width (it draws at 1 unit = 1 CSS pixel).
     this.resize = new ResizeObserver(([entry]) => {
       const w = Math.round(entry.contentRect.width);
-      if (this.run && w > 0 && Math.abs(w - play.width) >= 1) {
-        play.width = w;
+      if (this.run && w > 0 && Math.abs(w - this.width) >= 1) {
+        this.width = w;
         this.renderDiagram();
-        this.setPlayhead(play.t);
+        playback.seek(playback.t);
       }
     });
     this.resize.observe($('chart'));
