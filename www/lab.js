@@ -1,63 +1,22 @@
 // The lab's controller: one instance per lab on a page (the page itself, or each <lease-lab>). It binds
-// to a root (the document or a shadow root: ids are looked up there), reads its settings from a getter
-// (the URL's query or the element's attributes), owns the state, the controls and the playback clock,
-// asks the wasm for a run and hands it to the pure renderers. No simulation logic lives here.
+// to a root (the document or a shadow root: ids are looked up there), reads its settings through
+// settings.js from a getter (the URL's query or the element's attributes), owns the state, asks the
+// wasm for a run, and after every change hands a snapshot of itself to the view (view.js); the
+// playback clock is playback.js's. It wires the controls to the state. No simulation logic lives here.
 import init, { Simulation, catalogue, defaultScenario, policies } from './pkg/leaselab.js';
-import { languages, loadLang, fmt } from './i18n.js';
-import { drawDiagram } from './diagram.js';
-import { describeEvent, eventTimes, explainVerdict, safetyMargin, whoOf } from './explain.js';
+import { loadLang, fmt } from './i18n.js';
+import { eventTimes } from './explain.js';
 import { labMarkup } from './markup.js';
 import { loadCatalogue } from './core.js';
-import { BEFORE, DEFAULT_SPEED, Playback, SPEEDS } from './playback.js';
-import { RETRIES_ON, defaultsOf, extraParams, paramsOf, pauseParam, rangeOf, readSettings, resetOf, settingNames, snippet, takeSettings, ttlParam } from './settings.js';
-
-const EPS = 1e-6;
+import { BEFORE, Playback } from './playback.js';
+import { RETRIES_ON, defaultsOf, paramsOf, pauseParam, readSettings, resetOf, settingNames, snippet, takeSettings, ttlParam } from './settings.js';
+import * as view from './view.js';
 
 /** The parts a lab can show, by their `controls` token (the verdict, diagram and events always show). */
 export const FEATURES = ['scenario', 'sliders', 'params', 'fencing', 'retries', 'reset', 'lang', 'play', 'share', 'compare', 'info'];
 
 /** The wasm and its catalogue, initialised once per page however many labs it has (core.js). */
 export const loadCore = () => loadCatalogue({ init, catalogue, defaultScenario, policies });
-
-function option(parent, value, text) {
-  const o = document.createElement('option');
-  o.value = value;
-  o.textContent = text;
-  parent.appendChild(o);
-  return o;
-}
-
-/** A small swatch per legend entry, drawn with the diagram's own classes. */
-function legendIcon(kind) {
-  const NS = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(NS, 'svg');
-  svg.setAttribute('viewBox', '0 0 36 16');
-  svg.setAttribute('class', 'swatch');
-  svg.setAttribute('aria-hidden', 'true');
-  const add = (name, attrs) => {
-    const e = document.createElementNS(NS, name);
-    for (const k in attrs) e.setAttribute(k, attrs[k]);
-    svg.appendChild(e);
-  };
-  const box = { x: 2, y: 3, width: 32, height: 10, rx: 2 };
-  if (['lease', 'belief', 'pause', 'overlap', 'value'].includes(kind)) add('rect', { ...box, class: kind });
-  else if (kind === 'ask') {
-    add('line', { x1: 2, x2: 34, y1: 12, y2: 12, class: 'lane-line' });
-    for (const x of [10, 18, 26]) add('line', { x1: x, x2: x, y1: 12, y2: 5, class: 'ask' });
-  } else add('line', { x1: 4, y1: 8, x2: 30, y2: 8, class: 'arrow write ok', 'marker-end': 'url(#ah-ok)' });
-  return svg;
-}
-
-/** The first instant at which two runs of the same schedule differ, or null. */
-function divergence(a, b) {
-  const n = Math.max(a.events.length, b.events.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.events[i];
-    const y = b.events[i];
-    if (!x || !y || JSON.stringify(x) !== JSON.stringify(y)) return Math.min(x ? x.t_ms : Infinity, y ? y.t_ms : Infinity);
-  }
-  return null;
-}
 
 export class Lab {
   /**
@@ -74,12 +33,13 @@ export class Lab {
     this.root = root;
     this.o = opts;
     this.$ = (id) => root.getElementById(id);
+    this.v = { $: this.$, root };
     this.features = opts.features || new Set(FEATURES);
     this.state = { compare: 'token' };
     this.notices = []; // [{key, vars}] — kept as keys so a language switch re-words them
     this.extraNotices = [];
-    this.playback = new Playback((t) => this.renderPlayhead(t));
-    this.shownRow = -2; // the last events-table row shown as past
+    this.playback = new Playback(() => this.renderPlayhead());
+    this.shownRow = -2; // the last events-table row shown as past (-2: the rows are new)
     this.width = 0; // the diagram's width, from the ResizeObserver
     this.sim = null;
     this.run = null;
@@ -92,17 +52,37 @@ export class Lab {
     return this.playback.reduceMotion;
   }
 
+  /** What the view draws: everything it needs, nothing it could read elsewhere. */
+  snapshot() {
+    const st = this.state;
+    return {
+      st,
+      s: this.cat[st.scenario],
+      core: this.core,
+      d: this.d,
+      num: this.num,
+      run: this.run,
+      other: this.other,
+      features: this.features,
+      notices: [...this.notices, ...this.extraNotices],
+      page: Boolean(this.o.page),
+      width: this.width,
+    };
+  }
+
   /** Loads the wasm (shared) and the language, then draws the lab. Rejects if the wasm cannot load. */
   async start() {
     const [c] = await Promise.all([loadCore(), loadLang(this.o.get('lang') || 'en')]);
     this.core = c;
     this.cat = c.byId;
     this.names = settingNames(c);
-    this.readAll();
+    const { st, notices } = readSettings(this.o.get, c);
+    Object.assign(this.state, st);
+    this.notices = notices;
     await this.setLang(this.state.lang);
     this.o.mount.innerHTML = labMarkup({ langPicker: !this.o.page });
-    this.renderStatic();
-    this.applyFeatures();
+    view.renderStatic(this.v, this.snapshot());
+    view.applyFeatures(this.v, this.features);
     this.renderNotices();
     this.simulate();
     // Reduced motion: no animated playback on load; the whole run is shown (stepping still works).
@@ -115,12 +95,6 @@ export class Lab {
 
   // ---------- Settings
 
-  readAll() {
-    const { st, notices } = readSettings(this.o.get, this.core);
-    Object.assign(this.state, st);
-    this.notices = notices;
-  }
-
   /** Some settings changed at the source (attributes): take those, keep what the reader set. */
   async update(names) {
     const { st, notices } = readSettings(this.o.get, this.core);
@@ -129,10 +103,10 @@ export class Lab {
     takeSettings(this.state, st, names);
     if (names.has('lang') && st.lang !== lang) {
       await this.setLang(st.lang);
-      this.renderStatic();
+      view.renderStatic(this.v, this.snapshot());
     }
     this.renderNotices();
-    this.fillSelects();
+    view.fillSelects(this.v, this.snapshot());
     this.changed();
   }
 
@@ -145,8 +119,8 @@ export class Lab {
   setFeatures(set) {
     this.features = set;
     if (this.run) {
-      this.applyFeatures();
-      this.renderExtra();
+      view.applyFeatures(this.v, set);
+      view.renderExtra(this.v, this.snapshot());
     }
   }
 
@@ -209,202 +183,50 @@ export class Lab {
 
   /** A scenario's title or summary in the lab's language: the language file's, the catalogue's, or English. */
   scText(s, field) {
-    const t = this.d.scenarios && this.d.scenarios[s.id];
-    return (t && t[field]) || s[field][this.state.lang] || s[field].en;
+    return view.scText(this.d, this.state.lang, s, field);
   }
 
   paramLabel(s, p) {
-    const t = this.d.scenarios && this.d.scenarios[s.id];
-    return (t && t.params && t.params[p.name]) || p.label[this.state.lang] || p.label.en;
+    return view.paramLabel(this.d, this.state.lang, s, p);
   }
 
   async switchLang(lang) {
     await this.setLang(lang);
-    this.renderStatic();
+    view.renderStatic(this.v, this.snapshot());
     this.renderNotices();
     this.renderAll();
     if (this.o.onChange) this.o.onChange(true);
   }
 
-  // ---------- Rendering (all of it reads the run, the playhead and the dictionary)
-
-  applyFeatures() {
-    for (const e of this.root.querySelectorAll('[data-feature]')) {
-      e.hidden = !e.dataset.feature.split(' ').some((f) => this.features.has(f));
-    }
-    this.$('grid').classList.toggle('solo', this.$('h-settings').parentElement.hidden);
-  }
-
-  fillSelects() {
-    const { $, d, state } = this;
-    const langSel = $('lang');
-    if (langSel) {
-      langSel.replaceChildren();
-      for (const [k, name] of Object.entries(languages)) option(langSel, k, name).lang = k;
-      langSel.value = state.lang;
-    }
-    const sc = $('scenario');
-    sc.replaceChildren();
-    const groups = new Map();
-    for (const s of this.core.list) {
-      if (!groups.has(s.group)) {
-        const g = document.createElement('optgroup');
-        g.label = (d.groups && d.groups[s.group]) || s.group;
-        sc.appendChild(g);
-        groups.set(s.group, g);
-      }
-      option(groups.get(s.group), s.id, this.scText(s, 'title'));
-    }
-    sc.value = state.scenario;
-    for (const [id, v] of [['fencing', state.fencing], ['compare-policy', state.compare]]) {
-      const f = $(id);
-      f.replaceChildren();
-      for (const p of this.core.policies) option(f, p, d.policies[p] || p);
-      f.value = v;
-    }
-    const sp = $('speed');
-    const keep = sp.value || DEFAULT_SPEED;
-    sp.replaceChildren();
-    for (const s of SPEEDS) option(sp, s, d.speeds[s]);
-    sp.value = keep;
-  }
-
-  /** Builds the scenario's extra sliders (only when the scenario or the language changes). */
-  renderExtra() {
-    const { $, state, d, num } = this;
-    const s = this.cat[state.scenario];
-    const list = $('extra-list');
-    const params = extraParams(s);
-    const key = `${s.id}/${state.lang}`;
-    if (list.dataset.key !== key) {
-      list.dataset.key = key;
-      list.replaceChildren();
-      for (const p of params) {
-        const field = document.createElement('div');
-        field.className = 'field';
-        const label = document.createElement('label');
-        label.htmlFor = `x-${p.name}`;
-        label.textContent = this.paramLabel(s, p);
-        const row = document.createElement('div');
-        row.className = 'slider';
-        const input = document.createElement('input');
-        Object.assign(input, { type: 'range', id: `x-${p.name}`, step: 1 });
-        [input.min, input.max] = rangeOf(s, p);
-        input.dataset.param = p.name;
-        const out = document.createElement('output');
-        out.htmlFor = input.id;
-        out.id = `x-${p.name}-out`;
-        row.append(input, out);
-        field.append(label, row);
-        list.append(field);
-      }
-    }
-    for (const p of params) {
-      $(`x-${p.name}`).value = state.extra[p.name];
-      $(`x-${p.name}-out`).value = `${num(state.extra[p.name])} ${d.ms}`;
-    }
-    $('extra').hidden = !params.length || !this.features.has('params');
-  }
-
-  /** Sets one of the two contract sliders from its scenario parameter, or switches it off (`p` null). */
-  syncSlider(id, s, p, value, label, note) {
-    const { $, d, num } = this;
-    const input = $(id);
-    if (p) {
-      [input.min, input.max] = rangeOf(s, p);
-      input.value = value;
-      $(`${id}-out`).value = `${num(value)} ${d.ms}`;
-    } else {
-      $(`${id}-out`).value = '—';
-    }
-    input.disabled = !p;
-    $(`${id}-label`).textContent = label;
-    $(`${id}-note`).textContent = note;
-    $(`${id}-note`).hidden = !note;
-  }
-
-  syncSliders() {
-    const { d, state } = this;
-    this.renderExtra();
-    this.$('retries').checked = state.retries > 0;
-    // Redlock's client: compliant (checks the validity) unless the reader makes it naive.
-    this.$('naive-box').hidden = this.cat[state.scenario].service !== 'redlock';
-    this.$('naive').checked = Boolean(state.naive);
-    const s = this.cat[state.scenario];
-    // A session lock (PostgreSQL) has no TTL at all: that is the point of those scenarios.
-    const tp = ttlParam(s);
-    this.syncSlider('ttl', s, tp, state.ttl, tp ? d.ttl : d.ttlOff, tp ? '' : d.noteNoTtl);
-    const p = pauseParam(s);
-    const label = !p ? d.pauseOff : p.name === 'delay' ? d.pauseAsDelay : this.paramLabel(s, p) || d.pause;
-    this.syncSlider('pause', s, p, state.pause, label, !p ? d.noteNoPause : p.name === 'delay' ? d.noteDelay : '');
-  }
+  // ---------- Drawing (view.js, from a snapshot)
 
   renderNotices() {
-    const list = this.$('notice-list');
-    list.replaceChildren();
-    const all = [...this.notices, ...this.extraNotices];
-    for (const n of all) {
-      const li = document.createElement('li');
-      li.textContent = fmt(this.d.notices[n.key], n.vars);
-      list.appendChild(li);
-    }
-    this.$('notice').hidden = !all.length;
+    view.renderNotices(this.v, this.snapshot());
   }
 
-  renderStatic() {
-    const { d, root } = this;
-    if (this.o.page) {
-      document.documentElement.lang = this.state.lang;
-      document.title = d.docTitle;
-    } else this.$('lab').lang = this.state.lang;
-    for (const e of root.querySelectorAll('[data-i18n]')) {
-      const v = d[e.dataset.i18n];
-      if (typeof v === 'string') e.textContent = v;
-    }
-    for (const e of root.querySelectorAll('[data-i18n-label]')) e.setAttribute('aria-label', d[e.dataset.i18nLabel]);
-    this.$('notice-title').textContent = this.o.page ? d.noticeTitle : d.noticeTitleEmbed;
-    const legend = this.$('legend');
-    legend.replaceChildren();
-    for (const [kind, text] of d.legend) {
-      const li = document.createElement('li');
-      li.appendChild(legendIcon(kind));
-      li.append(text);
-      legend.appendChild(li);
-    }
-    this.fillSelects();
+  renderAll() {
+    const { v } = this;
+    const snap = this.snapshot();
+    view.syncSliders(v, snap);
+    this.announce(view.renderVerdict(v, snap));
+    if (this.o.onVerdict) this.o.onVerdict(this.run);
+    view.renderAbout(v, snap);
+    this.renderDiagram();
+    view.renderEvents(v, snap);
+    this.shownRow = -2;
+    this.playback.seek(this.playback.t);
   }
 
-  renderVerdict() {
-    const { $, d, num, run } = this;
-    const v = explainVerdict(run, d, num);
-    const box = $('outcome');
-    box.dataset.outcome = run.verdict;
-    box.dataset.final = String(run.final);
-    box.dataset.expected = String(run.expected);
-    box.classList.toggle('lost', v.lost);
-    box.classList.toggle('safe', !v.lost);
-    $('verdict-mark').textContent = v.lost ? '✗' : '✓';
-    $('verdict-word').textContent = v.word;
-    $('verdict-numbers').textContent = v.numbers;
-    const lines = $('verdict-lines');
-    lines.replaceChildren();
-    for (const l of v.lines) {
-      const p = document.createElement('p');
-      p.textContent = l;
-      lines.appendChild(p);
-    }
-    $('verdict-expected').textContent = d.expectedIs;
-    const margin = $('margin');
-    margin.replaceChildren();
-    for (const line of safetyMargin(run, d, num)) {
-      const li = document.createElement('li');
-      li.textContent = line;
-      margin.appendChild(li);
-    }
-    $('transcript').textContent = run.transcript.join('\n');
-    if (!performance.getEntriesByName('leaselab:verdict').length) performance.mark('leaselab:verdict');
-    this.announce(fmt(d.live, { verdict: v.word, final: num(run.final), expected: num(run.expected) }));
-    if (this.o.onVerdict) this.o.onVerdict(run);
+  renderDiagram() {
+    // The width comes from the ResizeObserver: reading clientWidth here, after the other renderers have
+    // written to the DOM, would force a synchronous layout on every slider input.
+    if (!this.width) this.width = this.$('chart').clientWidth || 800;
+    this.diagram = view.renderDiagram(this.v, this.snapshot());
+  }
+
+  /** Shows the playhead where the playback clock has it. */
+  renderPlayhead() {
+    this.shownRow = view.renderPlayhead(this.v, this.snapshot(), this.diagram, this.playback, this.shownRow);
   }
 
   /** Tells screen readers about a changed verdict, once the slider has settled. */
@@ -419,109 +241,12 @@ export class Lab {
     }, 600);
   }
 
-  renderAbout() {
-    const { $ } = this;
-    const s = this.cat[this.state.scenario];
-    $('scn-title').textContent = this.scText(s, 'title');
-    $('about-summary').textContent = this.scText(s, 'summary');
-    $('about-source').textContent = s.source;
-    $('about-derived-text').textContent = s.derived;
-    $('about-derived').hidden = !s.derived;
-  }
-
-  renderEvents() {
-    const { d, num, run } = this;
-    const body = this.$('events');
-    body.replaceChildren();
-    let prev = null;
-    for (const e of run.events) {
-      const tr = document.createElement('tr');
-      if (e.t_ms === prev) tr.className = 'tie';
-      prev = e.t_ms;
-      for (const text of [num(e.t_ms), whoOf(e, d), describeEvent(e, run, d, num)]) {
-        const td = document.createElement('td');
-        td.textContent = text;
-        tr.appendChild(td);
-      }
-      body.appendChild(tr);
-    }
-    this.shownRow = -2;
-  }
-
-  renderDiagram() {
-    const { $, d, num, run, other } = this;
-    // The width comes from the ResizeObserver: reading clientWidth here, after the other renderers have
-    // written to the DOM, would force a synchronous layout on every slider input.
-    if (!this.width) this.width = $('chart').clientWidth || 800;
-    const t = other ? divergence(run, other) : null;
-    const mark = t === null ? null : { t, label: fmt(d.diverge, { t: num(t) }) };
-    const opts = { width: this.width, d, num, lang: this.state.lang, mark };
-    this.diagram = drawDiagram($('svg'), run, opts);
-    if (other) {
-      // Both on one time scale: whichever needs the longer axis sets it for both.
-      const second = drawDiagram($('svg2'), other, { ...opts, id: 'svg2', tFix: this.diagram.tMax });
-      if (second.tMax > this.diagram.tMax) this.diagram = drawDiagram($('svg'), run, { ...opts, tFix: second.tMax });
-      second.setTime(Infinity); // the whole comparison run, no playhead
-      const word = other.verdict === 'lost-update' ? d.lost : d.safe;
-      $('compare-verdict').textContent = fmt(d.compareVerdict, {
-        policy: d.policies[other.fencing] || other.fencing,
-        word,
-        final: num(other.final),
-        expected: num(other.expected),
-        same: t === null ? d.compareSame : fmt(d.diverge, { t: num(t) }),
-      });
-      $('compare-verdict').className = `compare-verdict ${other.verdict}`;
-    }
-  }
-
-  renderAll() {
-    this.syncSliders();
-    this.renderVerdict();
-    this.renderAbout();
-    this.renderDiagram();
-    this.renderEvents();
-    this.$('scrub').max = this.run.end_ms;
-    this.playback.seek(this.playback.t);
-  }
+  // ---------- Playback (playback.js)
 
   /** Moves the playhead to sim time t (BEFORE: before the run), and shows it. */
   setPlayhead(t) {
     this.playback.seek(t);
   }
-
-  /**
-   * Shows the playhead at t: the veil, the scrubber, the "now" line and the events table's past/future.
-   * t = BEFORE means "before the run": nothing has happened yet, not even the events at 0 ms.
-   */
-  renderPlayhead(t) {
-    const { $, d, num, run, playback } = this;
-    this.diagram.setTime(t);
-    const scrub = $('scrub');
-    scrub.value = Math.max(0, t);
-    scrub.setAttribute('aria-valuetext', `${num(Math.max(0, t))} ${d.ms}`);
-    // The latest event time at or before the playhead; its events make up the "now" line.
-    let at = -1;
-    for (const x of playback.times) if (x <= t + EPS) at = x;
-    const boring = new Set(['start', 'acquire-sent', 'done']);
-    const now = $('now');
-    if (at < 0) now.textContent = d.nothingYet;
-    else {
-      const said = run.events.filter((e) => e.t_ms === at && !boring.has(e.kind)).map((e) => describeEvent(e, run, d, num));
-      now.textContent = `${fmt(d.atTime, { t: `${num(at)} ${d.ms}` })} ${said.join(' ') || '…'}`;
-    }
-    const rows = $('events').children;
-    let last = -1;
-    run.events.forEach((e, i) => {
-      if (e.t_ms <= t + EPS) last = i;
-    });
-    if (last !== this.shownRow) {
-      this.shownRow = last;
-      for (let i = 0; i < rows.length; i++) rows[i].classList.toggle('future', i > last);
-    }
-    $('play').textContent = playback.on ? d.stop : d.play;
-  }
-
-  // ---------- Playback (playback.js)
 
   startPlay() {
     this.playback.start();
@@ -566,7 +291,14 @@ export class Lab {
   }
 
   wire() {
-    const { $, state, playback } = this;
+    this.wireSettings();
+    this.wireShare();
+    this.wirePlayer();
+  }
+
+  /** The settings' controls: each writes the state and re-runs. */
+  wireSettings() {
+    const { $, state } = this;
     const on = (id, type, fn) => $(id).addEventListener(type, fn);
     on('ttl', 'input', (e) => {
       state.ttl = Number(e.target.value);
@@ -585,6 +317,40 @@ export class Lab {
       this.changed();
     });
     on('compare', 'toggle', () => this.changed());
+    const choice = (id, set) =>
+      on(id, 'change', (e) => {
+        set(e.target);
+        this.changed({ now: true });
+      });
+    choice('retries', (t) => (state.retries = t.checked ? RETRIES_ON : 0));
+    choice('naive', (t) => (state.naive = t.checked));
+    choice('fencing', (t) => (state.fencing = t.value));
+    choice('scenario', (t) => {
+      state.scenario = t.value;
+      Object.assign(state, defaultsOf(this.cat[state.scenario]), { naive: false });
+    });
+    on('compare-policy', 'change', (e) => {
+      state.compare = e.target.value;
+      this.changed();
+    });
+    on('reset', 'click', () => {
+      Object.assign(state, resetOf(this.cat[state.scenario]));
+      view.fillSelects(this.v, this.snapshot());
+      this.changed({ now: true });
+    });
+    on('lang', 'change', (e) => this.switchLang(e.target.value).catch((err) => this.showError(err)));
+    on('notice-close', 'click', () => {
+      $('notice').hidden = true;
+      // The button vanishes; keep focus in the lab, at its first control that is shown.
+      const first = [...this.root.querySelectorAll('#lab select, #lab input, #lab button, #lab summary')].find((x) => x.offsetParent);
+      if (first) first.focus();
+    });
+  }
+
+  /** Copy link, copy snippets, export. */
+  wireShare() {
+    const { $, state } = this;
+    const on = (id, type, fn) => $(id).addEventListener(type, fn);
     on('copy-link', 'click', () => {
       if (this.o.onChange) this.o.onChange(true);
       let href = '';
@@ -609,39 +375,12 @@ export class Lab {
         }
       });
     }
-    on('retries', 'change', (e) => {
-      state.retries = e.target.checked ? RETRIES_ON : 0;
-      this.changed({ now: true });
-    });
-    on('naive', 'change', (e) => {
-      state.naive = e.target.checked;
-      this.changed({ now: true });
-    });
-    on('compare-policy', 'change', (e) => {
-      state.compare = e.target.value;
-      this.changed();
-    });
-    on('fencing', 'change', (e) => {
-      state.fencing = e.target.value;
-      this.changed({ now: true });
-    });
-    on('scenario', 'change', (e) => {
-      state.scenario = e.target.value;
-      Object.assign(state, defaultsOf(this.cat[state.scenario]), { naive: false });
-      this.changed({ now: true });
-    });
-    on('reset', 'click', () => {
-      Object.assign(state, resetOf(this.cat[state.scenario]));
-      this.fillSelects();
-      this.changed({ now: true });
-    });
-    on('lang', 'change', (e) => this.switchLang(e.target.value).catch((err) => this.showError(err)));
-    on('notice-close', 'click', () => {
-      $('notice').hidden = true;
-      // The button vanishes; keep focus in the lab, at its first control that is shown.
-      const first = [...this.root.querySelectorAll('#lab select, #lab input, #lab button, #lab summary')].find((x) => x.offsetParent);
-      if (first) first.focus();
-    });
+  }
+
+  /** The player: play/stop, step, scrub, speed, the keys, and the diagram's width. */
+  wirePlayer() {
+    const { $, playback } = this;
+    const on = (id, type, fn) => $(id).addEventListener(type, fn);
     on('play', 'click', () => {
       if (playback.on) playback.stop();
       else playback.start();
@@ -650,8 +389,8 @@ export class Lab {
     on('next', 'click', () => playback.step(1));
     on('back', 'click', () => playback.step(-1));
     on('scrub', 'input', (e) => {
-      this.stop();
-      this.setPlayhead(Number(e.target.value));
+      playback.stop();
+      playback.seek(Number(e.target.value));
     });
     on('speed', 'change', (e) => {
       playback.speed = Number(e.target.value);

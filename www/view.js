@@ -1,0 +1,328 @@
+// The lab's view: fills the lab's markup (markup.js) from a snapshot of the lab — its settings, the
+// scenario, the run (and the comparison run), the dictionary and number format, the parts shown, the
+// notices, the playhead. Every function here is a function of that snapshot: it reads nothing else
+// and keeps nothing, so drawing the same snapshot twice gives the same page. `v` is where the ids
+// live: { $(id), root }. The Lab (lab.js) owns the state and calls these after every change.
+import { languages, fmt } from './i18n.js';
+import { drawDiagram } from './diagram.js';
+import { describeEvent, explainVerdict, safetyMargin, whoOf } from './explain.js';
+import { extraParams, pauseParam, rangeOf, ttlParam } from './settings.js';
+import { DEFAULT_SPEED, SPEEDS } from './playback.js';
+
+const EPS = 1e-6;
+
+/** A scenario's title or summary in language `lang`: the language file's, the catalogue's, or English. */
+export function scText(d, lang, s, field) {
+  const t = d.scenarios && d.scenarios[s.id];
+  return (t && t[field]) || s[field][lang] || s[field].en;
+}
+
+/** A scenario parameter's label in language `lang`. */
+export function paramLabel(d, lang, s, p) {
+  const t = d.scenarios && d.scenarios[s.id];
+  return (t && t.params && t.params[p.name]) || p.label[lang] || p.label.en;
+}
+
+function option(parent, value, text) {
+  const o = document.createElement('option');
+  o.value = value;
+  o.textContent = text;
+  parent.appendChild(o);
+  return o;
+}
+
+/** Replaces `parent`'s children with one `tag` element per text. */
+function texts(parent, tag, list) {
+  parent.replaceChildren();
+  for (const t of list) {
+    const e = document.createElement(tag);
+    e.textContent = t;
+    parent.appendChild(e);
+  }
+}
+
+/** A small swatch per legend entry, drawn with the diagram's own classes. */
+function legendIcon(kind) {
+  const NS = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(NS, 'svg');
+  svg.setAttribute('viewBox', '0 0 36 16');
+  svg.setAttribute('class', 'swatch');
+  svg.setAttribute('aria-hidden', 'true');
+  const add = (name, attrs) => {
+    const e = document.createElementNS(NS, name);
+    for (const k in attrs) e.setAttribute(k, attrs[k]);
+    svg.appendChild(e);
+  };
+  const box = { x: 2, y: 3, width: 32, height: 10, rx: 2 };
+  if (['lease', 'belief', 'pause', 'overlap', 'value'].includes(kind)) add('rect', { ...box, class: kind });
+  else if (kind === 'ask') {
+    add('line', { x1: 2, x2: 34, y1: 12, y2: 12, class: 'lane-line' });
+    for (const x of [10, 18, 26]) add('line', { x1: x, x2: x, y1: 12, y2: 5, class: 'ask' });
+  } else add('line', { x1: 4, y1: 8, x2: 30, y2: 8, class: 'arrow write ok', 'marker-end': 'url(#ah-ok)' });
+  return svg;
+}
+
+/** The first instant at which two runs of the same schedule differ, or null. */
+function divergence(a, b) {
+  const n = Math.max(a.events.length, b.events.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.events[i];
+    const y = b.events[i];
+    if (!x || !y || JSON.stringify(x) !== JSON.stringify(y)) return Math.min(x ? x.t_ms : Infinity, y ? y.t_ms : Infinity);
+  }
+  return null;
+}
+
+/** Shows the parts of the lab whose `controls` token is in `features`. */
+export function applyFeatures(v, features) {
+  for (const e of v.root.querySelectorAll('[data-feature]')) {
+    e.hidden = !e.dataset.feature.split(' ').some((f) => features.has(f));
+  }
+  v.$('grid').classList.toggle('solo', v.$('h-settings').parentElement.hidden);
+}
+
+/** The menus: language, scenario (by group), fencing, comparison policy, speed (which keeps its choice). */
+export function fillSelects(v, { st, core, d }) {
+  const { $ } = v;
+  const langSel = $('lang');
+  if (langSel) {
+    langSel.replaceChildren();
+    for (const [k, name] of Object.entries(languages)) option(langSel, k, name).lang = k;
+    langSel.value = st.lang;
+  }
+  const sc = $('scenario');
+  sc.replaceChildren();
+  const groups = new Map();
+  for (const s of core.list) {
+    if (!groups.has(s.group)) {
+      const g = document.createElement('optgroup');
+      g.label = (d.groups && d.groups[s.group]) || s.group;
+      sc.appendChild(g);
+      groups.set(s.group, g);
+    }
+    option(groups.get(s.group), s.id, scText(d, st.lang, s, 'title'));
+  }
+  sc.value = st.scenario;
+  for (const [id, value] of [['fencing', st.fencing], ['compare-policy', st.compare]]) {
+    const f = $(id);
+    f.replaceChildren();
+    for (const p of core.policies) option(f, p, d.policies[p] || p);
+    f.value = value;
+  }
+  const sp = $('speed');
+  const keep = sp.value || DEFAULT_SPEED;
+  sp.replaceChildren();
+  for (const s of SPEEDS) option(sp, s, d.speeds[s]);
+  sp.value = keep;
+}
+
+/** The words that do not depend on the run: data-i18n texts and labels, the legend, the menus. */
+export function renderStatic(v, snap) {
+  const { d, st, page } = snap;
+  const { $, root } = v;
+  if (page) {
+    document.documentElement.lang = st.lang;
+    document.title = d.docTitle;
+  } else $('lab').lang = st.lang;
+  for (const e of root.querySelectorAll('[data-i18n]')) {
+    const text = d[e.dataset.i18n];
+    if (typeof text === 'string') e.textContent = text;
+  }
+  for (const e of root.querySelectorAll('[data-i18n-label]')) e.setAttribute('aria-label', d[e.dataset.i18nLabel]);
+  $('notice-title').textContent = page ? d.noticeTitle : d.noticeTitleEmbed;
+  const legend = $('legend');
+  legend.replaceChildren();
+  for (const [kind, text] of d.legend) {
+    const li = document.createElement('li');
+    li.appendChild(legendIcon(kind));
+    li.append(text);
+    legend.appendChild(li);
+  }
+  fillSelects(v, snap);
+}
+
+/** The notices about unusable settings (URL or attributes), worded in the current language. */
+export function renderNotices(v, { d, notices }) {
+  texts(v.$('notice-list'), 'li', notices.map((n) => fmt(d.notices[n.key], n.vars)));
+  v.$('notice').hidden = !notices.length;
+}
+
+/** One slider for the scenario's other parameters (built when the scenario or the language changes). */
+function extraSlider(s, p, label) {
+  const field = document.createElement('div');
+  field.className = 'field';
+  const lab = document.createElement('label');
+  lab.htmlFor = `x-${p.name}`;
+  lab.textContent = label;
+  const row = document.createElement('div');
+  row.className = 'slider';
+  const input = document.createElement('input');
+  Object.assign(input, { type: 'range', id: `x-${p.name}`, step: 1 });
+  [input.min, input.max] = rangeOf(s, p);
+  input.dataset.param = p.name;
+  const out = document.createElement('output');
+  out.htmlFor = input.id;
+  out.id = `x-${p.name}-out`;
+  row.append(input, out);
+  field.append(lab, row);
+  return field;
+}
+
+/** The scenario's extra sliders and their values. */
+export function renderExtra(v, { st, s, d, num, features }) {
+  const { $ } = v;
+  const list = $('extra-list');
+  const params = extraParams(s);
+  const key = `${s.id}/${st.lang}`;
+  if (list.dataset.key !== key) {
+    list.dataset.key = key;
+    list.replaceChildren(...params.map((p) => extraSlider(s, p, paramLabel(d, st.lang, s, p))));
+  }
+  for (const p of params) {
+    $(`x-${p.name}`).value = st.extra[p.name];
+    $(`x-${p.name}-out`).value = `${num(st.extra[p.name])} ${d.ms}`;
+  }
+  $('extra').hidden = !params.length || !features.has('params');
+}
+
+/** Sets one of the two contract sliders from its scenario parameter, or switches it off (`p` null). */
+function syncSlider(v, { s, d, num }, id, p, value, label, note) {
+  const { $ } = v;
+  const input = $(id);
+  if (p) {
+    [input.min, input.max] = rangeOf(s, p);
+    input.value = value;
+    $(`${id}-out`).value = `${num(value)} ${d.ms}`;
+  } else {
+    $(`${id}-out`).value = '—';
+  }
+  input.disabled = !p;
+  $(`${id}-label`).textContent = label;
+  $(`${id}-note`).textContent = note;
+  $(`${id}-note`).hidden = !note;
+}
+
+/** The settings' controls showing the settings: sliders, boxes. */
+export function syncSliders(v, snap) {
+  const { st, s, d } = snap;
+  renderExtra(v, snap);
+  v.$('retries').checked = st.retries > 0;
+  // Redlock's client: compliant (checks the validity) unless the reader makes it naive.
+  v.$('naive-box').hidden = s.service !== 'redlock';
+  v.$('naive').checked = Boolean(st.naive);
+  // A session lock (PostgreSQL) has no TTL at all: that is the point of those scenarios.
+  const tp = ttlParam(s);
+  syncSlider(v, snap, 'ttl', tp, st.ttl, tp ? d.ttl : d.ttlOff, tp ? '' : d.noteNoTtl);
+  const p = pauseParam(s);
+  const label = !p ? d.pauseOff : p.name === 'delay' ? d.pauseAsDelay : paramLabel(d, st.lang, s, p) || d.pause;
+  syncSlider(v, snap, 'pause', p, st.pause, label, !p ? d.noteNoPause : p.name === 'delay' ? d.noteDelay : '');
+}
+
+/** The verdict, its reasons, the safety margin and the transcript. Returns what a screen reader is told. */
+export function renderVerdict(v, { d, num, run }) {
+  const { $ } = v;
+  const w = explainVerdict(run, d, num);
+  const box = $('outcome');
+  box.dataset.outcome = run.verdict;
+  box.dataset.final = String(run.final);
+  box.dataset.expected = String(run.expected);
+  box.classList.toggle('lost', w.lost);
+  box.classList.toggle('safe', !w.lost);
+  $('verdict-mark').textContent = w.lost ? '✗' : '✓';
+  $('verdict-word').textContent = w.word;
+  $('verdict-numbers').textContent = w.numbers;
+  texts($('verdict-lines'), 'p', w.lines);
+  $('verdict-expected').textContent = d.expectedIs;
+  texts($('margin'), 'li', safetyMargin(run, d, num));
+  $('transcript').textContent = run.transcript.join('\n');
+  if (!performance.getEntriesByName('leaselab:verdict').length) performance.mark('leaselab:verdict');
+  return fmt(d.live, { verdict: w.word, final: num(run.final), expected: num(run.expected) });
+}
+
+/** The scenario's title, summary and sources. */
+export function renderAbout(v, { st, s, d }) {
+  const { $ } = v;
+  $('scn-title').textContent = scText(d, st.lang, s, 'title');
+  $('about-summary').textContent = scText(d, st.lang, s, 'summary');
+  $('about-source').textContent = s.source;
+  $('about-derived-text').textContent = s.derived;
+  $('about-derived').hidden = !s.derived;
+}
+
+/** The events table: one row per event, ties marked. */
+export function renderEvents(v, { d, num, run }) {
+  const body = v.$('events');
+  body.replaceChildren();
+  let prev = null;
+  for (const e of run.events) {
+    const tr = document.createElement('tr');
+    if (e.t_ms === prev) tr.className = 'tie';
+    prev = e.t_ms;
+    for (const text of [num(e.t_ms), whoOf(e, d), describeEvent(e, run, d, num)]) {
+      const td = document.createElement('td');
+      td.textContent = text;
+      tr.appendChild(td);
+    }
+    body.appendChild(tr);
+  }
+}
+
+/**
+ * The diagram at `width`, and with a comparison run the second diagram on the same time scale, with
+ * where the two part and the comparison's verdict. Returns the first diagram (for its playhead).
+ */
+export function renderDiagram(v, { st, d, num, run, other, width }) {
+  const { $ } = v;
+  const t = other ? divergence(run, other) : null;
+  const mark = t === null ? null : { t, label: fmt(d.diverge, { t: num(t) }) };
+  const opts = { width, d, num, lang: st.lang, mark };
+  let diagram = drawDiagram($('svg'), run, opts);
+  if (other) {
+    // Both on one time scale: whichever needs the longer axis sets it for both.
+    const second = drawDiagram($('svg2'), other, { ...opts, id: 'svg2', tFix: diagram.tMax });
+    if (second.tMax > diagram.tMax) diagram = drawDiagram($('svg'), run, { ...opts, tFix: second.tMax });
+    second.setTime(Infinity); // the whole comparison run, no playhead
+    const word = other.verdict === 'lost-update' ? d.lost : d.safe;
+    $('compare-verdict').textContent = fmt(d.compareVerdict, {
+      policy: d.policies[other.fencing] || other.fencing,
+      word,
+      final: num(other.final),
+      expected: num(other.expected),
+      same: t === null ? d.compareSame : fmt(d.diverge, { t: num(t) }),
+    });
+    $('compare-verdict').className = `compare-verdict ${other.verdict}`;
+  }
+  $('scrub').max = run.end_ms;
+  return diagram;
+}
+
+/**
+ * The playhead at sim time `t` (BEFORE, -1: before the run): the diagram's veil, the scrubber, the
+ * "now" line, the play button, and the events table's past and future rows. `shown` is the index of
+ * the last row the table shows as past; returns the new one (the rows change only when it does).
+ */
+export function renderPlayhead(v, { d, num, run }, diagram, { t, on, times }, shown) {
+  const { $ } = v;
+  diagram.setTime(t);
+  const scrub = $('scrub');
+  scrub.value = Math.max(0, t);
+  scrub.setAttribute('aria-valuetext', `${num(Math.max(0, t))} ${d.ms}`);
+  // The latest event time at or before the playhead; its events make up the "now" line.
+  let at = -1;
+  for (const x of times) if (x <= t + EPS) at = x;
+  const boring = new Set(['start', 'acquire-sent', 'done']);
+  const now = $('now');
+  if (at < 0) now.textContent = d.nothingYet;
+  else {
+    const said = run.events.filter((e) => e.t_ms === at && !boring.has(e.kind)).map((e) => describeEvent(e, run, d, num));
+    now.textContent = `${fmt(d.atTime, { t: `${num(at)} ${d.ms}` })} ${said.join(' ') || '…'}`;
+  }
+  const rows = $('events').children;
+  let last = -1;
+  run.events.forEach((e, i) => {
+    if (e.t_ms <= t + EPS) last = i;
+  });
+  if (last !== shown) for (let i = 0; i < rows.length; i++) rows[i].classList.toggle('future', i > last);
+  $('play').textContent = on ? d.stop : d.play;
+  return last;
+}
