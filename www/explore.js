@@ -5,10 +5,9 @@
 // that same wasm, run in a module Web Worker (explore-worker.js). No simulation logic here: JS draws
 // and drives.
 import initSweeps, { Simulation, catalogue, defaultScenario, policies } from './pkg/leaselab_mc.js';
-import { loadCatalogue } from './core.js';
 import { languages, loadLang, fmt } from './i18n.js';
 import { en as enX, bn as bnX, PRESETS } from './explore-i18n.js';
-import { clamp, rangeOf, urlName } from './settings.js';
+import { clamp, loadCatalogue, rangeOf, urlName } from './settings.js';
 
 const $ = (id) => document.getElementById(id);
 /** The catalogue from this page's own wasm: the lab's (pkg/leaselab.js) would be a second download. */

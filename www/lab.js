@@ -6,16 +6,14 @@
 import init, { Simulation, catalogue, defaultScenario, policies } from './pkg/leaselab.js';
 import { loadLang, fmt } from './i18n.js';
 import { eventTimes } from './explain.js';
-import { labMarkup } from './markup.js';
-import { loadCatalogue } from './core.js';
 import { BEFORE, Playback } from './playback.js';
-import { RETRIES_ON, defaultsOf, paramsOf, pauseParam, readSettings, resetOf, settingNames, snippet, takeSettings, ttlParam } from './settings.js';
+import { RETRIES_ON, defaultsOf, loadCatalogue, paramsOf, pauseParam, readSettings, resetOf, settingNames, takeSettings, ttlParam } from './settings.js';
 import * as view from './view.js';
 
 /** The parts a lab can show, by their `controls` token (the verdict, diagram and events always show). */
 export const FEATURES = ['scenario', 'sliders', 'params', 'fencing', 'retries', 'reset', 'lang', 'play', 'share', 'compare', 'info'];
 
-/** The wasm and its catalogue, initialised once per page however many labs it has (core.js). */
+/** The wasm and its catalogue, initialised once per page however many labs it has (settings.js). */
 export const loadCore = () => loadCatalogue({ init, catalogue, defaultScenario, policies });
 
 export class Lab {
@@ -80,7 +78,7 @@ export class Lab {
     Object.assign(this.state, st);
     this.notices = notices;
     await this.setLang(this.state.lang);
-    this.o.mount.innerHTML = labMarkup({ langPicker: !this.o.page });
+    this.o.mount.innerHTML = view.labMarkup({ langPicker: !this.o.page });
     view.renderStatic(this.v, this.snapshot());
     view.applyFeatures(this.v, this.features);
     this.renderNotices();
@@ -132,10 +130,10 @@ export class Lab {
     return paramsOf(this.state, this.core, opts);
   }
 
-  /** An embed of this exact state: the <lease-lab> element with its script, or an iframe. */
-  snippet(kind) {
+  /** An embed of this exact state, by share.js (`m`): the <lease-lab> element with its script, or an iframe. */
+  embed(m, kind) {
     const pairs = [...this.params({ explicit: true }), ...(this.o.attrs ? this.o.attrs() : [])];
-    return snippet(kind, pairs, this.scText(this.cat[this.state.scenario], 'title'));
+    return m.snippet(kind, pairs, this.scText(this.cat[this.state.scenario], 'title'));
   }
 
   // ---------- Simulation
@@ -280,11 +278,15 @@ export class Lab {
     st.textContent = fmt(said, { msg: e && e.message ? e.message : String(e) });
   }
 
-  /** Puts `text` on the clipboard (else selects it in the field, to copy by hand) and shows it; says which. */
-  async share(text, said, byHand) {
-    const { copyText } = await import('./share.js');
+  /**
+   * Puts the text `make(share.js)` gives on the clipboard (else selects it in the field, to copy by
+   * hand) and shows it; says which.
+   */
+  async share(make, said, byHand) {
+    const m = await import('./share.js');
+    const text = make(m);
     const field = this.$('share-text');
-    const ok = text && (await copyText(text, field));
+    const ok = text && (await m.copyText(text, field));
     field.value = text;
     field.hidden = !text;
     this.$('share-status').textContent = ok ? said : byHand;
@@ -359,10 +361,11 @@ export class Lab {
       } catch {
         // a sandboxed iframe may refuse access to location
       }
-      return this.share(href, this.d.copied, this.d.copyByHand);
+      return this.share(() => href, this.d.copied, this.d.copyByHand);
     });
-    on('copy-embed', 'click', () => this.share(this.snippet('element'), this.d.snippetCopied, this.d.copySnippetByHand));
-    on('copy-iframe', 'click', () => this.share(this.snippet('iframe'), this.d.snippetCopied, this.d.copySnippetByHand));
+    for (const [id, kind] of [['copy-embed', 'element'], ['copy-iframe', 'iframe']]) {
+      on(id, 'click', () => this.share((m) => this.embed(m, kind), this.d.snippetCopied, this.d.copySnippetByHand));
+    }
     for (const b of this.root.querySelectorAll('button.export')) {
       b.addEventListener('click', async () => {
         const base = `leaselab-${state.scenario}-${state.fencing}`;

@@ -1,7 +1,8 @@
-// The lab's settings, without a DOM or the wasm: the sliders' ranges (the one definition, which
-// explore.html uses too), reading and checking what the URL's query or an element's attributes say
-// (anything unusable falls back or clamps, and leaves a notice), and writing the settings back out as
-// URL parameters or as an embed snippet.
+// The scenario catalogue and the settings it allows, for the lab and explore.html (no DOM): loading the
+// catalogue from a wasm module once per page, the sliders' ranges (the one definition), reading and
+// checking what the URL's query or an element's attributes say (anything unusable falls back or
+// clamps, and leaves a notice), and writing the settings back out as URL parameters (share.js makes
+// embed snippets of them, on demand). Everything but loadCatalogue is a pure function of the catalogue.
 import { languages } from './i18n.js';
 
 /** The folder this file is served from: the page (index.html), lease-lab.js and embed.html live there. */
@@ -15,6 +16,44 @@ export const UI_RANGES = { ttl: [10, 2000], pause: [0, 3000], other: [0, 3000] }
 
 /** How often a refused client starts over when the box is ticked (the catalogue's "+retry"). */
 export const RETRIES_ON = 3;
+
+// ---------- The catalogue
+// The wasm's scenario catalogue with its English texts, for the lab (pkg/leaselab.js) and explore.html
+// (pkg/leaselab_mc.js, a build of its own: that page then loads one wasm, not the lab's as well).
+// The build keeps the scenarios' prose out of the wasm (its size budget) and writes it beside the wasm,
+// English included (pkg/scenarios.en.json): fetched alongside, folded into the catalogue.
+
+const cores = new Map();
+
+/**
+ * `{ init, catalogue, policies, defaultScenario }` of one wasm-bindgen module → a promise of
+ * `{ list, byId, policies, defaultId }`, initialised once per page and module however many callers ask.
+ */
+export function loadCatalogue(wasm) {
+  if (!cores.has(wasm.init)) cores.set(wasm.init, build(wasm));
+  return cores.get(wasm.init);
+}
+
+async function build({ init, catalogue, policies, defaultScenario }) {
+  const english = fetch(new URL('pkg/scenarios.en.json', import.meta.url))
+    .then((r) => (r.ok ? r.json() : {}))
+    .catch(() => ({}));
+  const [, texts] = await Promise.all([init(), english]);
+  const list = JSON.parse(catalogue());
+  if (list.some((s) => s.summary === undefined)) {
+    for (const s of list) {
+      const t = texts[s.id] || {};
+      s.title ??= { en: t.title || s.id };
+      s.summary = { en: t.summary || '' };
+      s.source ??= t.source || '';
+      s.derived ??= t.derived || '';
+      for (const p of s.params) p.label ??= { en: (t.params && t.params[p.name]) || p.name };
+    }
+  }
+  return { list, byId: Object.fromEntries(list.map((s) => [s.id, s])), policies: policies().split(','), defaultId: defaultScenario() };
+}
+
+// ---------- Parameters and the sliders' ranges
 
 /** The scenario's parameter driven by the Pause slider: `pause`, else `delay` (a held packet). */
 export const pauseParam = (s) => s.params.find((p) => p.name === 'pause') || s.params.find((p) => p.name === 'delay') || null;
@@ -62,24 +101,18 @@ function readMs(get, name, range, def, note) {
   return used;
 }
 
-/** The settings that are names from a list: language, scenario, fencing. */
+/** The settings that are names from a list (language, scenario, fencing); the others at their defaults. */
 function readChoices(get, c, note) {
   const st = { lang: 'en', scenario: c.defaultId, fencing: 'none', retries: 0, naive: false };
-  const lang = get('lang');
-  if (lang !== null) {
-    if (Object.hasOwn(languages, lang)) st.lang = lang;
-    else note('badLang', { value: lang });
-  }
-  const id = get('scenario');
-  if (id !== null) {
-    if (Object.hasOwn(c.byId, id)) st.scenario = id;
-    else note('badScenario', { value: id });
-  }
-  const f = get('fencing');
-  if (f !== null) {
-    if (c.policies.includes(f)) st.fencing = f;
-    else note('badFencing', { value: f, list: c.policies.join(', ') });
-  }
+  const choose = (name, ok, key, vars) => {
+    const v = get(name);
+    if (v === null) return;
+    if (ok(v)) st[name] = v;
+    else note(key, { value: v, ...vars });
+  };
+  choose('lang', (v) => Object.hasOwn(languages, v), 'badLang');
+  choose('scenario', (v) => Object.hasOwn(c.byId, v), 'badScenario');
+  choose('fencing', (v) => c.policies.includes(v), 'badFencing', { list: c.policies.join(', ') });
   return st;
 }
 
@@ -160,19 +193,4 @@ export function paramsOf(st, c, { explicit = false } = {}) {
   if (st.naive) out.push(['naive', '1']);
   if (st.lang !== 'en') out.push(['lang', st.lang]);
   return out;
-}
-
-const esc = (v) => String(v).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-
-/**
- * An embed of the settings `pairs` (paramsOf's, explicit, and any presentation attributes): the
- * <lease-lab> element with its script, or (`kind` 'iframe') an iframe titled after the scenario.
- */
-export function snippet(kind, pairs, title) {
-  if (kind === 'iframe') {
-    const src = new URL(`embed.html?${new URLSearchParams(pairs)}`, HERE);
-    return `<iframe src="${esc(src)}" title="${esc(`leaselab: ${title}`)}" width="100%" height="760" loading="lazy"></iframe>`;
-  }
-  const attrs = pairs.map(([k, v]) => ` ${k}="${esc(v)}"`).join('');
-  return `<script type="module" src="${esc(new URL('lease-lab.js', HERE))}"></script>\n<lease-lab${attrs}></lease-lab>`;
 }
