@@ -2,6 +2,13 @@
 // (run JSON, dictionary, number formatter); they only read what the wasm reported.
 import { fmt } from './i18n.js';
 
+/** How far a clock stepped, in ms with its sign: +300, −300. */
+export const stepText = (ms, num) => `${ms > 0 ? '+' : '−'}${num(Math.abs(ms))}`;
+/** Redlock's validity, in ms from µs, with a minus sign when it is spent. */
+export const validityText = (us, num) => `${us < 0 ? '−' : ''}${num(Math.abs(us) / 1000)}`;
+/** Redlock nodes by their names (n1, n2, …) from their 0-based indexes. */
+export const nodeNames = (ks) => ks.map((k) => `n${k + 1}`).join(', ');
+
 /** The sentence for one event, for the events table and the "now" line. */
 export function describeEvent(e, run, d, num) {
   const v = {
@@ -17,12 +24,12 @@ export function describeEvent(e, run, d, num) {
     left: e.left_us != null ? num(e.left_us / 1000) : '',
     need: num(e.need_ms),
     reason: d.reasons[e.reason] || e.reason || '',
-    step: e.step_ms != null ? `${e.step_ms > 0 ? '+' : '−'}${num(Math.abs(e.step_ms))}` : '',
+    step: e.step_ms != null ? stepText(e.step_ms, num) : '',
     node: e.node != null ? `n${e.node + 1}` : '',
     g: e.granted_nodes != null ? `${num(e.granted_nodes)}/${num(run.nodes)}` : '',
-    validity: e.validity_us != null ? `${e.validity_us < 0 ? '−' : ''}${num(Math.abs(e.validity_us) / 1000)}` : '',
+    validity: e.validity_us != null ? validityText(e.validity_us, num) : '',
     k: e.keys_lost != null ? num(e.keys_lost) : '',
-    nodes: e.nodes ? e.nodes.map((k) => `n${k + 1}`).join(', ') : '',
+    nodes: e.nodes ? nodeNames(e.nodes) : '',
   };
   let key = e.kind;
   if (key === 'granted' && e.lease_end_ms == null) key = 'grantedSession';
@@ -175,7 +182,7 @@ function redlockMargin(run, d, num) {
       const n = `n${l.node + 1}`;
       const step = run.events.find((e) => e.kind === 'server-clock-step' && e.node === l.node && e.t_ms <= l.ends_ms);
       if (l.lost) causes.push(fmt(d.marginCrash, { n, c: w.client, t: num(l.ends_ms) }));
-      else if (step) causes.push(fmt(d.marginJump, { n, by: `${step.step_ms > 0 ? '+' : '−'}${num(Math.abs(step.step_ms))}`, t: num(step.t_ms) }));
+      else if (step) causes.push(fmt(d.marginJump, { n, by: stepText(step.step_ms, num), t: num(step.t_ms) }));
     }
     const head = fmt(d.marginMajority, { c: w.client, t: num(w.t_ms), end: num(end), late: num(Math.max(0, w.t_ms - end)), q: num(quorum), n: num(run.nodes) });
     const broke = causes.length ? fmt(d.marginBecause, { causes: causes.join(d.marginAnd) }) : '';
