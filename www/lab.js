@@ -4,7 +4,7 @@
 // wasm for a run, and after every change hands a snapshot of itself to the view (view.js); the
 // playback clock is playback.js's. It wires the controls to the state. No simulation logic lives here.
 import init, { Simulation, catalogue, defaultScenario, policies } from './pkg/leaselab.js';
-import { loadLang, fmt } from './i18n.js';
+import { loadLang, fmt, numberFormat } from './i18n.js';
 import { eventTimes } from './explain.js';
 import { BEFORE, Playback } from './playback.js';
 import { RETRIES_ON, defaultsOf, loadCatalogue, paramsOf, pauseParam, readSettings, resetOf, settingNames, takeSettings, ttlParam } from './settings.js';
@@ -174,9 +174,7 @@ export class Lab {
     const d = await loadLang(lang);
     this.state.lang = lang;
     this.d = d;
-    // Plain digits need no Intl (its first use costs ~30 ms of start-up); other scripts get theirs.
-    const nf = lang === 'en' ? null : new Intl.NumberFormat(lang, { maximumFractionDigits: 3, useGrouping: false });
-    this.num = (v) => (v == null || Number.isNaN(v) ? '' : nf ? nf.format(v) : String(Math.round(v * 1000) / 1000));
+    this.num = numberFormat(lang);
   }
 
   /** A scenario's title or summary in the lab's language: the language file's, the catalogue's, or English. */

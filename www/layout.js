@@ -35,6 +35,17 @@ function label(c, x, y, text, attrs, size = c.fs) {
   return { tag: 'text', attrs: { x, y, ...attrs }, text, box: { x: left, y: y - size * 0.8, w, h: size } };
 }
 
+/** The first instant at which two runs of the same schedule differ, or null. */
+export function divergence(a, b) {
+  const n = Math.max(a.events.length, b.events.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.events[i];
+    const y = b.events[i];
+    if (!x || !y || JSON.stringify(x) !== JSON.stringify(y)) return Math.min(x ? x.t_ms : Infinity, y ? y.t_ms : Infinity);
+  }
+  return null;
+}
+
 /** The horizontal scale: [x0, x1] in px for [0, tMax] ms, with room after the last write for its value. */
 function timeScale(run, { W, narrow, d, num, tFix, textW }) {
   const x0 = narrow ? 12 : 18;

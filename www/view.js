@@ -10,6 +10,7 @@
 // the page's document, or each element's shadow root.
 import { languages, fmt } from './i18n.js';
 import { drawDiagram } from './diagram.js';
+import { divergence } from './layout.js';
 import { describeEvent, explainVerdict, safetyMargin, whoOf } from './explain.js';
 import { extraParams, pauseParam, rangeOf, ttlParam } from './settings.js';
 import { DEFAULT_SPEED, SPEEDS } from './playback.js';
@@ -173,17 +174,6 @@ function legendIcon(kind) {
     for (const x of [10, 18, 26]) add('line', { x1: x, x2: x, y1: 12, y2: 5, class: 'ask' });
   } else add('line', { x1: 4, y1: 8, x2: 30, y2: 8, class: 'arrow write ok', 'marker-end': 'url(#ah-ok)' });
   return svg;
-}
-
-/** The first instant at which two runs of the same schedule differ, or null. */
-function divergence(a, b) {
-  const n = Math.max(a.events.length, b.events.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.events[i];
-    const y = b.events[i];
-    if (!x || !y || JSON.stringify(x) !== JSON.stringify(y)) return Math.min(x ? x.t_ms : Infinity, y ? y.t_ms : Infinity);
-  }
-  return null;
 }
 
 /** Shows the parts of the lab whose `controls` token is in `features`. */
