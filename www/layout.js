@@ -219,17 +219,29 @@ function laneName(k, run, c) {
   return reach && reach.length < run.nodes ? `${name} · ${fmt(d.reaches, { n: nodeNames(reach) })}` : name;
 }
 
-/** The lanes top to bottom, after a header row for the overlap label: where each starts, its time line, its notes. */
-function laneGeometry(rowsOf, run, c) {
+/** Whether the axis's unit ("ms", above its right end) would touch a note in the storage lane's last row. */
+function unitClash(notes, rows, c) {
+  if (c.tMax >= 2000) return false; // in seconds every tick says its unit; there is no separate one
+  const left = c.x1 - c.textW(c.d.ms) - 6;
+  return notes.some((n) => n.row === rows - 1 && n.at + c.textW(n.text) > left);
+}
+
+/**
+ * The lanes top to bottom, after the header: a row for where the runs part (with a `mark`), then one
+ * for the overlap label. Where each lane starts, its time line, its notes; the storage lane gets an
+ * empty row more when its last one would run into the axis's unit.
+ */
+function laneGeometry(m, rowsOf, run, c, mark) {
   const { fs } = c;
   const rowH = fs + 5;
-  const head = fs + 10;
+  const head = fs + 10 + (mark ? rowH : 0);
   const lanes = {};
   let y = head;
   for (const k of c.laneKeys) {
     const line = y + fs + (c.nodes && c.isSvc(k) ? 22 : 31);
     lanes[k] = { key: k, name: laneName(k, run, c), top: y, line, notes: line + 18 + fs, rows: rowsOf[k] };
-    y = line + 20 + rowsOf[k] * rowH + 4;
+    const rows = k === 'storage' && unitClash(m.notes.storage, rowsOf.storage, c) ? rowsOf[k] + 1 : rowsOf[k];
+    y = line + 20 + rows * rowH + 4;
   }
   const axisY = y + 2;
   return { rowH, head, lanes, axisY, H: axisY + fs + 14 };
@@ -381,7 +393,7 @@ export function layoutDiagram(run, opts) {
   const c = context(run, opts);
   const { d, fs, x0, x1, narrow, sx } = c;
   const m = collectMarks(run, c);
-  const g = laneGeometry(placeNotes(m.notes, c), run, c);
+  const g = laneGeometry(m, placeNotes(m.notes, c), run, c, opts.mark);
   const { head, axisY, lanes } = g;
   const items = [];
   // Overlap windows: across every lane, labelled in the header row.
@@ -406,11 +418,12 @@ export function layoutDiagram(run, opts) {
   }
   for (const k of c.laneKeys) items.push(label(c, x0, lanes[k].top + fs + 2, lanes[k].name, { class: 'lane-name' }));
   axisItems(items, c, axisY);
-  // Where this run parts from the one it is compared with (11px: the label's own size in style.css).
+  // Where this run parts from the one it is compared with, labelled in the header's top row (11px:
+  // the label's own size in style.css), clear of the overlap labels and the first lane's name.
   if (opts.mark) {
     const x = sx(opts.mark.t);
-    items.push({ tag: 'line', attrs: { x1: x, x2: x, y1: head - 4, y2: axisY, class: 'diverge' } });
-    items.push(label(c, Math.min(x + 4, x1 - c.textW(opts.mark.label)), head + fs - 2, opts.mark.label, { class: 'diverge-label' }, 11));
+    items.push({ tag: 'line', attrs: { x1: x, x2: x, y1: fs + 6, y2: axisY, class: 'diverge' } });
+    items.push(label(c, Math.max(x0, Math.min(x + 4, x1 - c.textW(opts.mark.label))), fs + 3, opts.mark.label, { class: 'diverge-label' }, 11));
   }
   return {
     W: c.W, H: g.H, fs, narrow, x0, x1, head, axisY, tMax: c.tMax, end: run.end_ms,
