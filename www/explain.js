@@ -40,7 +40,7 @@ export function describeEvent(e, run, d, num) {
   else if (key === 'write-sent' && e.held_ms > 0) key = 'write-held';
   else if (key === 'partition') key = e.cut ? 'partition-cut' : 'partition-heal';
   else if (key === 'redlock-acquired' && e.validity_us <= 0) key = 'redlock-trusted';
-  else if (key === 'redlock-failed' && e.granted_nodes * 2 > run.nodes) key = 'redlock-late';
+  else if (key === 'redlock-failed' && e.granted_nodes >= run.quorum) key = 'redlock-late';
   // Redlock: the node's own words for what happens on it.
   if (e.node != null && ['granted', 'grantedNoToken', 'denied', 'released', 'lease-expired', 'server-clock-step'].includes(key)) key = `node-${key}`;
   v.freed = e.freed_lock ? d.ev.freed : '';
@@ -156,10 +156,12 @@ export function safetyMargin(run, d, num) {
 
 /**
  * Redlock's margin: a client holds the lock while it has live keys on a majority of the nodes, and it
- * trusts it for validity = TTL − elapsed − drift. The quorum, the drift allowance and when the writer's
- * majority ended come from the run JSON; this function only picks the causes to name. For each write from a client that no longer held a
- * majority, say when it lost it and why: a pause, a key that a crash forgot, a node whose clock jumped,
- * or a naive client that trusted a majority with no validity left.
+ * trusts it for validity = TTL − elapsed − drift. The quorum, the drift allowance, the validity and
+ * when the writer's majority ended come from the run JSON; this function only picks the causes to
+ * name. For each write from a client that no longer held a majority, say when it lost it and why: a
+ * pause, a key that a crash forgot, a node whose clock jumped, or a naive client that trusted a
+ * majority with no validity left. (Which keys ended before their TTL ran out is still worked out here,
+ * from `granted_ms + ttl_ms`: the run JSON does not say.)
  */
 function redlockMargin(run, d, num) {
   const out = [];
@@ -175,9 +177,11 @@ function redlockMargin(run, d, num) {
     const end = w.held_until_ms;
     const causes = [];
     if (acq.validity_us <= 0) causes.push(fmt(d.marginNaive, { c: w.client, v: num(acq.validity_us / 1000) }));
-    for (const p of run.pauses.filter((p) => p.client === w.client && p.from_ms < w.t_ms && p.to_ms > end - run.ttl_ms)) {
+    // Pauses between the round's requests and the write.
+    for (const p of run.pauses.filter((p) => p.client === w.client && p.from_ms < w.t_ms && p.to_ms > from)) {
       causes.push(fmt(d.marginPause, { c: w.client, dur: num(p.to_ms - p.from_ms) }));
     }
+    // Keys gone by then before their TTL ran out: a crash, or their node's clock jumping.
     for (const l of keys.filter((l) => l.ends_ms <= end && l.ends_ms < l.granted_ms + run.ttl_ms)) {
       const n = `n${l.node + 1}`;
       const step = run.events.find((e) => e.kind === 'server-clock-step' && e.node === l.node && e.t_ms <= l.ends_ms);

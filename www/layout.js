@@ -71,7 +71,7 @@ function roundNote(e, run, c) {
   const g = `${num(e.granted_nodes)}/${num(run.nodes)}`;
   const short = c.narrow ? 'Short' : '';
   if (e.kind === 'redlock-acquired') return fmt(e.validity_us > 0 ? d[`rlHolds${short}`] : d[`rlTrusts${short}`], { g, v });
-  return fmt(e.granted_nodes * 2 > run.nodes ? d[`rlTooLate${short}`] : d.rlNoMajority, { g, v });
+  return fmt(e.granted_nodes >= run.quorum ? d[`rlTooLate${short}`] : d.rlNoMajority, { g, v });
 }
 
 /**
