@@ -5,7 +5,7 @@ SHELL := bash
 PORT ?= 8000
 export PATH := $(HOME)/.cargo/bin:$(PATH)
 
-.PHONY: run test dist bench test-rust test-wasm test-e2e size conformance
+.PHONY: run test dist bench test-rust test-wasm test-unit test-e2e size conformance
 
 ## make run — build the lab and serve it on http://127.0.0.1:$(PORT)/ (loopback only)
 run: dist
@@ -17,12 +17,12 @@ dist:
 	bash tools/build-web.sh
 
 ## make test — every test: Rust (unit, scenario, property, golden, CLI, allocation), wasm in headless
-## Chromium, browser end-to-end, size budgets. Non-zero on any failure.
+## Chromium, the page's modules under plain Node, browser end-to-end, size budgets. Non-zero on any failure.
 test:
 	bash tools/setup.sh test
 	$(MAKE) --no-print-directory test-rust
 	bash tools/build-web.sh
-	$(MAKE) --no-print-directory size test-wasm test-e2e
+	$(MAKE) --no-print-directory size test-unit test-wasm test-e2e
 
 test-rust:
 	cargo test --release --workspace
@@ -32,8 +32,13 @@ test-rust:
 test-wasm:
 	wasm-pack test --headless --chrome crate --release --test web --features estimate
 
+# The page's pure modules (the diagram's layout, …) under plain Node: no browser. Needs www/pkg (build-web).
+test-unit:
+	node --test www/tests/unit/
+
+# The browser tests: the files directly in www/tests/ (www/tests/unit/ is test-unit's).
 test-e2e:
-	node --test --test-concurrency=1 www/tests/
+	node --test --test-concurrency=1 www/tests/*.test.mjs
 
 size:
 	bash tools/size-check.sh

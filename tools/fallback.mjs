@@ -133,10 +133,10 @@ async function main() {
   await pkg.default({ module_or_path: await readFile(join(WWW, 'pkg', 'leaselab_bg.wasm')) });
   globalThis.document = { createElementNS: (_, name) => new Node(name) };
   const { drawDiagram } = await import(pathToFileURL(join(WWW, 'diagram.js')).href);
-  const { loadLang } = await import(pathToFileURL(join(WWW, 'i18n.js')).href);
+  const { loadLang, numberFormat } = await import(pathToFileURL(join(WWW, 'i18n.js')).href);
   const d = await loadLang('en');
-  // The lab's English number format (lab.js).
-  const num = (v) => (v == null || Number.isNaN(v) ? '' : String(Math.round(v * 1000) / 1000));
+  const num = numberFormat('en'); // the lab's
+
   const style = styler(await readFile(join(WWW, 'style.css'), 'utf8'));
   const policies = pkg.policies().split(',');
 

@@ -1,7 +1,8 @@
 // embed.html: one <lease-lab> filling the frame, for hosts that only allow iframes. It takes the page's
 // query parameters (and the element's presentation ones) as the element's attributes; nothing else
 // from the address reaches the DOM.
-import { loadCore, settingNames } from './lab.js';
+import { loadCore } from './lab.js';
+import { settingNames } from './settings.js';
 import './lease-lab.js';
 
 let q;

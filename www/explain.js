@@ -2,6 +2,13 @@
 // (run JSON, dictionary, number formatter); they only read what the wasm reported.
 import { fmt } from './i18n.js';
 
+/** How far a clock stepped, in ms with its sign: +300, −300. */
+export const stepText = (ms, num) => `${ms > 0 ? '+' : '−'}${num(Math.abs(ms))}`;
+/** Redlock's validity, in ms from µs, with a minus sign when it is spent. */
+export const validityText = (us, num) => `${us < 0 ? '−' : ''}${num(Math.abs(us) / 1000)}`;
+/** Redlock nodes by their names (n1, n2, …) from their 0-based indexes. */
+export const nodeNames = (ks) => ks.map((k) => `n${k + 1}`).join(', ');
+
 /** The sentence for one event, for the events table and the "now" line. */
 export function describeEvent(e, run, d, num) {
   const v = {
@@ -17,12 +24,12 @@ export function describeEvent(e, run, d, num) {
     left: e.left_us != null ? num(e.left_us / 1000) : '',
     need: num(e.need_ms),
     reason: d.reasons[e.reason] || e.reason || '',
-    step: e.step_ms != null ? `${e.step_ms > 0 ? '+' : '−'}${num(Math.abs(e.step_ms))}` : '',
+    step: e.step_ms != null ? stepText(e.step_ms, num) : '',
     node: e.node != null ? `n${e.node + 1}` : '',
     g: e.granted_nodes != null ? `${num(e.granted_nodes)}/${num(run.nodes)}` : '',
-    validity: e.validity_us != null ? `${e.validity_us < 0 ? '−' : ''}${num(Math.abs(e.validity_us) / 1000)}` : '',
+    validity: e.validity_us != null ? validityText(e.validity_us, num) : '',
     k: e.keys_lost != null ? num(e.keys_lost) : '',
-    nodes: e.nodes ? e.nodes.map((k) => `n${k + 1}`).join(', ') : '',
+    nodes: e.nodes ? nodeNames(e.nodes) : '',
     rev: e.rev != null ? num(e.rev) : '',
     behind: e.behind || '',
   };
@@ -35,7 +42,7 @@ export function describeEvent(e, run, d, num) {
   else if (key === 'write-sent' && e.held_ms > 0) key = 'write-held';
   else if (key === 'partition') key = e.cut ? 'partition-cut' : 'partition-heal';
   else if (key === 'redlock-acquired' && e.validity_us <= 0) key = 'redlock-trusted';
-  else if (key === 'redlock-failed' && e.granted_nodes * 2 > run.nodes) key = 'redlock-late';
+  else if (key === 'redlock-failed' && e.granted_nodes >= run.quorum) key = 'redlock-late';
   // etcd and ZooKeeper word their grants, failures, expiries and unlocks in their own terms.
   if (['etcd', 'zookeeper'].includes(run.service) && `${run.service}-${key}` in d.ev) key = `${run.service}-${key}`;
   // Redlock: the node's own words for what happens on it.
@@ -153,10 +160,12 @@ export function safetyMargin(run, d, num) {
 
 /**
  * Redlock's margin: a client holds the lock while it has live keys on a majority of the nodes, and it
- * trusts it for validity = TTL − elapsed − drift. The quorum, the drift allowance and when the writer's
- * majority ended come from the run JSON; this function only picks the causes to name. For each write from a client that no longer held a
- * majority, say when it lost it and why: a pause, a key that a crash forgot, a node whose clock jumped,
- * or a naive client that trusted a majority with no validity left.
+ * trusts it for validity = TTL − elapsed − drift. The quorum, the drift allowance, the validity and
+ * when the writer's majority ended come from the run JSON; this function only picks the causes to
+ * name. For each write from a client that no longer held a majority, say when it lost it and why: a
+ * pause, a key that a crash forgot, a node whose clock jumped, or a naive client that trusted a
+ * majority with no validity left. (Which keys ended before their TTL ran out is still worked out here,
+ * from `granted_ms + ttl_ms`: the run JSON does not say.)
  */
 function redlockMargin(run, d, num) {
   const out = [];
@@ -172,14 +181,16 @@ function redlockMargin(run, d, num) {
     const end = w.held_until_ms;
     const causes = [];
     if (acq.validity_us <= 0) causes.push(fmt(d.marginNaive, { c: w.client, v: num(acq.validity_us / 1000) }));
-    for (const p of run.pauses.filter((p) => p.client === w.client && p.from_ms < w.t_ms && p.to_ms > end - run.ttl_ms)) {
+    // Pauses between the round's requests and the write.
+    for (const p of run.pauses.filter((p) => p.client === w.client && p.from_ms < w.t_ms && p.to_ms > from)) {
       causes.push(fmt(d.marginPause, { c: w.client, dur: num(p.to_ms - p.from_ms) }));
     }
+    // Keys gone by then before their TTL ran out: a crash, or their node's clock jumping.
     for (const l of keys.filter((l) => l.ends_ms <= end && l.ends_ms < l.granted_ms + run.ttl_ms)) {
       const n = `n${l.node + 1}`;
       const step = run.events.find((e) => e.kind === 'server-clock-step' && e.node === l.node && e.t_ms <= l.ends_ms);
       if (l.lost) causes.push(fmt(d.marginCrash, { n, c: w.client, t: num(l.ends_ms) }));
-      else if (step) causes.push(fmt(d.marginJump, { n, by: `${step.step_ms > 0 ? '+' : '−'}${num(Math.abs(step.step_ms))}`, t: num(step.t_ms) }));
+      else if (step) causes.push(fmt(d.marginJump, { n, by: stepText(step.step_ms, num), t: num(step.t_ms) }));
     }
     const head = fmt(d.marginMajority, { c: w.client, t: num(w.t_ms), end: num(end), late: num(Math.max(0, w.t_ms - end)), q: num(quorum), n: num(run.nodes) });
     const broke = causes.length ? fmt(d.marginBecause, { causes: causes.join(d.marginAnd) }) : '';

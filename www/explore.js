@@ -5,16 +5,14 @@
 // that same wasm, run in a module Web Worker (explore-worker.js). No simulation logic here: JS draws
 // and drives.
 import initSweeps, { Simulation, catalogue, defaultScenario, policies } from './pkg/leaselab_mc.js';
-import { loadCatalogue } from './core.js';
 import { languages, loadLang, fmt } from './i18n.js';
 import { en as enX, bn as bnX, PRESETS } from './explore-i18n.js';
+import { clamp, loadCatalogue, rangeOf, urlName } from './settings.js';
 
 const $ = (id) => document.getElementById(id);
 /** The catalogue from this page's own wasm: the lab's (pkg/leaselab.js) would be a second download. */
 const loadCore = () => loadCatalogue({ init: initSweeps, catalogue, defaultScenario, policies });
 const SVGNS = 'http://www.w3.org/2000/svg';
-/** The lab's slider ranges (lab.js): a cell outside them would be clamped when opened there. */
-const UI = { ttl: [10, 2000], pause: [0, 3000], other: [0, 3000] };
 /** How long one slice of the sweep should take before the page gets the main thread back: well under
  *  the 50 ms budget, since later rows can cost more than earlier ones (longer pauses, more retries). */
 const SLICE_MS = 12;
@@ -122,18 +120,6 @@ const paramLabel = (s, p) => {
 
 // ---------- Phase diagram
 
-/** The lab's URL name for a scenario parameter: its Pause slider drives `pause`, else `delay`. */
-function urlName(s, p) {
-  const pauseP = s.params.find((o) => o.name === 'pause') || s.params.find((o) => o.name === 'delay');
-  return p === pauseP ? 'pause' : p.name;
-}
-
-/** A parameter's range as the lab's sliders allow it. */
-function rangeOf(s, p) {
-  const ui = p.name === 'ttl' ? UI.ttl : urlName(s, p) === 'pause' ? UI.pause : UI.other;
-  return [Math.max(ui[0], Math.ceil(p.min_ms)), Math.min(ui[1], Math.floor(p.max_ms))];
-}
-
 /** `n` whole-millisecond values from `lo`, a round step apart, not beyond `hi` (so every cell is a
  *  setting the lab can show exactly, and any slice of rows sweeps the same values). */
 function axisValues([lo, hi], n) {
@@ -149,8 +135,7 @@ function axisValues([lo, hi], n) {
 function startValue(s, p) {
   const raw = q.get('scenario') === s.id || (!q.get('scenario') && s.id === st.core.defaultId) ? q.get(urlName(s, p)) : null;
   const v = raw === null ? p.default_ms : Number(raw);
-  const [lo, hi] = rangeOf(s, p);
-  return Math.min(hi, Math.max(lo, Number.isFinite(v) ? Math.round(v) : p.default_ms));
+  return clamp(Number.isFinite(v) ? Math.round(v) : p.default_ms, rangeOf(s, p));
 }
 
 function initPhase() {

@@ -312,6 +312,15 @@ export function loadLang(lang) {
   ]).then(([m, scenarios]) => ({ ...en, ...m.default, scenarios: scenarios || {} })));
 }
 
+/**
+ * The lab's numbers in language `lang`: at most three decimals, no grouping, '' for none. Plain digits
+ * need no Intl (its first use costs ~30 ms of start-up); other scripts get theirs.
+ */
+export function numberFormat(lang) {
+  const nf = lang === 'en' ? null : new Intl.NumberFormat(lang, { maximumFractionDigits: 3, useGrouping: false });
+  return (v) => (v == null || Number.isNaN(v) ? '' : nf ? nf.format(v) : String(Math.round(v * 1000) / 1000));
+}
+
 /** Fills {name} placeholders from `vars`; unknown names stay visible rather than vanish. */
 export function fmt(s, vars = {}) {
   return String(s).replace(/\{(\w+)\}/g, (m, k) => (k in vars && vars[k] != null ? String(vars[k]) : m));

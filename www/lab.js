@@ -1,166 +1,20 @@
 // The lab's controller: one instance per lab on a page (the page itself, or each <lease-lab>). It binds
-// to a root (the document or a shadow root: ids are looked up there), reads its settings from a getter
-// (the URL's query or the element's attributes), owns the state, the controls and the playback clock,
-// asks the wasm for a run and hands it to the pure renderers. No simulation logic lives here.
+// to a root (the document or a shadow root: ids are looked up there), reads its settings through
+// settings.js from a getter (the URL's query or the element's attributes), owns the state, asks the
+// wasm for a run, and after every change hands a snapshot of itself to the view (view.js); the
+// playback clock is playback.js's. It wires the controls to the state. No simulation logic lives here.
 import init, { Simulation, catalogue, defaultScenario, policies } from './pkg/leaselab.js';
-import { languages, loadLang, fmt } from './i18n.js';
-import { drawDiagram } from './diagram.js';
-import { describeEvent, eventTimes, explainVerdict, safetyMargin, whoOf } from './explain.js';
-import { labMarkup } from './markup.js';
-import { loadCatalogue } from './core.js';
-
-/** The folder this file is served from: the page (index.html), lease-lab.js and embed.html live there. */
-export const HERE = new URL('./', import.meta.url);
-
-const TTL_UI = [10, 2000];
-const PAUSE_UI = [0, 3000];
-const EXTRA_UI = [0, 3000];
-const SPEEDS = ['1', '0.25', '0.1', '0.04'];
-const DEFAULT_SPEED = '0.1';
-const EPS = 1e-6;
-const BEFORE = -1; // playhead position "before the run" (sim times are never negative)
-/** How often a refused client starts over when the box is ticked (the catalogue's "+retry"). */
-const RETRIES_ON = 3;
+import { loadLang, fmt, numberFormat } from './i18n.js';
+import { eventTimes } from './explain.js';
+import { BEFORE, Playback } from './playback.js';
+import { RETRIES_ON, defaultsOf, loadCatalogue, paramsOf, pauseParam, readSettings, resetOf, settingNames, takeSettings, ttlParam } from './settings.js';
+import * as view from './view.js';
 
 /** The parts a lab can show, by their `controls` token (the verdict, diagram and events always show). */
 export const FEATURES = ['scenario', 'sliders', 'params', 'fencing', 'retries', 'reset', 'lang', 'play', 'share', 'compare', 'info'];
 
-/** The wasm and its catalogue, initialised once per page however many labs it has (core.js). */
+/** The wasm and its catalogue, initialised once per page however many labs it has (settings.js). */
 export const loadCore = () => loadCatalogue({ init, catalogue, defaultScenario, policies });
-
-// ---------- Scenario parameters and slider ranges
-
-/** The scenario's parameter driven by the Pause slider: `pause`, else `delay` (a held packet). */
-const pauseParam = (s) => s.params.find((p) => p.name === 'pause') || s.params.find((p) => p.name === 'delay') || null;
-const ttlParam = (s) => s.params.find((p) => p.name === 'ttl');
-/** A slider's range: the UI's range clamped to the scenario's own. */
-const rangeOf = (p, ui) => [Math.max(ui[0], Math.ceil(p.min_ms)), Math.min(ui[1], Math.floor(p.max_ms))];
-const clamp = (v, [lo, hi]) => Math.min(hi, Math.max(lo, v));
-/** The scenario's other parameters (retry intervals, lock-delay, when an admin kills a session, …):
- *  each gets a slider of its own, built from the scenario's parameter list. */
-const extraParams = (s) => s.params.filter((p) => p !== ttlParam(s) && p !== pauseParam(s));
-const defaultsOf = (s) => ({
-  ttl: ttlParam(s) ? clamp(ttlParam(s).default_ms, rangeOf(ttlParam(s), TTL_UI)) : 0,
-  pause: pauseParam(s) ? clamp(pauseParam(s).default_ms, rangeOf(pauseParam(s), PAUSE_UI)) : 0,
-  extra: Object.fromEntries(extraParams(s).map((p) => [p.name, clamp(p.default_ms, rangeOf(p, EXTRA_UI))])),
-});
-
-/** A duration in milliseconds: a number, optionally with `ms` or `s` ("300", "300ms", "0.3s"). */
-function parseMs(raw) {
-  const m = /^\s*(-?(?:\d+(?:\.\d*)?|\.\d+))\s*(ms|s)?\s*$/.exec(raw);
-  return m ? Number(m[1]) * (m[2] === 's' ? 1000 : 1) : NaN;
-}
-
-function readMs(get, name, range, def, note) {
-  const raw = get(name);
-  if (raw === null) return def;
-  const v = parseMs(raw);
-  if (!Number.isFinite(v)) {
-    note('badNumber', { name, value: raw, used: def });
-    return def;
-  }
-  const used = clamp(Math.round(v), range);
-  if (used !== v) note('clamped', { name, value: raw, min: range[0], max: range[1], used });
-  return used;
-}
-
-/**
- * The settings `get(name)` gives (a string or null per name: the URL's query or an element's
- * attributes). Anything unusable falls back to the default (or clamps) and leaves a notice
- * {key, vars}, so a bad value is visible and never yields a wrong verdict.
- */
-export function readSettings(get, c) {
-  const notices = [];
-  const note = (key, vars) => notices.push({ key, vars });
-  const st = { lang: 'en', scenario: c.defaultId, fencing: 'none', retries: 0, naive: false };
-  const lang = get('lang');
-  if (lang !== null) {
-    if (Object.hasOwn(languages, lang)) st.lang = lang;
-    else note('badLang', { value: lang });
-  }
-  const id = get('scenario');
-  if (id !== null) {
-    if (Object.hasOwn(c.byId, id)) st.scenario = id;
-    else note('badScenario', { value: id });
-  }
-  const f = get('fencing');
-  if (f !== null) {
-    if (c.policies.includes(f)) st.fencing = f;
-    else note('badFencing', { value: f, list: c.policies.join(', ') });
-  }
-  const s = c.byId[st.scenario];
-  const def = defaultsOf(s);
-  st.ttl = def.ttl;
-  if (ttlParam(s)) st.ttl = readMs(get, 'ttl', rangeOf(ttlParam(s), TTL_UI), def.ttl, note);
-  else if (get('ttl') !== null) note('noTtl', { value: get('ttl') });
-  st.pause = def.pause;
-  if (pauseParam(s)) st.pause = readMs(get, 'pause', rangeOf(pauseParam(s), PAUSE_UI), def.pause, note);
-  else if (get('pause') !== null) note('noPause', { value: get('pause') });
-  const r = get('retries');
-  if (r !== null) {
-    if (/^(10|\d)$/.test(r)) st.retries = Number(r);
-    else note('badNumber', { name: 'retries', value: r, used: 0 });
-  }
-  const nv = get('naive');
-  if (nv !== null) {
-    const yes = ['1', 'true', 'yes'].includes(nv);
-    if (!yes && !['0', 'false', 'no'].includes(nv)) note('badFlag', { name: 'naive', value: nv });
-    else if (yes && s.service !== 'redlock') note('noNaive', { value: nv });
-    else st.naive = yes;
-  }
-  st.extra = { ...def.extra };
-  for (const p of extraParams(s)) st.extra[p.name] = readMs(get, p.name, rangeOf(p, EXTRA_UI), def.extra[p.name], note);
-  return { st, notices };
-}
-
-/** The names readSettings reads: the contract's own and every scenario parameter's. */
-export function settingNames(c) {
-  const names = new Set(['scenario', 'ttl', 'pause', 'fencing', 'lang', 'retries', 'naive']);
-  for (const s of c.list) for (const p of s.params) names.add(p.name);
-  return names;
-}
-
-const esc = (v) => String(v).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-
-function option(parent, value, text) {
-  const o = document.createElement('option');
-  o.value = value;
-  o.textContent = text;
-  parent.appendChild(o);
-  return o;
-}
-
-/** A small swatch per legend entry, drawn with the diagram's own classes. */
-function legendIcon(kind) {
-  const NS = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(NS, 'svg');
-  svg.setAttribute('viewBox', '0 0 36 16');
-  svg.setAttribute('class', 'swatch');
-  svg.setAttribute('aria-hidden', 'true');
-  const add = (name, attrs) => {
-    const e = document.createElementNS(NS, name);
-    for (const k in attrs) e.setAttribute(k, attrs[k]);
-    svg.appendChild(e);
-  };
-  const box = { x: 2, y: 3, width: 32, height: 10, rx: 2 };
-  if (['lease', 'belief', 'pause', 'overlap', 'value'].includes(kind)) add('rect', { ...box, class: kind });
-  else if (kind === 'ask') {
-    add('line', { x1: 2, x2: 34, y1: 12, y2: 12, class: 'lane-line' });
-    for (const x of [10, 18, 26]) add('line', { x1: x, x2: x, y1: 12, y2: 5, class: 'ask' });
-  } else add('line', { x1: 4, y1: 8, x2: 30, y2: 8, class: 'arrow write ok', 'marker-end': 'url(#ah-ok)' });
-  return svg;
-}
-
-/** The first instant at which two runs of the same schedule differ, or null. */
-function divergence(a, b) {
-  const n = Math.max(a.events.length, b.events.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.events[i];
-    const y = b.events[i];
-    if (!x || !y || JSON.stringify(x) !== JSON.stringify(y)) return Math.min(x ? x.t_ms : Infinity, y ? y.t_ms : Infinity);
-  }
-  return null;
-}
 
 export class Lab {
   /**
@@ -177,16 +31,41 @@ export class Lab {
     this.root = root;
     this.o = opts;
     this.$ = (id) => root.getElementById(id);
+    this.v = { $: this.$, root };
     this.features = opts.features || new Set(FEATURES);
     this.state = { compare: 'token' };
     this.notices = []; // [{key, vars}] — kept as keys so a language switch re-words them
     this.extraNotices = [];
-    this.play = { t: 0, on: false, raf: 0, last: 0, speed: Number(DEFAULT_SPEED), times: [], shownRow: -2, width: 0 };
+    this.playback = new Playback(() => this.renderPlayhead());
+    this.shownRow = -2; // the last events-table row shown as past (-2: the rows are new)
+    this.width = 0; // the diagram's width, from the ResizeObserver
     this.sim = null;
     this.run = null;
     this.other = null; // the run under the comparison policy, while the side-by-side view is open
     this.lastSaid = null;
-    this.reduceMotion = matchMedia('(prefers-reduced-motion: reduce)');
+  }
+
+  /** The reader's reduced-motion preference (a MediaQueryList): then nothing plays by itself. */
+  get reduceMotion() {
+    return this.playback.reduceMotion;
+  }
+
+  /** What the view draws: everything it needs, nothing it could read elsewhere. */
+  snapshot() {
+    const st = this.state;
+    return {
+      st,
+      s: this.cat[st.scenario],
+      core: this.core,
+      d: this.d,
+      num: this.num,
+      run: this.run,
+      other: this.other,
+      features: this.features,
+      notices: [...this.notices, ...this.extraNotices],
+      page: Boolean(this.o.page),
+      width: this.width,
+    };
   }
 
   /** Loads the wasm (shared) and the language, then draws the lab. Rejects if the wasm cannot load. */
@@ -195,16 +74,18 @@ export class Lab {
     this.core = c;
     this.cat = c.byId;
     this.names = settingNames(c);
-    this.readAll();
+    const { st, notices } = readSettings(this.o.get, c);
+    Object.assign(this.state, st);
+    this.notices = notices;
     await this.setLang(this.state.lang);
-    this.o.mount.innerHTML = labMarkup({ langPicker: !this.o.page });
-    this.renderStatic();
-    this.applyFeatures();
+    this.o.mount.innerHTML = view.labMarkup({ langPicker: !this.o.page });
+    view.renderStatic(this.v, this.snapshot());
+    view.applyFeatures(this.v, this.features);
     this.renderNotices();
     this.simulate();
     // Reduced motion: no animated playback on load; the whole run is shown (stepping still works).
     const animate = this.o.autoplay && !this.reduceMotion.matches;
-    this.play.t = animate ? BEFORE : this.run.end_ms;
+    this.playback.t = animate ? BEFORE : this.run.end_ms;
     this.renderAll();
     this.wire();
     if (animate) this.startPlay();
@@ -212,28 +93,18 @@ export class Lab {
 
   // ---------- Settings
 
-  readAll() {
-    const { st, notices } = readSettings(this.o.get, this.core);
-    Object.assign(this.state, st);
-    this.notices = notices;
-  }
-
   /** Some settings changed at the source (attributes): take those, keep what the reader set. */
   async update(names) {
     const { st, notices } = readSettings(this.o.get, this.core);
     this.notices = notices;
-    const s = this.state;
-    if (names.has('scenario')) Object.assign(s, st, { lang: s.lang });
-    else {
-      for (const k of ['ttl', 'pause', 'fencing', 'retries', 'naive']) if (names.has(k)) s[k] = st[k];
-      for (const k of Object.keys(st.extra)) if (names.has(k)) s.extra[k] = st.extra[k];
-    }
-    if (names.has('lang') && st.lang !== s.lang) {
+    const lang = this.state.lang;
+    takeSettings(this.state, st, names);
+    if (names.has('lang') && st.lang !== lang) {
       await this.setLang(st.lang);
-      this.renderStatic();
+      view.renderStatic(this.v, this.snapshot());
     }
     this.renderNotices();
-    this.fillSelects();
+    view.fillSelects(this.v, this.snapshot());
     this.changed();
   }
 
@@ -246,8 +117,8 @@ export class Lab {
   setFeatures(set) {
     this.features = set;
     if (this.run) {
-      this.applyFeatures();
-      this.renderExtra();
+      view.applyFeatures(this.v, set);
+      view.renderExtra(this.v, this.snapshot());
     }
   }
 
@@ -255,33 +126,14 @@ export class Lab {
    * The settings as [name, value] pairs: those that differ from the defaults (for the URL), or with
    * `explicit` the scenario, TTL, pause and fencing always (for a snippet that must not drift).
    */
-  params({ explicit = false } = {}) {
-    const st = this.state;
-    const s = this.cat[st.scenario];
-    const def = defaultsOf(s);
-    const out = [];
-    const put = (k, v, isDefault) => (explicit || !isDefault) && out.push([k, String(v)]);
-    put('scenario', st.scenario, st.scenario === this.core.defaultId);
-    if (ttlParam(s)) put('ttl', st.ttl, st.ttl === def.ttl);
-    if (pauseParam(s)) put('pause', st.pause, st.pause === def.pause);
-    put('fencing', st.fencing, st.fencing === 'none');
-    for (const [k, v] of Object.entries(st.extra)) if (v !== def.extra[k]) out.push([k, String(v)]);
-    if (st.retries) out.push(['retries', String(st.retries)]);
-    if (st.naive) out.push(['naive', '1']);
-    if (st.lang !== 'en') out.push(['lang', st.lang]);
-    return out;
+  params(opts) {
+    return paramsOf(this.state, this.core, opts);
   }
 
-  /** An embed of this exact state: the <lease-lab> element with its script, or an iframe. */
-  snippet(kind) {
+  /** An embed of this exact state, by share.js (`m`): the <lease-lab> element with its script, or an iframe. */
+  embed(m, kind) {
     const pairs = [...this.params({ explicit: true }), ...(this.o.attrs ? this.o.attrs() : [])];
-    if (kind === 'iframe') {
-      const src = new URL(`embed.html?${new URLSearchParams(pairs)}`, HERE);
-      const title = `leaselab: ${this.scText(this.cat[this.state.scenario], 'title')}`;
-      return `<iframe src="${esc(src)}" title="${esc(title)}" width="100%" height="760" loading="lazy"></iframe>`;
-    }
-    const attrs = pairs.map(([k, v]) => ` ${k}="${esc(v)}"`).join('');
-    return `<script type="module" src="${esc(new URL('lease-lab.js', HERE))}"></script>\n<lease-lab${attrs}></lease-lab>`;
+    return m.snippet(kind, pairs, this.scText(this.cat[this.state.scenario], 'title'));
   }
 
   // ---------- Simulation
@@ -313,7 +165,7 @@ export class Lab {
       this.other = JSON.parse(sim.runJson());
       sim.setPolicy(st.fencing);
     }
-    this.play.times = eventTimes(this.run);
+    this.playback.load(eventTimes(this.run), this.run.end_ms);
   }
 
   // ---------- Words
@@ -322,209 +174,55 @@ export class Lab {
     const d = await loadLang(lang);
     this.state.lang = lang;
     this.d = d;
-    // Plain digits need no Intl (its first use costs ~30 ms of start-up); other scripts get theirs.
-    const nf = lang === 'en' ? null : new Intl.NumberFormat(lang, { maximumFractionDigits: 3, useGrouping: false });
-    this.num = (v) => (v == null || Number.isNaN(v) ? '' : nf ? nf.format(v) : String(Math.round(v * 1000) / 1000));
+    this.num = numberFormat(lang);
   }
 
   /** A scenario's title or summary in the lab's language: the language file's, the catalogue's, or English. */
   scText(s, field) {
-    const t = this.d.scenarios && this.d.scenarios[s.id];
-    return (t && t[field]) || s[field][this.state.lang] || s[field].en;
+    return view.scText(this.d, this.state.lang, s, field);
   }
 
   paramLabel(s, p) {
-    const t = this.d.scenarios && this.d.scenarios[s.id];
-    return (t && t.params && t.params[p.name]) || p.label[this.state.lang] || p.label.en;
+    return view.paramLabel(this.d, this.state.lang, s, p);
   }
 
   async switchLang(lang) {
     await this.setLang(lang);
-    this.renderStatic();
+    view.renderStatic(this.v, this.snapshot());
     this.renderNotices();
     this.renderAll();
     if (this.o.onChange) this.o.onChange(true);
   }
 
-  // ---------- Rendering (all of it reads the run, the playhead and the dictionary)
-
-  applyFeatures() {
-    for (const e of this.root.querySelectorAll('[data-feature]')) {
-      e.hidden = !e.dataset.feature.split(' ').some((f) => this.features.has(f));
-    }
-    this.$('grid').classList.toggle('solo', this.$('h-settings').parentElement.hidden);
-  }
-
-  fillSelects() {
-    const { $, d, state } = this;
-    const langSel = $('lang');
-    if (langSel) {
-      langSel.replaceChildren();
-      for (const [k, name] of Object.entries(languages)) option(langSel, k, name).lang = k;
-      langSel.value = state.lang;
-    }
-    const sc = $('scenario');
-    sc.replaceChildren();
-    const groups = new Map();
-    for (const s of this.core.list) {
-      if (!groups.has(s.group)) {
-        const g = document.createElement('optgroup');
-        g.label = (d.groups && d.groups[s.group]) || s.group;
-        sc.appendChild(g);
-        groups.set(s.group, g);
-      }
-      option(groups.get(s.group), s.id, this.scText(s, 'title'));
-    }
-    sc.value = state.scenario;
-    for (const [id, v] of [['fencing', state.fencing], ['compare-policy', state.compare]]) {
-      const f = $(id);
-      f.replaceChildren();
-      for (const p of this.core.policies) option(f, p, d.policies[p] || p);
-      f.value = v;
-    }
-    const sp = $('speed');
-    const keep = sp.value || DEFAULT_SPEED;
-    sp.replaceChildren();
-    for (const s of SPEEDS) option(sp, s, d.speeds[s]);
-    sp.value = keep;
-  }
-
-  /** Builds the scenario's extra sliders (only when the scenario or the language changes). */
-  renderExtra() {
-    const { $, state, d, num } = this;
-    const s = this.cat[state.scenario];
-    const list = $('extra-list');
-    const params = extraParams(s);
-    const key = `${s.id}/${state.lang}`;
-    if (list.dataset.key !== key) {
-      list.dataset.key = key;
-      list.replaceChildren();
-      for (const p of params) {
-        const field = document.createElement('div');
-        field.className = 'field';
-        const label = document.createElement('label');
-        label.htmlFor = `x-${p.name}`;
-        label.textContent = this.paramLabel(s, p);
-        const row = document.createElement('div');
-        row.className = 'slider';
-        const input = document.createElement('input');
-        Object.assign(input, { type: 'range', id: `x-${p.name}`, step: 1 });
-        [input.min, input.max] = rangeOf(p, EXTRA_UI);
-        input.dataset.param = p.name;
-        const out = document.createElement('output');
-        out.htmlFor = input.id;
-        out.id = `x-${p.name}-out`;
-        row.append(input, out);
-        field.append(label, row);
-        list.append(field);
-      }
-    }
-    for (const p of params) {
-      $(`x-${p.name}`).value = state.extra[p.name];
-      $(`x-${p.name}-out`).value = `${num(state.extra[p.name])} ${d.ms}`;
-    }
-    $('extra').hidden = !params.length || !this.features.has('params');
-  }
-
-  /** Sets one of the two contract sliders from its scenario parameter, or switches it off (`p` null). */
-  syncSlider(id, p, ui, value, label, note) {
-    const { $, d, num } = this;
-    const input = $(id);
-    if (p) {
-      [input.min, input.max] = rangeOf(p, ui);
-      input.value = value;
-      $(`${id}-out`).value = `${num(value)} ${d.ms}`;
-    } else {
-      $(`${id}-out`).value = '—';
-    }
-    input.disabled = !p;
-    $(`${id}-label`).textContent = label;
-    $(`${id}-note`).textContent = note;
-    $(`${id}-note`).hidden = !note;
-  }
-
-  syncSliders() {
-    const { d, state } = this;
-    this.renderExtra();
-    this.$('retries').checked = state.retries > 0;
-    // Redlock's client: compliant (checks the validity) unless the reader makes it naive.
-    this.$('naive-box').hidden = this.cat[state.scenario].service !== 'redlock';
-    this.$('naive').checked = Boolean(state.naive);
-    const s = this.cat[state.scenario];
-    // A session lock (PostgreSQL) has no TTL at all: that is the point of those scenarios.
-    const tp = ttlParam(s);
-    this.syncSlider('ttl', tp, TTL_UI, state.ttl, tp ? d.ttl : d.ttlOff, tp ? '' : d.noteNoTtl);
-    const p = pauseParam(s);
-    const label = !p ? d.pauseOff : p.name === 'delay' ? d.pauseAsDelay : this.paramLabel(s, p) || d.pause;
-    this.syncSlider('pause', p, PAUSE_UI, state.pause, label, !p ? d.noteNoPause : p.name === 'delay' ? d.noteDelay : '');
-  }
+  // ---------- Drawing (view.js, from a snapshot)
 
   renderNotices() {
-    const list = this.$('notice-list');
-    list.replaceChildren();
-    const all = [...this.notices, ...this.extraNotices];
-    for (const n of all) {
-      const li = document.createElement('li');
-      li.textContent = fmt(this.d.notices[n.key], n.vars);
-      list.appendChild(li);
-    }
-    this.$('notice').hidden = !all.length;
+    view.renderNotices(this.v, this.snapshot());
   }
 
-  renderStatic() {
-    const { d, root } = this;
-    if (this.o.page) {
-      document.documentElement.lang = this.state.lang;
-      document.title = d.docTitle;
-    } else this.$('lab').lang = this.state.lang;
-    for (const e of root.querySelectorAll('[data-i18n]')) {
-      const v = d[e.dataset.i18n];
-      if (typeof v === 'string') e.textContent = v;
-    }
-    for (const e of root.querySelectorAll('[data-i18n-label]')) e.setAttribute('aria-label', d[e.dataset.i18nLabel]);
-    this.$('notice-title').textContent = this.o.page ? d.noticeTitle : d.noticeTitleEmbed;
-    const legend = this.$('legend');
-    legend.replaceChildren();
-    for (const [kind, text] of d.legend) {
-      const li = document.createElement('li');
-      li.appendChild(legendIcon(kind));
-      li.append(text);
-      legend.appendChild(li);
-    }
-    this.fillSelects();
+  renderAll() {
+    const { v } = this;
+    const snap = this.snapshot();
+    view.syncSliders(v, snap);
+    this.announce(view.renderVerdict(v, snap));
+    if (this.o.onVerdict) this.o.onVerdict(this.run);
+    view.renderAbout(v, snap);
+    this.renderDiagram();
+    view.renderEvents(v, snap);
+    this.shownRow = -2;
+    this.playback.seek(this.playback.t);
   }
 
-  renderVerdict() {
-    const { $, d, num, run } = this;
-    const v = explainVerdict(run, d, num);
-    const box = $('outcome');
-    box.dataset.outcome = run.verdict;
-    box.dataset.final = String(run.final);
-    box.dataset.expected = String(run.expected);
-    box.classList.toggle('lost', v.lost);
-    box.classList.toggle('safe', !v.lost);
-    $('verdict-mark').textContent = v.lost ? '✗' : '✓';
-    $('verdict-word').textContent = v.word;
-    $('verdict-numbers').textContent = v.numbers;
-    const lines = $('verdict-lines');
-    lines.replaceChildren();
-    for (const l of v.lines) {
-      const p = document.createElement('p');
-      p.textContent = l;
-      lines.appendChild(p);
-    }
-    $('verdict-expected').textContent = d.expectedIs;
-    const margin = $('margin');
-    margin.replaceChildren();
-    for (const line of safetyMargin(run, d, num)) {
-      const li = document.createElement('li');
-      li.textContent = line;
-      margin.appendChild(li);
-    }
-    $('transcript').textContent = run.transcript.join('\n');
-    if (!performance.getEntriesByName('leaselab:verdict').length) performance.mark('leaselab:verdict');
-    this.announce(fmt(d.live, { verdict: v.word, final: num(run.final), expected: num(run.expected) }));
-    if (this.o.onVerdict) this.o.onVerdict(run);
+  renderDiagram() {
+    // The width comes from the ResizeObserver: reading clientWidth here, after the other renderers have
+    // written to the DOM, would force a synchronous layout on every slider input.
+    if (!this.width) this.width = this.$('chart').clientWidth || 800;
+    this.diagram = view.renderDiagram(this.v, this.snapshot());
+  }
+
+  /** Shows the playhead where the playback clock has it. */
+  renderPlayhead() {
+    this.shownRow = view.renderPlayhead(this.v, this.snapshot(), this.diagram, this.playback, this.shownRow);
   }
 
   /** Tells screen readers about a changed verdict, once the slider has settled. */
@@ -539,138 +237,19 @@ export class Lab {
     }, 600);
   }
 
-  renderAbout() {
-    const { $ } = this;
-    const s = this.cat[this.state.scenario];
-    $('scn-title').textContent = this.scText(s, 'title');
-    $('about-summary').textContent = this.scText(s, 'summary');
-    $('about-source').textContent = s.source;
-    $('about-derived-text').textContent = s.derived;
-    $('about-derived').hidden = !s.derived;
-  }
+  // ---------- Playback (playback.js)
 
-  renderEvents() {
-    const { d, num, run } = this;
-    const body = this.$('events');
-    body.replaceChildren();
-    let prev = null;
-    for (const e of run.events) {
-      const tr = document.createElement('tr');
-      if (e.t_ms === prev) tr.className = 'tie';
-      prev = e.t_ms;
-      for (const text of [num(e.t_ms), whoOf(e, d), describeEvent(e, run, d, num)]) {
-        const td = document.createElement('td');
-        td.textContent = text;
-        tr.appendChild(td);
-      }
-      body.appendChild(tr);
-    }
-    this.play.shownRow = -2;
-  }
-
-  renderDiagram() {
-    const { $, d, num, run, other } = this;
-    // The width comes from the ResizeObserver: reading clientWidth here, after the other renderers have
-    // written to the DOM, would force a synchronous layout on every slider input.
-    if (!this.play.width) this.play.width = $('chart').clientWidth || 800;
-    const t = other ? divergence(run, other) : null;
-    const mark = t === null ? null : { t, label: fmt(d.diverge, { t: num(t) }) };
-    const opts = { width: this.play.width, d, num, lang: this.state.lang, mark };
-    this.diagram = drawDiagram($('svg'), run, opts);
-    if (other) {
-      // Both on one time scale: whichever needs the longer axis sets it for both.
-      const second = drawDiagram($('svg2'), other, { ...opts, id: 'svg2', tFix: this.diagram.tMax });
-      if (second.tMax > this.diagram.tMax) this.diagram = drawDiagram($('svg'), run, { ...opts, tFix: second.tMax });
-      second.setTime(Infinity); // the whole comparison run, no playhead
-      const word = other.verdict === 'lost-update' ? d.lost : d.safe;
-      $('compare-verdict').textContent = fmt(d.compareVerdict, {
-        policy: d.policies[other.fencing] || other.fencing,
-        word,
-        final: num(other.final),
-        expected: num(other.expected),
-        same: t === null ? d.compareSame : fmt(d.diverge, { t: num(t) }),
-      });
-      $('compare-verdict').className = `compare-verdict ${other.verdict}`;
-    }
-  }
-
-  renderAll() {
-    this.syncSliders();
-    this.renderVerdict();
-    this.renderAbout();
-    this.renderDiagram();
-    this.renderEvents();
-    this.$('scrub').max = this.run.end_ms;
-    this.setPlayhead(this.play.t);
-  }
-
-  /**
-   * Moves the playhead: the veil, the scrubber, the "now" line and the events table's past/future.
-   * t = BEFORE means "before the run": nothing has happened yet, not even the events at 0 ms.
-   */
+  /** Moves the playhead to sim time t (BEFORE: before the run), and shows it. */
   setPlayhead(t) {
-    const { $, d, num, run, play } = this;
-    play.t = Math.min(Math.max(BEFORE, t), run.end_ms);
-    this.diagram.setTime(play.t);
-    const scrub = $('scrub');
-    scrub.value = Math.max(0, play.t);
-    scrub.setAttribute('aria-valuetext', `${num(Math.max(0, play.t))} ${d.ms}`);
-    // The latest event time at or before the playhead; its events make up the "now" line.
-    let at = -1;
-    for (const x of play.times) if (x <= play.t + EPS) at = x;
-    const boring = new Set(['start', 'acquire-sent', 'done']);
-    const now = $('now');
-    if (at < 0) now.textContent = d.nothingYet;
-    else {
-      const said = run.events.filter((e) => e.t_ms === at && !boring.has(e.kind)).map((e) => describeEvent(e, run, d, num));
-      now.textContent = `${fmt(d.atTime, { t: `${num(at)} ${d.ms}` })} ${said.join(' ') || '…'}`;
-    }
-    const rows = $('events').children;
-    let last = -1;
-    run.events.forEach((e, i) => {
-      if (e.t_ms <= play.t + EPS) last = i;
-    });
-    if (last !== play.shownRow) {
-      play.shownRow = last;
-      for (let i = 0; i < rows.length; i++) rows[i].classList.toggle('future', i > last);
-    }
-    $('play').textContent = play.on ? d.stop : d.play;
-  }
-
-  // ---------- Playback (requestAnimationFrame, owned here)
-
-  tick(now) {
-    const play = this.play;
-    play.t += (now - play.last) * play.speed;
-    play.last = now;
-    if (play.t >= this.run.end_ms) {
-      play.on = false;
-      play.t = this.run.end_ms;
-    }
-    this.setPlayhead(play.t);
-    if (play.on) play.raf = requestAnimationFrame((n) => this.tick(n));
+    this.playback.seek(t);
   }
 
   startPlay() {
-    const play = this.play;
-    if (play.t >= this.run.end_ms - EPS) play.t = BEFORE;
-    play.on = true;
-    play.last = performance.now();
-    cancelAnimationFrame(play.raf);
-    play.raf = requestAnimationFrame((n) => this.tick(n));
-    this.setPlayhead(play.t);
+    this.playback.start();
   }
 
   stop() {
-    this.play.on = false;
-    cancelAnimationFrame(this.play.raf);
-  }
-
-  step(dir) {
-    this.stop();
-    const { t, times } = this.play;
-    const next = dir > 0 ? times.find((x) => x > t + EPS) : [...times].reverse().find((x) => x < t - EPS);
-    this.setPlayhead(next ?? (dir > 0 ? this.run.end_ms : BEFORE));
+    this.playback.stop();
   }
 
   // ---------- Wiring
@@ -684,7 +263,7 @@ export class Lab {
       this.showError(e);
       return;
     }
-    this.play.t = this.run.end_ms;
+    this.playback.t = this.run.end_ms;
     this.renderAll();
     if (this.o.onChange) this.o.onChange(now);
   }
@@ -697,18 +276,29 @@ export class Lab {
     st.textContent = fmt(said, { msg: e && e.message ? e.message : String(e) });
   }
 
-  /** Puts `text` on the clipboard (else selects it in the field, to copy by hand) and shows it; says which. */
-  async share(text, said, byHand) {
-    const { copyText } = await import('./share.js');
+  /**
+   * Puts the text `make(share.js)` gives on the clipboard (else selects it in the field, to copy by
+   * hand) and shows it; says which.
+   */
+  async share(make, said, byHand) {
+    const m = await import('./share.js');
+    const text = make(m);
     const field = this.$('share-text');
-    const ok = text && (await copyText(text, field));
+    const ok = text && (await m.copyText(text, field));
     field.value = text;
     field.hidden = !text;
     this.$('share-status').textContent = ok ? said : byHand;
   }
 
   wire() {
-    const { $, state, play } = this;
+    this.wireSettings();
+    this.wireShare();
+    this.wirePlayer();
+  }
+
+  /** The settings' controls: each writes the state and re-runs. */
+  wireSettings() {
+    const { $, state } = this;
     const on = (id, type, fn) => $(id).addEventListener(type, fn);
     on('ttl', 'input', (e) => {
       state.ttl = Number(e.target.value);
@@ -727,6 +317,40 @@ export class Lab {
       this.changed();
     });
     on('compare', 'toggle', () => this.changed());
+    const choice = (id, set) =>
+      on(id, 'change', (e) => {
+        set(e.target);
+        this.changed({ now: true });
+      });
+    choice('retries', (t) => (state.retries = t.checked ? RETRIES_ON : 0));
+    choice('naive', (t) => (state.naive = t.checked));
+    choice('fencing', (t) => (state.fencing = t.value));
+    choice('scenario', (t) => {
+      state.scenario = t.value;
+      Object.assign(state, defaultsOf(this.cat[state.scenario]), { naive: false });
+    });
+    on('compare-policy', 'change', (e) => {
+      state.compare = e.target.value;
+      this.changed();
+    });
+    on('reset', 'click', () => {
+      Object.assign(state, resetOf(this.cat[state.scenario]));
+      view.fillSelects(this.v, this.snapshot());
+      this.changed({ now: true });
+    });
+    on('lang', 'change', (e) => this.switchLang(e.target.value).catch((err) => this.showError(err)));
+    on('notice-close', 'click', () => {
+      $('notice').hidden = true;
+      // The button vanishes; keep focus in the lab, at its first control that is shown.
+      const first = [...this.root.querySelectorAll('#lab select, #lab input, #lab button, #lab summary')].find((x) => x.offsetParent);
+      if (first) first.focus();
+    });
+  }
+
+  /** Copy link, copy snippets, export. */
+  wireShare() {
+    const { $, state } = this;
+    const on = (id, type, fn) => $(id).addEventListener(type, fn);
     on('copy-link', 'click', () => {
       if (this.o.onChange) this.o.onChange(true);
       let href = '';
@@ -735,10 +359,11 @@ export class Lab {
       } catch {
         // a sandboxed iframe may refuse access to location
       }
-      return this.share(href, this.d.copied, this.d.copyByHand);
+      return this.share(() => href, this.d.copied, this.d.copyByHand);
     });
-    on('copy-embed', 'click', () => this.share(this.snippet('element'), this.d.snippetCopied, this.d.copySnippetByHand));
-    on('copy-iframe', 'click', () => this.share(this.snippet('iframe'), this.d.snippetCopied, this.d.copySnippetByHand));
+    for (const [id, kind] of [['copy-embed', 'element'], ['copy-iframe', 'iframe']]) {
+      on(id, 'click', () => this.share((m) => this.embed(m, kind), this.d.snippetCopied, this.d.copySnippetByHand));
+    }
     for (const b of this.root.querySelectorAll('button.export')) {
       b.addEventListener('click', async () => {
         const base = `leaselab-${state.scenario}-${state.fencing}`;
@@ -751,68 +376,41 @@ export class Lab {
         }
       });
     }
-    on('retries', 'change', (e) => {
-      state.retries = e.target.checked ? RETRIES_ON : 0;
-      this.changed({ now: true });
-    });
-    on('naive', 'change', (e) => {
-      state.naive = e.target.checked;
-      this.changed({ now: true });
-    });
-    on('compare-policy', 'change', (e) => {
-      state.compare = e.target.value;
-      this.changed();
-    });
-    on('fencing', 'change', (e) => {
-      state.fencing = e.target.value;
-      this.changed({ now: true });
-    });
-    on('scenario', 'change', (e) => {
-      state.scenario = e.target.value;
-      Object.assign(state, defaultsOf(this.cat[state.scenario]), { naive: false });
-      this.changed({ now: true });
-    });
-    on('reset', 'click', () => {
-      Object.assign(state, defaultsOf(this.cat[state.scenario]), { fencing: 'none', retries: 0, naive: false });
-      this.fillSelects();
-      this.changed({ now: true });
-    });
-    on('lang', 'change', (e) => this.switchLang(e.target.value).catch((err) => this.showError(err)));
-    on('notice-close', 'click', () => {
-      $('notice').hidden = true;
-      // The button vanishes; keep focus in the lab, at its first control that is shown.
-      const first = [...this.root.querySelectorAll('#lab select, #lab input, #lab button, #lab summary')].find((x) => x.offsetParent);
-      if (first) first.focus();
-    });
+  }
+
+  /** The player: play/stop, step, scrub, speed, the keys, and the diagram's width. */
+  wirePlayer() {
+    const { $, playback } = this;
+    const on = (id, type, fn) => $(id).addEventListener(type, fn);
     on('play', 'click', () => {
-      if (play.on) this.stop();
-      else this.startPlay();
-      this.setPlayhead(play.t);
+      if (playback.on) playback.stop();
+      else playback.start();
+      playback.seek(playback.t);
     });
-    on('next', 'click', () => this.step(1));
-    on('back', 'click', () => this.step(-1));
+    on('next', 'click', () => playback.step(1));
+    on('back', 'click', () => playback.step(-1));
     on('scrub', 'input', (e) => {
-      this.stop();
-      this.setPlayhead(Number(e.target.value));
+      playback.stop();
+      playback.seek(Number(e.target.value));
     });
     on('speed', 'change', (e) => {
-      play.speed = Number(e.target.value);
+      playback.speed = Number(e.target.value);
     });
     // Keyboard shortcuts, scoped to this lab (never window): "." next event, "," previous event.
     on('lab', 'keydown', (e) => {
       if (e.altKey || e.ctrlKey || e.metaKey || /^(INPUT|SELECT|TEXTAREA)$/.test(e.target.tagName)) return;
-      if (e.key === '.') this.step(1);
-      else if (e.key === ',') this.step(-1);
+      if (e.key === '.') playback.step(1);
+      else if (e.key === ',') playback.step(-1);
       else return;
       e.preventDefault();
     });
     // Re-lay the diagram out when its container changes width (it draws at 1 unit = 1 CSS pixel).
     this.resize = new ResizeObserver(([entry]) => {
       const w = Math.round(entry.contentRect.width);
-      if (this.run && w > 0 && Math.abs(w - play.width) >= 1) {
-        play.width = w;
+      if (this.run && w > 0 && Math.abs(w - this.width) >= 1) {
+        this.width = w;
         this.renderDiagram();
-        this.setPlayhead(play.t);
+        playback.seek(playback.t);
       }
     });
     this.resize.observe($('chart'));

@@ -9,7 +9,8 @@
 // height. The wasm, the stylesheet and the dictionaries are found next to this file, so the folder can
 // live under any path; the wasm is initialised once per page. Children of the element are its
 // fallback: shown while it loads, and instead of it where scripts do not run.
-import { Lab, FEATURES, HERE } from './lab.js';
+import { Lab, FEATURES } from './lab.js';
+import { HERE } from './settings.js';
 import { languages } from './i18n.js';
 
 const STYLE = new URL('style.css', import.meta.url).href;

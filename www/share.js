@@ -1,5 +1,23 @@
-// Sharing and exports: the link to this exact state, and the run as text, JSON, SVG and PNG.
-// Everything is made in the page from what is already on it; nothing goes over the network.
+// Sharing and exports: the link to this exact state, embed snippets of it, and the run as text, JSON,
+// SVG and PNG. Loaded on the first copy or export. Everything is made in the page from what is already
+// on it; nothing goes over the network.
+import { HERE } from './settings.js';
+
+const esc = (v) => String(v).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/**
+ * An embed of the settings `pairs` (settings.js's paramsOf, explicit, and any presentation
+ * attributes): the <lease-lab> element with its script, or (`kind` 'iframe') an iframe titled after
+ * the scenario.
+ */
+export function snippet(kind, pairs, title) {
+  if (kind === 'iframe') {
+    const src = new URL(`embed.html?${new URLSearchParams(pairs)}`, HERE);
+    return `<iframe src="${esc(src)}" title="${esc(`leaselab: ${title}`)}" width="100%" height="760" loading="lazy"></iframe>`;
+  }
+  const attrs = pairs.map(([k, v]) => ` ${k}="${esc(v)}"`).join('');
+  return `<script type="module" src="${esc(new URL('lease-lab.js', HERE))}"></script>\n<lease-lab${attrs}></lease-lab>`;
+}
 
 /** Offers `data` as a file download named `name`. */
 export function download(name, type, data) {

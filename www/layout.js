@@ -1,0 +1,436 @@
+// The space-time diagram's layout: a pure function of (run JSON, width, dictionary, number format,
+// text measure) that decides where everything goes — the time scale, the lanes and their heights, each
+// bar, arrow and tick, and where every label sits (its row under a lane, flipped near the right edge).
+// No DOM: it returns plain data, which diagram.js paints into an <svg> and the unit tests
+// (www/tests/unit/) check under plain Node. Nothing here simulates: every mark is read from the run.
+import { fmt } from './i18n.js';
+import { nodeNames, stepText, validityText } from './explain.js';
+
+const EPS = 1e-6;
+/** How many rows of notes a lane may have; more labels than that share the last row. */
+const MAX_ROWS = 4;
+
+/**
+ * The page's text measure: a rough width from the number of characters (code points) at font size
+ * `size`, good enough to keep labels apart; Bengali glyphs run wider. A real measure (canvas, a font's
+ * metrics) can be passed to layoutDiagram instead; the page and the tests use this one.
+ */
+export const roughMeasure = (lang) => {
+  const per = lang === 'bn' ? 0.66 : 0.57;
+  return (text, size) => [...text].length * (size * per);
+};
+
+/** A "nice" tick step (1, 2 or 5 × 10^k) giving about `n` ticks over `span`. */
+function niceStep(span, n) {
+  const raw = span / Math.max(1, n);
+  const p = 10 ** Math.floor(Math.log10(raw));
+  return [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw) || 10 * p;
+}
+
+/** A text item: what it says, where its anchor is, and the box it covers (for the overlap checks). */
+function label(c, x, y, text, attrs, size = c.fs) {
+  const w = c.measure(text, size);
+  const anchor = attrs['text-anchor'] || 'start';
+  const left = anchor === 'end' ? x - w : anchor === 'middle' ? x - w / 2 : x;
+  return { tag: 'text', attrs: { x, y, ...attrs }, text, box: { x: left, y: y - size * 0.8, w, h: size } };
+}
+
+/** The first instant at which two runs of the same schedule differ, or null. */
+export function divergence(a, b) {
+  const n = Math.max(a.events.length, b.events.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.events[i];
+    const y = b.events[i];
+    if (!x || !y || JSON.stringify(x) !== JSON.stringify(y)) return Math.min(x ? x.t_ms : Infinity, y ? y.t_ms : Infinity);
+  }
+  return null;
+}
+
+/** The horizontal scale: [x0, x1] in px for [0, tMax] ms, with room after the last write for its value. */
+function timeScale(run, { W, narrow, d, num, tFix, textW }) {
+  const x0 = narrow ? 12 : 18;
+  const x1 = W - (narrow ? 10 : 18);
+  let tMax = run.end_ms;
+  for (const l of run.leases) tMax = Math.max(tMax, l.ends_ms);
+  for (const a of [...run.beliefs, ...run.pauses, ...run.held]) tMax = Math.max(tMax, a.to_ms);
+  // Leave room after the last accepted write for the final stored value to be readable.
+  let lastWrite = 0;
+  for (const e of run.events) if (e.kind === 'write-accepted') lastWrite = e.t_ms;
+  const tail = textW(fmt(d.value, { v: num(run.final) })) + 16;
+  const plotW = x1 - x0;
+  tMax = Math.max(tMax * 1.02, (lastWrite * plotW) / Math.max(plotW - tail, plotW / 2), 1);
+  // `tFix` gives two diagrams one time scale (the side-by-side comparison).
+  if (tFix > tMax) tMax = tFix;
+  return { x0, x1, tMax, sx: (t) => x0 + (t / tMax) * (x1 - x0) };
+}
+
+/** Redlock's round as the client's note: holds, trusts a spent majority, too late, or no majority. */
+function roundNote(e, run, c) {
+  const { d, num } = c;
+  const v = fmt(d.validity, { v: validityText(e.validity_us, num) });
+  const g = `${num(e.granted_nodes)}/${num(run.nodes)}`;
+  const short = c.narrow ? 'Short' : '';
+  if (e.kind === 'redlock-acquired') return fmt(e.validity_us > 0 ? d[`rlHolds${short}`] : d[`rlTrusts${short}`], { g, v });
+  return fmt(e.granted_nodes >= run.quorum ? d[`rlTooLate${short}`] : d.rlNoMajority, { g, v });
+}
+
+/**
+ * Pass 1: the marks each event leaves, per kind — notes under a lane ({x, text, cls}), arrows between
+ * lanes, the short ticks of refused requests — so the note rows can be sized before anything is placed.
+ */
+const MARKS = {
+  granted(e, m, c) {
+    const x = c.slot(e.t_ms);
+    m.arrows.push({ from: c.svcOf(e), to: e.actor, xa: x, xb: x, cls: 'grant' });
+    // Redlock: one grant per node; the client's own count (below) says whether it holds the lock.
+    if (!c.nodes) m.note(e.actor, x, c.tok ? fmt(c.d.gets, { t: c.num(e.token) }) : c.d.getsNoToken, 'n-grant');
+  },
+  renewed(e, m, c) {
+    const x = c.slot(e.t_ms);
+    m.arrows.push({ from: 'lock', to: e.actor, xa: x, xb: x, cls: 'grant' });
+    m.note('lock', x, c.d.renewed, '');
+  },
+  denied(e, m, c) {
+    m.asks.push({ lane: e.actor, x: c.sx(e.t_ms) });
+  },
+  'redlock-acquired'(e, m, c, run) {
+    const text = roundNote(e, run, c);
+    m.lastRound[e.actor] = null;
+    m.note(e.actor, c.sx(e.t_ms), text, e.validity_us > 0 ? 'n-grant' : 'n-bad');
+  },
+  'redlock-failed'(e, m, c, run) {
+    const text = roundNote(e, run, c);
+    m.asks.push({ lane: e.actor, x: c.sx(e.t_ms) });
+    // A failed round like the last one is not noted again.
+    if (m.lastRound[e.actor] === text) return;
+    m.lastRound[e.actor] = text;
+    m.note(e.actor, c.sx(e.t_ms), text, '');
+  },
+  'node-crashed'(e, m, c) {
+    m.note(c.svcOf(e), c.sx(e.t_ms), fmt(c.d.crashed, { k: c.num(e.keys_lost) }), 'n-bad');
+  },
+  'node-restarted'(e, m, c) {
+    m.note(c.svcOf(e), c.sx(e.t_ms), c.d.restarted, '');
+  },
+  failover(e, m, c) {
+    m.note('lock', c.sx(e.t_ms), fmt(c.d.failover, { k: c.num(e.keys_lost) }), 'n-bad');
+  },
+  partition(e, m, c) {
+    m.note(e.actor, c.sx(e.t_ms), fmt(e.cut ? c.d.cutOff : c.d.healed, { n: nodeNames(e.nodes) }), e.cut ? 'n-bad' : '');
+  },
+  read(e, m, c) {
+    const x = c.slot(e.t_ms);
+    const bad = e.kind === 'read-rejected';
+    m.arrows.push({ from: 'storage', to: e.actor, xa: x, xb: x, cls: bad ? 'read bad' : 'read' });
+    m.note(e.actor, x, bad ? c.d.readRefused : fmt(c.d.reads, { v: c.num(e.value) }), bad ? 'n-bad' : '');
+  },
+  'server-clock-step'(e, m, c) {
+    m.note(c.svcOf(e), c.sx(e.t_ms), fmt(c.d.serverStep, { by: stepText(e.step_ms, c.num) }), 'n-bad');
+  },
+  'clock-step'(e, m, c) {
+    m.note(e.actor, c.sx(e.t_ms), fmt(c.d.clientStep, { by: stepText(e.step_ms, c.num) }), 'n-bad');
+  },
+  'pause-end'(e, m, c) {
+    m.note(e.actor, c.sx(e.t_ms), c.d.wakes, '');
+  },
+  'check-ok'(e, m, c) {
+    m.note(e.actor, c.sx(e.t_ms), e.kind === 'check-ok' ? c.d.checkOk : c.d.checkFailed, '');
+  },
+  'write-sent'(e, m, c) {
+    if (!(e.held_ms > 0)) {
+      m.pending[e.actor] = null;
+      return;
+    }
+    const x = c.slot(e.t_ms);
+    m.pending[e.actor] = { x };
+    m.note(e.actor, x, `${fmt(c.d.sends, { v: c.num(e.value) })} · ${fmt(c.d.inFlight, { d: c.ms(e.held_ms) })}`, 'n-held');
+  },
+  'write-accepted'(e, m, c) {
+    const ok = e.kind === 'write-accepted';
+    const xb = c.slot(e.t_ms);
+    const xa = m.pending[e.actor] ? m.pending[e.actor].x : xb;
+    m.pending[e.actor] = null;
+    m.arrows.push({ from: e.actor, to: 'storage', xa, xb, cls: ok ? 'write ok' : 'write bad' });
+    const key = c.narrow ? (ok ? 'wroteShort' : 'refusedShort') : c.tok ? (ok ? 'wrote' : 'refused') : ok ? 'wroteNoToken' : 'refusedNoToken';
+    m.note('storage', xb, fmt(c.d[key], { c: e.actor, v: c.num(e.value), t: c.num(e.token) }), ok ? 'n-ok' : 'n-bad');
+  },
+};
+MARKS['read-rejected'] = MARKS.read;
+MARKS['check-failed'] = MARKS['check-ok'];
+MARKS['write-rejected'] = MARKS['write-accepted'];
+
+/** Every event's marks, then how each lease ended (expired, released, lost, its session gone). */
+function collectMarks(run, c) {
+  const notes = Object.fromEntries(c.laneKeys.map((k) => [k, []]));
+  const m = { notes, arrows: [], asks: [], pending: {}, lastRound: {}, note: (lane, x, text, cls) => notes[lane].push({ x, text, cls }) };
+  for (const e of run.events) if (Object.hasOwn(MARKS, e.kind)) MARKS[e.kind](e, m, c, run);
+  const { d, narrow, nodes } = c;
+  for (const l of run.leases) {
+    if (l.open) continue; // still held when the run ends: no end to mark
+    const x = c.sx(l.ends_ms);
+    const lane = c.svcOf(l);
+    // Redlock lanes are busy: a release there needs no words (the bar ends), an expiry a short one.
+    if (l.lost) m.note(lane, x, fmt(narrow ? d.keyLostShort : d.keyLost, { c: l.client }), 'n-bad');
+    else if (l.released) {
+      if (!nodes) m.note(lane, x, fmt(narrow ? d.releasedShort : d.released, { c: l.client }), '');
+    } else if (l.session_ended) m.note(lane, x, fmt(narrow ? d.sessionEndedShort : d.sessionEnded, { c: l.client }), 'n-bad');
+    else m.note(lane, x, fmt(narrow || nodes ? d.expiredShort : d.expired, { c: l.client }), 'n-exp');
+  }
+  return m;
+}
+
+/**
+ * Greedy row assignment, lane by lane: each note, left to right, goes after its mark (flipped to the
+ * left of it near the right edge, kept inside the plot either way) in the first row where it does
+ * not touch its left neighbour. Sets each note's `at` (its left edge) and `row`; returns rows per lane.
+ */
+function placeNotes(notes, c) {
+  const rowsOf = {};
+  for (const k of c.laneKeys) {
+    const rows = [];
+    for (const n of notes[k].sort((p, q) => p.x - q.x)) {
+      const w = c.textW(n.text);
+      let a = n.x + 3;
+      if (a + w > c.x1) a = n.x - 3 - w;
+      if (a < c.x0) a = Math.max(c.x0, c.x1 - w);
+      n.at = a;
+      let r = rows.findIndex((right) => right + 6 <= a);
+      if (r < 0) r = rows.length < MAX_ROWS ? rows.push(-Infinity) - 1 : rows.length - 1;
+      rows[r] = a + w;
+      n.row = r;
+    }
+    rowsOf[k] = rows.length;
+  }
+  return rowsOf;
+}
+
+/** A lane's name: the service (or Redlock node and its clock), a client (and the nodes it reaches), storage. */
+function laneName(k, run, c) {
+  const { d, nodes } = c;
+  if (k === 'lock') return run.service === 'redis' ? d.lanes.redis : d.lanes.lock;
+  if (k === 'storage') return d.lanes.storage;
+  if (nodes && nodes.includes(k)) {
+    const i = nodes.indexOf(k);
+    const mono = run.node_clocks && run.node_clocks[i] === 'monotonic';
+    return `${fmt(d.lanes.node, { n: i + 1 })} · ${mono ? d.clockMonotonic : d.clockWall}`;
+  }
+  const reach = run.reach && run.reach[k];
+  const name = fmt(d.lanes.client, { c: k });
+  return reach && reach.length < run.nodes ? `${name} · ${fmt(d.reaches, { n: nodeNames(reach) })}` : name;
+}
+
+/** Whether the axis's unit ("ms", above its right end) would touch a note in the storage lane's last row. */
+function unitClash(notes, rows, c) {
+  if (c.tMax >= 2000) return false; // in seconds every tick says its unit; there is no separate one
+  const left = c.x1 - c.textW(c.d.ms) - 6;
+  return notes.some((n) => n.row === rows - 1 && n.at + c.textW(n.text) > left);
+}
+
+/**
+ * The lanes top to bottom, after the header: a row for where the runs part (with a `mark`), then one
+ * for the overlap label. Where each lane starts, its time line, its notes; the storage lane gets an
+ * empty row more when its last one would run into the axis's unit.
+ */
+function laneGeometry(m, rowsOf, run, c, mark) {
+  const { fs } = c;
+  const rowH = fs + 5;
+  const head = fs + 10 + (mark ? rowH : 0);
+  const lanes = {};
+  let y = head;
+  for (const k of c.laneKeys) {
+    const line = y + fs + (c.nodes && c.isSvc(k) ? 22 : 31);
+    lanes[k] = { key: k, name: laneName(k, run, c), top: y, line, notes: line + 18 + fs, rows: rowsOf[k] };
+    const rows = k === 'storage' && unitClash(m.notes.storage, rowsOf.storage, c) ? rowsOf[k] + 1 : rowsOf[k];
+    y = line + 20 + rows * rowH + 4;
+  }
+  const axisY = y + 2;
+  return { rowH, head, lanes, axisY, H: axisY + fs + 14 };
+}
+
+/**
+ * A bar on `lane` from time a to b (top and height relative to its line), with the first of `labels`
+ * that fits inside it, clear of the arrowheads landing at its start (one per tie slot).
+ */
+function bar(out, c, lane, a, b, top, h, cls, labels) {
+  const xa = c.sx(a) + 0.5;
+  const w = Math.max(2, c.sx(b) - c.sx(a) - 1);
+  out.push({ tag: 'rect', attrs: { x: xa, y: lane.line + top, width: w, height: h, rx: 2, class: cls } });
+  const inset = 5 + (c.used.get(a) || 0) * c.gap;
+  const s = labels.find((t) => t && c.textW(t) + inset + 4 <= w);
+  if (s) out.push(label(c, xa + inset, lane.line + top + h / 2 + c.fs * 0.35, s, { class: `in-bar ${cls.split(' ').map((k) => `${k}-text`).join(' ')}` }));
+}
+
+/** The lock service's lanes: a crashed Redlock node's downtime, the leases (the truth), lock-delay. */
+function serviceBars(out, run, c, lanes) {
+  const { d, num, tok, nodes } = c;
+  if (nodes) {
+    // Redlock: a crashed node is down until it restarts (dotted, no keys, no answers).
+    const down = {};
+    for (const e of run.events) {
+      if (e.kind === 'node-crashed') down[e.node] = e.t_ms;
+      if (e.kind === 'node-restarted' && down[e.node] != null) {
+        bar(out, c, lanes[nodes[e.node]], down[e.node], e.t_ms, -6, 12, 'down', [d.down, '']);
+        delete down[e.node];
+      }
+    }
+    for (const k in down) bar(out, c, lanes[nodes[k]], down[k], c.tMax, -6, 12, 'down', [d.down, '']);
+  }
+  for (const l of run.leases) {
+    const lane = lanes[c.svcOf(l)];
+    const text = tok ? fmt(d.lease, { c: l.client, t: num(l.token) }) : fmt(d.leaseNoToken, { c: l.client });
+    bar(out, c, lane, l.granted_ms, l.ends_ms, -10, 20, l.lost ? 'lease lost' : 'lease', [text, tok ? fmt(d.leaseShort, { c: l.client, t: num(l.token) }) : l.client]);
+    const x = c.sx(l.ends_ms);
+    if (!l.open) out.push({ tag: 'line', attrs: { x1: x, x2: x, y1: lane.line - 13, y2: lane.line + 13, class: l.released ? 'lease-end released' : 'lease-end' } });
+  }
+  // Lock-delay (Chubby, Consul): after a lease ends without a release, the lock is not grantable for a while.
+  const delay = run.params && run.params.lockdelay_ms;
+  if (delay > 0) {
+    for (const l of run.leases) {
+      if (!l.released) bar(out, c, lanes.lock, l.ends_ms, l.ends_ms + delay, -6, 12, 'lockdelay', [d.lockDelay, '']);
+    }
+  }
+}
+
+/** The client lanes: what each client believes (dashed, above the line; stale past its lease) and its pauses. */
+function clientBars(out, run, c, lanes) {
+  const { d, num, tok, narrow } = c;
+  for (const b of run.beliefs) {
+    const lane = lanes[b.client];
+    // The truth for this belief: the client's lease that was live when the belief began.
+    const lease = run.leases.find((l) => l.client === b.client && l.granted_ms <= b.from_ms + EPS && l.ends_ms >= b.from_ms - EPS);
+    // A belief may carry token 0 after a release; the lease says which token it was.
+    const t = b.token || (lease && lease.token);
+    const text = tok && t ? fmt(d.belief, { c: b.client, t: num(t) }) : fmt(d.beliefNoToken, { c: b.client });
+    const cut = lease && b.to_ms > lease.ends_ms + EPS ? Math.max(lease.ends_ms, b.from_ms) : b.to_ms;
+    if (cut > b.from_ms + EPS) bar(out, c, lane, b.from_ms, cut, -17, 14, 'belief', [text, t ? fmt(d.beliefShort, { t: num(t) }) : '']);
+    const stale = lease && lease.session_ended ? d.staleSession : d.stale;
+    if (cut < b.to_ms - EPS) bar(out, c, lane, cut, b.to_ms, -17, 14, 'belief stale', [narrow ? d.staleShort : stale, d.staleShort]);
+  }
+  for (const p of run.pauses) {
+    bar(out, c, lanes[p.client], p.from_ms, p.to_ms, 3, 14, 'pause', [fmt(d.pauseBlock, { d: c.ms(p.to_ms - p.from_ms) }), d.pauseBlockShort]);
+  }
+}
+
+/** The storage lane: the stored value over time, a step function of the accepted writes. */
+function storageBars(out, run, c, lane) {
+  let from = 0;
+  let v = run.initial;
+  const seg = (a, b, val, last) => bar(out, c, lane, a, b, -10, 20, last ? 'value final' : 'value', [fmt(c.d.value, { v: c.num(val) }), c.num(val)]);
+  for (const e of run.events) {
+    if (e.kind !== 'write-accepted') continue;
+    seg(from, e.t_ms, v, false);
+    from = e.t_ms;
+    v = e.value;
+  }
+  seg(from, c.tMax, v, true);
+}
+
+/** Arrows between lanes: grants, reads, writes (slanted when the network held them). */
+function arrowLines(out, arrows, c, lanes) {
+  for (const a of arrows) {
+    const la = lanes[a.from];
+    const lb = lanes[a.to];
+    const down = lb.line > la.line;
+    const ya = la.line + (down ? 10 : -10) * (c.isSvc(a.from) || a.from === 'storage' ? 1 : 0.2);
+    const yb = lb.line + (down ? -3 : 3);
+    const m = a.cls.includes('ok') ? 'ah-ok' : a.cls.includes('bad') ? 'ah-bad' : 'ah';
+    out.push({ tag: 'line', attrs: { x1: a.xa, y1: ya, x2: a.xb, y2: yb, class: `arrow ${a.cls}`, 'marker-end': `url(#${m})` } });
+  }
+}
+
+/** The time axis with ms or s ticks, and the unit. */
+function axisItems(out, c, axisY) {
+  const { d, num, x0, x1, tMax, narrow, fs } = c;
+  out.push({ tag: 'line', attrs: { x1: x0, x2: x1, y1: axisY, y2: axisY, class: 'axis' } });
+  const inS = tMax >= 2000;
+  const step = niceStep(tMax, Math.floor((x1 - x0) / (narrow ? 60 : 85)));
+  for (let t = 0; t <= tMax + EPS; t += step) {
+    const x = c.sx(t);
+    out.push({ tag: 'line', attrs: { x1: x, x2: x, y1: axisY, y2: axisY + 5, class: 'axis' } });
+    const text = inS ? `${num(t / 1000)} ${d.s}` : `${num(t)}${t === 0 ? ` ${d.ms}` : ''}`;
+    out.push(label(c, x, axisY + fs + 6, text, { class: 'tick', 'text-anchor': t === 0 ? 'start' : 'middle' }));
+  }
+  if (!inS) out.push(label(c, x1, axisY - 4, d.ms, { class: 'tick unit', 'text-anchor': 'end' }));
+}
+
+/** What the layout works with: the sizes for this width, the time scale, the lanes' keys, the helpers. */
+function context(run, { width, d, num, lang, tFix = 0, measure = roughMeasure(lang) }) {
+  const W = Math.max(300, Math.round(width));
+  const narrow = W < 600;
+  const fs = narrow ? 11 : 12.5;
+  const textW = (s) => measure(s, fs);
+  const scale = timeScale(run, { W, narrow, d, num, tFix, textW });
+  // Events at the same instant are drawn a few pixels apart, in (time, sequence) order.
+  const gap = narrow ? 5 : 7;
+  const used = new Map();
+  const slot = (t) => {
+    const n = used.get(t) || 0;
+    used.set(t, n + 1);
+    return Math.min(scale.x1, scale.sx(t) + n * gap);
+  };
+  // Redlock: a lane per node (n1 … nN), each with its own keys and clock; otherwise one lock service.
+  const nodes = run.nodes > 1 ? Array.from({ length: run.nodes }, (_, k) => `n${k + 1}`) : null;
+  return {
+    ...scale,
+    W, narrow, fs, d, num, measure, textW, gap, used, slot, nodes,
+    tok: run.tokens,
+    ms: (v) => `${num(v)} ${d.ms}`,
+    laneKeys: [...(nodes || ['lock']), ...run.clients, 'storage'],
+    svcOf: (e) => (nodes ? nodes[e.node || 0] : 'lock'),
+    isSvc: (k) => k === 'lock' || (nodes && nodes.includes(k)),
+  };
+}
+
+/**
+ * The diagram of `run` at `width` px. opts: { width, d (dictionary), num (number formatter), lang,
+ * mark ({t, label}: where this run parts from the one it is compared with), tFix (a time scale to
+ * share), measure(text, size) (a text's width in px; roughMeasure(lang) if not given) }.
+ * Returns { W, H, fs, narrow, x0, x1, head, axisY, tMax, end, lanes, items, labels }: `items` are
+ * what to draw in order, each { tag, attrs, text? }; `labels` the texts among them, each with its
+ * `box` {x, y, w, h} by `measure`; `lanes` each { key, name, top, line, notes, rows }.
+ */
+export function layoutDiagram(run, opts) {
+  const c = context(run, opts);
+  const { d, fs, x0, x1, narrow, sx } = c;
+  const m = collectMarks(run, c);
+  const g = laneGeometry(m, placeNotes(m.notes, c), run, c, opts.mark);
+  const { head, axisY, lanes } = g;
+  const items = [];
+  // Overlap windows: across every lane, labelled in the header row.
+  for (const o of run.overlaps) {
+    const a = sx(o.from_ms);
+    const b = Math.max(sx(o.to_ms), a + 2);
+    items.push({ tag: 'rect', attrs: { x: a, y: head - 4, width: b - a, height: axisY - head + 4, class: 'overlap' } });
+    const text = narrow ? d.overlapShort : d.overlap;
+    const right = a + c.textW(text) > x1;
+    items.push(label(c, right ? b : a, head - 7, text, { class: 'overlap-label', 'text-anchor': right ? 'end' : 'start' }));
+  }
+  // Lanes: the time lines (their names come last, on top of any arrow crossing them).
+  for (const k of c.laneKeys) items.push({ tag: 'line', attrs: { x1: x0, x2: x1, y1: lanes[k].line, y2: lanes[k].line, class: 'lane-line' } });
+  serviceBars(items, run, c, lanes);
+  clientBars(items, run, c, lanes);
+  for (const q of m.asks) items.push({ tag: 'line', attrs: { x1: q.x, x2: q.x, y1: lanes[q.lane].line - 1, y2: lanes[q.lane].line - 8, class: 'ask' } });
+  storageBars(items, run, c, lanes.storage);
+  arrowLines(items, m.arrows, c, lanes);
+  // Annotations, in their rows under each lane (drawn late so their halo keeps them readable).
+  for (const k of c.laneKeys) {
+    for (const n of m.notes[k]) items.push(label(c, n.at, lanes[k].notes + n.row * g.rowH, n.text, { class: `ann ${n.cls}`, 'text-anchor': 'start' }));
+  }
+  for (const k of c.laneKeys) items.push(label(c, x0, lanes[k].top + fs + 2, lanes[k].name, { class: 'lane-name' }));
+  axisItems(items, c, axisY);
+  // Where this run parts from the one it is compared with, labelled in the header's top row (11px:
+  // the label's own size in style.css), clear of the overlap labels and the first lane's name.
+  if (opts.mark) {
+    const x = sx(opts.mark.t);
+    items.push({ tag: 'line', attrs: { x1: x, x2: x, y1: fs + 6, y2: axisY, class: 'diverge' } });
+    items.push(label(c, Math.max(x0, Math.min(x + 4, x1 - c.textW(opts.mark.label))), fs + 3, opts.mark.label, { class: 'diverge-label' }, 11));
+  }
+  return {
+    W: c.W, H: g.H, fs, narrow, x0, x1, head, axisY, tMax: c.tMax, end: run.end_ms,
+    lanes: c.laneKeys.map((k) => lanes[k]),
+    items,
+    labels: items.filter((i) => i.tag === 'text'),
+    /** The x of sim time t on the axis. */
+    sx,
+  };
+}

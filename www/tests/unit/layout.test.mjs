@@ -1,0 +1,166 @@
+// Unit tests of the diagram's layout (www/layout.js) under plain `node --test`: no browser, no DOM.
+// The runs are the real ones: the lab's wasm (www/pkg, built by tools/build-web.sh) loaded in Node,
+// every catalogue scenario under every storage policy at its defaults, worded by the lab's own
+// dictionaries (English and Bengali) and number formats.
+//
+// Text widths come from the page's own measure, roughMeasure: a width per character (code point) of
+// 0.57 × the font size, 0.66 in Bengali. It is the estimate the layout places labels with in the
+// browser too, so "no two labels overlap" here means the layout keeps them apart by its own reckoning;
+// it overestimates real glyphs (Bengali vowel signs take no width of their own), which leaves room to
+// spare on screen. A label's box runs from 0.8 × its font size above its baseline to 0.2 below.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join, dirname } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const WWW = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const imp = (f) => import(pathToFileURL(join(WWW, f)).href);
+const { layoutDiagram, roughMeasure, divergence } = await imp('layout.js');
+const { loadLang, fmt, numberFormat } = await imp('i18n.js');
+
+/** The widths the issue names: a phone and a laptop. */
+const WIDTHS = [390, 1280];
+let pkg;
+let catalogue;
+let policies;
+const dicts = {};
+
+before(async () => {
+  pkg = await imp('pkg/leaselab.js');
+  const wasm = await readFile(join(WWW, 'pkg', 'leaselab_bg.wasm')).catch(() => {
+    throw new Error('www/pkg/leaselab_bg.wasm is missing: run bash tools/build-web.sh first');
+  });
+  await pkg.default({ module_or_path: wasm });
+  catalogue = JSON.parse(pkg.catalogue());
+  policies = pkg.policies().split(',');
+  for (const lang of ['en', 'bn']) dicts[lang] = await loadLang(lang);
+});
+
+/** The run of scenario `id` under `policy` at its defaults, as the lab gets it. */
+function runOf(id, policy) {
+  const sim = new pkg.Simulation(id);
+  try {
+    sim.setPolicy(policy);
+    return JSON.parse(sim.runJson());
+  } finally {
+    sim.free();
+  }
+}
+
+/** Every layout the lab can show for the catalogue at its defaults: each scenario under each policy,
+ *  alone and in the side-by-side view (with where it parts from the default comparison). */
+function* everyLayout(width, lang) {
+  const d = dicts[lang];
+  const num = numberFormat(lang);
+  for (const s of catalogue) {
+    for (const policy of policies) {
+      const run = runOf(s.id, policy);
+      const other = runOf(s.id, policy === 'none' ? 'token' : 'none');
+      const t = divergence(run, other);
+      const opts = { width, d, num, lang };
+      yield { what: `${s.id} ${policy}`, run, L: layoutDiagram(run, opts) };
+      if (t !== null) yield { what: `${s.id} ${policy}, compared`, run, L: layoutDiagram(run, { ...opts, mark: { t, label: fmt(d.diverge, { t: num(t) }) } }) };
+    }
+  }
+}
+
+const meets = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+
+test('roughMeasure: a width per code point, in proportion to the size; Bengali runs wider', () => {
+  const en = roughMeasure('en');
+  assert.equal(en('abcd', 10), 4 * 10 * 0.57);
+  assert.equal(en('✓ A', 20), 2 * en('✓ A', 10));
+  assert.equal(en('👍', 10), en('a', 10), 'one code point, however many UTF-16 units');
+  assert.ok(roughMeasure('bn')('abcd', 10) > en('abcd', 10));
+});
+
+for (const width of WIDTHS) {
+  for (const lang of ['en', 'bn']) {
+    test(`no two labels overlap at ${width} px (${lang}), for every catalogue scenario under every policy`, () => {
+      let n = 0;
+      for (const { what, L } of everyLayout(width, lang)) {
+        const ls = L.labels;
+        assert.ok(ls.length > 0, what);
+        for (let i = 0; i < ls.length; i++) {
+          for (let j = i + 1; j < ls.length; j++) {
+            assert.ok(!meets(ls[i].box, ls[j].box), `${what}: "${ls[i].text}" ${JSON.stringify(ls[i].box)} overlaps "${ls[j].text}" ${JSON.stringify(ls[j].box)}`);
+          }
+        }
+        n++;
+      }
+      assert.ok(n >= catalogue.length * policies.length, `${n} layouts`);
+    });
+  }
+}
+
+test('every label starts inside the picture and, in English, ends inside it too', () => {
+  for (const width of WIDTHS) {
+    for (const lang of ['en', 'bn']) {
+      for (const { what, L } of everyLayout(width, lang)) {
+        for (const { text, box } of L.labels) {
+          assert.ok(box.x >= 0 && box.y >= 0 && box.y + box.h <= L.H, `${what} at ${width} (${lang}): "${text}" ${JSON.stringify(box)} in ${L.W}×${L.H}`);
+          // The rough Bengali estimate runs wider than the glyphs (see above); English must fit.
+          if (lang === 'en') assert.ok(box.x + box.w <= L.W, `${what} at ${width}: "${text}" ends at ${box.x + box.w} > ${L.W}`);
+        }
+      }
+    }
+  }
+});
+
+test('lanes: the lock service (or each Redlock node), each client, the storage, top to bottom; notes under their line', () => {
+  for (const { what, run, L } of everyLayout(1280, 'en')) {
+    const service = run.nodes > 1 ? Array.from({ length: run.nodes }, (_, k) => `n${k + 1}`) : ['lock'];
+    assert.deepEqual(L.lanes.map((l) => l.key), [...service, ...run.clients, 'storage'], what);
+    let bottom = L.head;
+    for (const lane of L.lanes) {
+      assert.ok(lane.top >= bottom && lane.line > lane.top && lane.notes > lane.line, `${what}: lane ${lane.key}`);
+      bottom = lane.rows ? lane.notes + (lane.rows - 1) * (L.fs + 5) : lane.line;
+    }
+    assert.ok(L.axisY > bottom && L.H > L.axisY, `${what}: the axis under the last lane`);
+    const names = L.labels.filter((l) => l.attrs.class === 'lane-name').map((l) => l.text);
+    assert.deepEqual(names, L.lanes.map((l) => l.name), `${what}: one name per lane`);
+  }
+});
+
+test('the time scale: 0 at the plot\'s left edge, the run inside it; tFix gives two diagrams one scale', () => {
+  const d = dicts.en;
+  const num = numberFormat('en');
+  const run = runOf('seed-gc-pause', 'none');
+  const L = layoutDiagram(run, { width: 1280, d, num, lang: 'en' });
+  assert.equal(L.sx(0), L.x0);
+  assert.ok(L.tMax >= run.end_ms && L.sx(L.tMax) === L.x1);
+  const wide = layoutDiagram(run, { width: 1280, d, num, lang: 'en', tFix: L.tMax * 2 });
+  assert.equal(wide.tMax, L.tMax * 2);
+  assert.equal(layoutDiagram(run, { width: 1280, d, num, lang: 'en', tFix: 1 }).tMax, L.tMax, 'a shorter tFix changes nothing');
+});
+
+test('pure: the same run, width and words give the same layout, and the run is left as it was', () => {
+  const deepFreeze = (o) => {
+    if (o && typeof o === 'object' && !Object.isFrozen(o)) {
+      Object.freeze(o);
+      for (const v of Object.values(o)) deepFreeze(v);
+    }
+    return o;
+  };
+  for (const id of ['seed-gc-pause', 'redlock-clock-jump', 'postgres-session']) {
+    const text = JSON.stringify(runOf(id, 'token'));
+    const run = deepFreeze(JSON.parse(text));
+    const opts = { width: 390, d: dicts.bn, num: numberFormat('bn'), lang: 'bn' };
+    const a = layoutDiagram(run, opts);
+    const b = layoutDiagram(run, opts);
+    const plain = (L) => JSON.stringify({ ...L, sx: undefined });
+    assert.equal(plain(a), plain(b), id);
+    assert.equal(JSON.stringify(run), text, id);
+  }
+});
+
+test('a measure passed in places the labels: wider text moves notes to further rows', () => {
+  const run = runOf('seed-gc-pause', 'token');
+  const opts = { width: 390, d: dicts.en, num: numberFormat('en'), lang: 'en' };
+  const rows = (L) => L.lanes.reduce((a, l) => a + l.rows, 0);
+  const rough = layoutDiagram(run, opts);
+  const wide = layoutDiagram(run, { ...opts, measure: (s, size) => roughMeasure('en')(s, size) * 3 });
+  assert.ok(rows(wide) > rows(rough), `${rows(wide)} rows > ${rows(rough)}`);
+  for (const l of wide.labels) assert.equal(l.box.w, roughMeasure('en')(l.text, l.attrs.class === 'diverge-label' ? 11 : wide.fs) * 3);
+});

@@ -1,0 +1,431 @@
+// The lab's view: its markup, and how it is filled from a snapshot of the lab — its settings, the
+// scenario, the run (and the comparison run), the dictionary and number format, the parts shown, the
+// notices, the playhead. Every render function here is a function of that snapshot: it reads nothing
+// else and keeps nothing, so drawing the same snapshot twice gives the same page. `v` is where the ids
+// live: { $(id), root }. The Lab (lab.js) owns the state and calls these after every change.
+//
+// The markup is shared by the page (index.html) and every <lease-lab> element. Words come from the
+// dictionary (data-i18n: text, data-i18n-label: aria-label), filled in by renderStatic; `data-feature`
+// names the `controls` token that shows a part (a list: shown if any of them is on). Ids are per root:
+// the page's document, or each element's shadow root.
+import { languages, fmt } from './i18n.js';
+import { drawDiagram } from './diagram.js';
+import { divergence } from './layout.js';
+import { describeEvent, explainVerdict, safetyMargin, whoOf } from './explain.js';
+import { extraParams, pauseParam, rangeOf, ttlParam } from './settings.js';
+import { DEFAULT_SPEED, SPEEDS } from './playback.js';
+
+const EPS = 1e-6;
+
+/** The markup; `langPicker` adds a language field to the settings (the page has one in its header). */
+export function labMarkup({ langPicker = false } = {}) {
+  const slider = (id) =>
+    `<div class="field" data-feature="sliders"><label for="${id}" id="${id}-label"></label>` +
+    `<div class="slider"><input type="range" id="${id}" step="1" aria-describedby="${id}-note"><output id="${id}-out" for="${id}"></output></div>` +
+    `<p id="${id}-note" class="note" hidden></p></div>`;
+  return `
+<div id="notice" class="notice" role="status" hidden>
+  <p><strong id="notice-title"></strong></p>
+  <ul id="notice-list"></ul>
+  <button type="button" id="notice-close" data-i18n="dismiss"></button>
+</div>
+<div class="grid" id="grid">
+  <section class="controls" aria-labelledby="h-settings" data-feature="scenario sliders params fencing retries reset lang">
+    <h2 id="h-settings" data-i18n="settings"></h2>
+    ${langPicker ? '<div class="field" data-feature="lang"><label for="lang" data-i18n="language"></label><select id="lang"></select></div>' : ''}
+    <div class="field" data-feature="scenario"><label for="scenario" data-i18n="scenario"></label><select id="scenario"></select></div>
+    ${slider('ttl')}
+    ${slider('pause')}
+    <fieldset id="extra" class="extra" hidden>
+      <legend data-i18n="extraLegend"></legend>
+      <div id="extra-list"></div>
+    </fieldset>
+    <div class="field" data-feature="fencing"><label for="fencing" data-i18n="fencing"></label><select id="fencing"></select></div>
+    <label class="check" data-feature="retries"><input type="checkbox" id="retries"> <span data-i18n="retriesLabel"></span></label>
+    <div data-feature="params"><div class="field" id="naive-box" hidden>
+      <label class="check"><input type="checkbox" id="naive" aria-describedby="naive-note"> <span data-i18n="naiveLabel"></span></label>
+      <p class="note" id="naive-note" data-i18n="noteNaive"></p>
+    </div></div>
+    <button type="button" id="reset" data-i18n="reset" data-feature="reset"></button>
+  </section>
+  <section class="verdict-wrap" aria-labelledby="h-verdict">
+    <h2 id="h-verdict" data-i18n="verdict"></h2>
+    <div id="outcome" class="verdict" data-testid="outcome">
+      <p class="word"><span id="verdict-mark" aria-hidden="true"></span> <span id="verdict-word"></span></p>
+      <p id="verdict-numbers" class="numbers"></p>
+      <div id="verdict-lines"></div>
+      <p id="verdict-expected" class="fine"></p>
+    </div>
+    <div class="margin">
+      <h3 id="h-margin" data-i18n="marginTitle"></h3>
+      <ul id="margin" aria-labelledby="h-margin"></ul>
+    </div>
+    <details class="transcript">
+      <summary data-i18n="transcript"></summary>
+      <pre id="transcript"></pre>
+    </details>
+  </section>
+</div>
+<section class="timeline" aria-labelledby="h-timeline">
+  <h2 id="h-timeline"><span data-i18n="timeline"></span> — <span id="scn-title"></span></h2>
+  <div class="player" data-feature="play">
+    <button type="button" id="play"></button>
+    <button type="button" id="back" data-i18n="back"></button>
+    <button type="button" id="next" data-i18n="next"></button>
+    <label class="scrub"><span data-i18n="playhead"></span><input type="range" id="scrub" min="0" max="1" step="any" value="1"></label>
+    <label><span data-i18n="speed"></span><select id="speed"></select></label>
+  </div>
+  <div class="share" data-feature="share">
+    <button type="button" id="copy-link" data-i18n="copyLink"></button>
+    <button type="button" id="copy-embed" data-i18n="copyEmbed"></button>
+    <button type="button" id="copy-iframe" data-i18n="copyIframe"></button>
+    <span data-i18n="exportAs"></span>
+    <button type="button" class="export" data-kind="svg">SVG</button>
+    <button type="button" class="export" data-kind="png">PNG</button>
+    <button type="button" class="export" data-kind="txt" data-i18n="exportTranscript"></button>
+    <button type="button" class="export" data-kind="json">JSON</button>
+    <span id="share-status" role="status"></span>
+    <textarea id="share-text" rows="3" readonly hidden data-i18n-label="shareField"></textarea>
+  </div>
+  <p id="now" class="now"></p>
+  <div id="chart" class="chart">
+    <svg id="svg" width="100%" role="img" aria-labelledby="svg-title svg-desc" xmlns="http://www.w3.org/2000/svg"></svg>
+  </div>
+  <details id="compare" class="compare" data-feature="compare">
+    <summary data-i18n="compareTitle"></summary>
+    <div class="field"><label for="compare-policy" data-i18n="compareWith"></label><select id="compare-policy"></select></div>
+    <p id="compare-verdict" class="compare-verdict"></p>
+    <div class="chart">
+      <svg id="svg2" width="100%" role="img" aria-labelledby="svg2-title svg2-desc" xmlns="http://www.w3.org/2000/svg"></svg>
+    </div>
+  </details>
+  <p class="fine"><span data-i18n="tieNote"></span> <span data-i18n="keysHint"></span></p>
+</section>
+<div class="grid lower" data-feature="info">
+  <section aria-labelledby="h-legend">
+    <h2 id="h-legend" data-i18n="legendTitle"></h2>
+    <ul id="legend" class="legend"></ul>
+  </section>
+  <section aria-labelledby="h-about">
+    <h2 id="h-about" data-i18n="about"></h2>
+    <p id="about-summary"></p>
+    <p class="fine"><strong data-i18n="source"></strong>: <span id="about-source"></span></p>
+    <p class="fine" id="about-derived" hidden><strong data-i18n="derived"></strong>: <span id="about-derived-text"></span></p>
+  </section>
+</div>
+<details class="events">
+  <summary data-i18n="events"></summary>
+  <div class="table-wrap">
+    <table>
+      <thead><tr><th scope="col" data-i18n="colTime"></th><th scope="col" data-i18n="colWho"></th><th scope="col" data-i18n="colWhat"></th></tr></thead>
+      <tbody id="events"></tbody>
+    </table>
+  </div>
+</details>
+<div id="live" class="sr-only" aria-live="polite" aria-atomic="true"></div>`;
+}
+
+/** A scenario's title or summary in language `lang`: the language file's, the catalogue's, or English. */
+export function scText(d, lang, s, field) {
+  const t = d.scenarios && d.scenarios[s.id];
+  return (t && t[field]) || s[field][lang] || s[field].en;
+}
+
+/** A scenario parameter's label in language `lang`. */
+export function paramLabel(d, lang, s, p) {
+  const t = d.scenarios && d.scenarios[s.id];
+  return (t && t.params && t.params[p.name]) || p.label[lang] || p.label.en;
+}
+
+function option(parent, value, text) {
+  const o = document.createElement('option');
+  o.value = value;
+  o.textContent = text;
+  parent.appendChild(o);
+  return o;
+}
+
+/** Replaces `parent`'s children with one `tag` element per text. */
+function texts(parent, tag, list) {
+  parent.replaceChildren();
+  for (const t of list) {
+    const e = document.createElement(tag);
+    e.textContent = t;
+    parent.appendChild(e);
+  }
+}
+
+/** A small swatch per legend entry, drawn with the diagram's own classes. */
+function legendIcon(kind) {
+  const NS = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(NS, 'svg');
+  svg.setAttribute('viewBox', '0 0 36 16');
+  svg.setAttribute('class', 'swatch');
+  svg.setAttribute('aria-hidden', 'true');
+  const add = (name, attrs) => {
+    const e = document.createElementNS(NS, name);
+    for (const k in attrs) e.setAttribute(k, attrs[k]);
+    svg.appendChild(e);
+  };
+  const box = { x: 2, y: 3, width: 32, height: 10, rx: 2 };
+  if (['lease', 'belief', 'pause', 'overlap', 'value'].includes(kind)) add('rect', { ...box, class: kind });
+  else if (kind === 'ask') {
+    add('line', { x1: 2, x2: 34, y1: 12, y2: 12, class: 'lane-line' });
+    for (const x of [10, 18, 26]) add('line', { x1: x, x2: x, y1: 12, y2: 5, class: 'ask' });
+  } else add('line', { x1: 4, y1: 8, x2: 30, y2: 8, class: 'arrow write ok', 'marker-end': 'url(#ah-ok)' });
+  return svg;
+}
+
+/** Shows the parts of the lab whose `controls` token is in `features`. */
+export function applyFeatures(v, features) {
+  for (const e of v.root.querySelectorAll('[data-feature]')) {
+    e.hidden = !e.dataset.feature.split(' ').some((f) => features.has(f));
+  }
+  v.$('grid').classList.toggle('solo', v.$('h-settings').parentElement.hidden);
+}
+
+/** The menus: language, scenario (by group), fencing, comparison policy, speed (which keeps its choice). */
+export function fillSelects(v, { st, core, d }) {
+  const { $ } = v;
+  const langSel = $('lang');
+  if (langSel) {
+    langSel.replaceChildren();
+    for (const [k, name] of Object.entries(languages)) option(langSel, k, name).lang = k;
+    langSel.value = st.lang;
+  }
+  const sc = $('scenario');
+  sc.replaceChildren();
+  const groups = new Map();
+  for (const s of core.list) {
+    if (!groups.has(s.group)) {
+      const g = document.createElement('optgroup');
+      g.label = (d.groups && d.groups[s.group]) || s.group;
+      sc.appendChild(g);
+      groups.set(s.group, g);
+    }
+    option(groups.get(s.group), s.id, scText(d, st.lang, s, 'title'));
+  }
+  sc.value = st.scenario;
+  for (const [id, value] of [['fencing', st.fencing], ['compare-policy', st.compare]]) {
+    const f = $(id);
+    f.replaceChildren();
+    for (const p of core.policies) option(f, p, d.policies[p] || p);
+    f.value = value;
+  }
+  const sp = $('speed');
+  const keep = sp.value || DEFAULT_SPEED;
+  sp.replaceChildren();
+  for (const s of SPEEDS) option(sp, s, d.speeds[s]);
+  sp.value = keep;
+}
+
+/** The words that do not depend on the run: data-i18n texts and labels, the legend, the menus. */
+export function renderStatic(v, snap) {
+  const { d, st, page } = snap;
+  const { $, root } = v;
+  if (page) {
+    document.documentElement.lang = st.lang;
+    document.title = d.docTitle;
+  } else $('lab').lang = st.lang;
+  for (const e of root.querySelectorAll('[data-i18n]')) {
+    const text = d[e.dataset.i18n];
+    if (typeof text === 'string') e.textContent = text;
+  }
+  for (const e of root.querySelectorAll('[data-i18n-label]')) e.setAttribute('aria-label', d[e.dataset.i18nLabel]);
+  $('notice-title').textContent = page ? d.noticeTitle : d.noticeTitleEmbed;
+  const legend = $('legend');
+  legend.replaceChildren();
+  for (const [kind, text] of d.legend) {
+    const li = document.createElement('li');
+    li.appendChild(legendIcon(kind));
+    li.append(text);
+    legend.appendChild(li);
+  }
+  fillSelects(v, snap);
+}
+
+/** The notices about unusable settings (URL or attributes), worded in the current language. */
+export function renderNotices(v, { d, notices }) {
+  texts(v.$('notice-list'), 'li', notices.map((n) => fmt(d.notices[n.key], n.vars)));
+  v.$('notice').hidden = !notices.length;
+}
+
+/** One slider for the scenario's other parameters (built when the scenario or the language changes). */
+function extraSlider(s, p, label) {
+  const field = document.createElement('div');
+  field.className = 'field';
+  const lab = document.createElement('label');
+  lab.htmlFor = `x-${p.name}`;
+  lab.textContent = label;
+  const row = document.createElement('div');
+  row.className = 'slider';
+  const input = document.createElement('input');
+  Object.assign(input, { type: 'range', id: `x-${p.name}`, step: 1 });
+  [input.min, input.max] = rangeOf(s, p);
+  input.dataset.param = p.name;
+  const out = document.createElement('output');
+  out.htmlFor = input.id;
+  out.id = `x-${p.name}-out`;
+  row.append(input, out);
+  field.append(lab, row);
+  return field;
+}
+
+/** The scenario's extra sliders and their values. */
+export function renderExtra(v, { st, s, d, num, features }) {
+  const { $ } = v;
+  const list = $('extra-list');
+  const params = extraParams(s);
+  const key = `${s.id}/${st.lang}`;
+  if (list.dataset.key !== key) {
+    list.dataset.key = key;
+    list.replaceChildren(...params.map((p) => extraSlider(s, p, paramLabel(d, st.lang, s, p))));
+  }
+  for (const p of params) {
+    $(`x-${p.name}`).value = st.extra[p.name];
+    $(`x-${p.name}-out`).value = `${num(st.extra[p.name])} ${d.ms}`;
+  }
+  $('extra').hidden = !params.length || !features.has('params');
+}
+
+/** Sets one of the two contract sliders from its scenario parameter, or switches it off (`p` null). */
+function syncSlider(v, { s, d, num }, id, p, value, label, note) {
+  const { $ } = v;
+  const input = $(id);
+  if (p) {
+    [input.min, input.max] = rangeOf(s, p);
+    input.value = value;
+    $(`${id}-out`).value = `${num(value)} ${d.ms}`;
+  } else {
+    $(`${id}-out`).value = '—';
+  }
+  input.disabled = !p;
+  $(`${id}-label`).textContent = label;
+  $(`${id}-note`).textContent = note;
+  $(`${id}-note`).hidden = !note;
+}
+
+/** The settings' controls showing the settings: sliders, boxes. */
+export function syncSliders(v, snap) {
+  const { st, s, d } = snap;
+  renderExtra(v, snap);
+  v.$('retries').checked = st.retries > 0;
+  // Redlock's client: compliant (checks the validity) unless the reader makes it naive.
+  v.$('naive-box').hidden = s.service !== 'redlock';
+  v.$('naive').checked = Boolean(st.naive);
+  // A session lock (PostgreSQL) has no TTL at all: that is the point of those scenarios.
+  const tp = ttlParam(s);
+  syncSlider(v, snap, 'ttl', tp, st.ttl, tp ? d.ttl : d.ttlOff, tp ? '' : d.noteNoTtl);
+  const p = pauseParam(s);
+  const label = !p ? d.pauseOff : p.name === 'delay' ? d.pauseAsDelay : paramLabel(d, st.lang, s, p) || d.pause;
+  syncSlider(v, snap, 'pause', p, st.pause, label, !p ? d.noteNoPause : p.name === 'delay' ? d.noteDelay : '');
+}
+
+/** The verdict, its reasons, the safety margin and the transcript. Returns what a screen reader is told. */
+export function renderVerdict(v, { d, num, run }) {
+  const { $ } = v;
+  const w = explainVerdict(run, d, num);
+  const box = $('outcome');
+  box.dataset.outcome = run.verdict;
+  box.dataset.final = String(run.final);
+  box.dataset.expected = String(run.expected);
+  box.classList.toggle('lost', w.lost);
+  box.classList.toggle('safe', !w.lost);
+  $('verdict-mark').textContent = w.lost ? '✗' : '✓';
+  $('verdict-word').textContent = w.word;
+  $('verdict-numbers').textContent = w.numbers;
+  texts($('verdict-lines'), 'p', w.lines);
+  $('verdict-expected').textContent = d.expectedIs;
+  texts($('margin'), 'li', safetyMargin(run, d, num));
+  $('transcript').textContent = run.transcript.join('\n');
+  if (!performance.getEntriesByName('leaselab:verdict').length) performance.mark('leaselab:verdict');
+  return fmt(d.live, { verdict: w.word, final: num(run.final), expected: num(run.expected) });
+}
+
+/** The scenario's title, summary and sources. */
+export function renderAbout(v, { st, s, d }) {
+  const { $ } = v;
+  $('scn-title').textContent = scText(d, st.lang, s, 'title');
+  $('about-summary').textContent = scText(d, st.lang, s, 'summary');
+  $('about-source').textContent = s.source;
+  $('about-derived-text').textContent = s.derived;
+  $('about-derived').hidden = !s.derived;
+}
+
+/** The events table: one row per event, ties marked. */
+export function renderEvents(v, { d, num, run }) {
+  const body = v.$('events');
+  body.replaceChildren();
+  let prev = null;
+  for (const e of run.events) {
+    const tr = document.createElement('tr');
+    if (e.t_ms === prev) tr.className = 'tie';
+    prev = e.t_ms;
+    for (const text of [num(e.t_ms), whoOf(e, d), describeEvent(e, run, d, num)]) {
+      const td = document.createElement('td');
+      td.textContent = text;
+      tr.appendChild(td);
+    }
+    body.appendChild(tr);
+  }
+}
+
+/**
+ * The diagram at `width`, and with a comparison run the second diagram on the same time scale, with
+ * where the two part and the comparison's verdict. Returns the first diagram (for its playhead).
+ */
+export function renderDiagram(v, { st, d, num, run, other, width }) {
+  const { $ } = v;
+  const t = other ? divergence(run, other) : null;
+  const mark = t === null ? null : { t, label: fmt(d.diverge, { t: num(t) }) };
+  const opts = { width, d, num, lang: st.lang, mark };
+  let diagram = drawDiagram($('svg'), run, opts);
+  if (other) {
+    // Both on one time scale: whichever needs the longer axis sets it for both.
+    const second = drawDiagram($('svg2'), other, { ...opts, id: 'svg2', tFix: diagram.tMax });
+    if (second.tMax > diagram.tMax) diagram = drawDiagram($('svg'), run, { ...opts, tFix: second.tMax });
+    second.setTime(Infinity); // the whole comparison run, no playhead
+    const word = other.verdict === 'lost-update' ? d.lost : d.safe;
+    $('compare-verdict').textContent = fmt(d.compareVerdict, {
+      policy: d.policies[other.fencing] || other.fencing,
+      word,
+      final: num(other.final),
+      expected: num(other.expected),
+      same: t === null ? d.compareSame : fmt(d.diverge, { t: num(t) }),
+    });
+    $('compare-verdict').className = `compare-verdict ${other.verdict}`;
+  }
+  $('scrub').max = run.end_ms;
+  return diagram;
+}
+
+/**
+ * The playhead at sim time `t` (BEFORE, -1: before the run): the diagram's veil, the scrubber, the
+ * "now" line, the play button, and the events table's past and future rows. `shown` is the index of
+ * the last row the table shows as past; returns the new one (the rows change only when it does).
+ */
+export function renderPlayhead(v, { d, num, run }, diagram, { t, on, times }, shown) {
+  const { $ } = v;
+  diagram.setTime(t);
+  const scrub = $('scrub');
+  scrub.value = Math.max(0, t);
+  scrub.setAttribute('aria-valuetext', `${num(Math.max(0, t))} ${d.ms}`);
+  // The latest event time at or before the playhead; its events make up the "now" line.
+  let at = -1;
+  for (const x of times) if (x <= t + EPS) at = x;
+  const boring = new Set(['start', 'acquire-sent', 'done']);
+  const now = $('now');
+  if (at < 0) now.textContent = d.nothingYet;
+  else {
+    const said = run.events.filter((e) => e.t_ms === at && !boring.has(e.kind)).map((e) => describeEvent(e, run, d, num));
+    now.textContent = `${fmt(d.atTime, { t: `${num(at)} ${d.ms}` })} ${said.join(' ') || '…'}`;
+  }
+  const rows = $('events').children;
+  let last = -1;
+  run.events.forEach((e, i) => {
+    if (e.t_ms <= t + EPS) last = i;
+  });
+  if (last !== shown) for (let i = 0; i < rows.length; i++) rows[i].classList.toggle('future', i > last);
+  $('play').textContent = on ? d.stop : d.play;
+  return last;
+}
