@@ -113,6 +113,7 @@ export function explainVerdict(run, d, num) {
     if (run.final !== run.expected) lines.push(fmt(d.safeDiffers, { final: num(run.final), expected: num(run.expected) }));
     else if (!refused.length) lines.push(run.stale_write_accepted ? d.safeStale : d.safeClean);
   }
+  if (run.locked_out) lines.push(fmt(d.lockedOut, { c: run.locked_out }));
   return {
     lost,
     word: lost ? d.lost : d.safe,
@@ -133,7 +134,11 @@ export function safetyMargin(run, d, num) {
   for (const w of run.writes) {
     // The writer's lease at the time: the last one granted to it before the write landed.
     const lease = run.leases.filter((l) => l.client === w.client && l.granted_ms <= w.t_ms).pop();
-    if (!lease) continue;
+    if (!lease) {
+      // Told it held the lock, though it never did (etcd 3.4's waiter whose lease expired).
+      if (w.stale && w.accepted) out.push(fmt(d.marginNeverHeld, { c: w.client, t: num(w.t_ms) }));
+      continue;
+    }
     // When the writer's hold ended is the core's fact (null: it still holds a session lock).
     const late = w.held_until_ms == null ? 0 : w.t_ms - w.held_until_ms;
     if (late <= 0 && !w.stale) continue;
@@ -154,7 +159,7 @@ export function safetyMargin(run, d, num) {
     const broke = causes.length ? fmt(d.marginBecause, { causes: causes.join(d.marginAnd) }) : '';
     out.push(`${head} ${broke}`.trim());
   }
-  if (!out.length) out.push(run.ttl_ms == null ? d.marginNoTtl : d.marginOk);
+  if (!out.length) out.push(run.service === 'session' ? d.marginNoTtl : d.marginOk);
   return out;
 }
 

@@ -327,7 +327,8 @@ export class Lab {
     choice('fencing', (t) => (state.fencing = t.value));
     choice('scenario', (t) => {
       state.scenario = t.value;
-      Object.assign(state, defaultsOf(this.cat[state.scenario]), { naive: false });
+      const s = this.cat[state.scenario];
+      Object.assign(state, defaultsOf(s), { naive: Boolean(s.naive) });
     });
     on('compare-policy', 'change', (e) => {
       state.compare = e.target.value;

@@ -253,7 +253,8 @@ function laneGeometry(m, rowsOf, run, c, mark) {
  */
 function bar(out, c, lane, a, b, top, h, cls, labels) {
   const xa = c.sx(a) + 0.5;
-  const w = Math.max(2, c.sx(b) - c.sx(a) - 1);
+  // A bar that runs past the picture (a lock-delay after the last lease) is drawn, and labelled, to its edge.
+  const w = Math.max(2, c.sx(Math.min(b, c.tMax)) - c.sx(a) - 1);
   out.push({ tag: 'rect', attrs: { x: xa, y: lane.line + top, width: w, height: h, rx: 2, class: cls } });
   const inset = 5 + (c.used.get(a) || 0) * c.gap;
   const s = labels.find((t) => t && c.textW(t) + inset + 4 <= w);

@@ -64,10 +64,14 @@ export const extraParams = (s) => s.params.filter((p) => p !== ttlParam(s) && p 
 /** The lab's URL name for a scenario parameter: the Pause slider's is `pause`, the others their own. */
 export const urlName = (s, p) => (p === pauseParam(s) ? 'pause' : p.name);
 
-/** Parameter `p` of scenario `s`: its slider's range, the UI's range clamped to the scenario's own. */
+/** Parameter `p` of scenario `s`: its slider's range, the UI's range clamped to the scenario's own —
+ *  or the scenario's own range where its default lies outside the UI's (etcd's and ZooKeeper's
+ *  seconds), so a slider always reaches the scenario's default. */
 export function rangeOf(s, p) {
   const ui = p === ttlParam(s) ? UI_RANGES.ttl : p === pauseParam(s) ? UI_RANGES.pause : UI_RANGES.other;
-  return [Math.max(ui[0], Math.ceil(p.min_ms)), Math.min(ui[1], Math.floor(p.max_ms))];
+  const own = [Math.ceil(p.min_ms), Math.floor(p.max_ms)];
+  if (p.default_ms < ui[0] || p.default_ms > ui[1]) return own;
+  return [Math.max(ui[0], own[0]), Math.min(ui[1], own[1])];
 }
 
 export const clamp = (v, [lo, hi]) => Math.min(hi, Math.max(lo, v));
@@ -127,6 +131,7 @@ export function readSettings(get, c) {
   const note = (key, vars) => notices.push({ key, vars });
   const st = readChoices(get, c, note);
   const s = c.byId[st.scenario];
+  st.naive = Boolean(s.naive); // the scenario's own setting (etcd 3.4's lock), unless the URL says
   const def = defaultsOf(s);
   st.ttl = def.ttl;
   if (ttlParam(s)) st.ttl = readMs(get, 'ttl', rangeOf(s, ttlParam(s)), def.ttl, note);
@@ -143,7 +148,7 @@ export function readSettings(get, c) {
   if (nv !== null) {
     const yes = ['1', 'true', 'yes'].includes(nv);
     if (!yes && !['0', 'false', 'no'].includes(nv)) note('badFlag', { name: 'naive', value: nv });
-    else if (yes && s.service !== 'redlock') note('noNaive', { value: nv });
+    else if (!s.has_naive) note('noNaive', { value: nv });
     else st.naive = yes;
   }
   st.extra = { ...def.extra };
@@ -173,7 +178,7 @@ export function takeSettings(state, read, names) {
 }
 
 /** The settings as the Reset button leaves them: the scenario's defaults, unfenced, no retries. */
-export const resetOf = (s) => ({ ...defaultsOf(s), fencing: 'none', retries: 0, naive: false });
+export const resetOf = (s) => ({ ...defaultsOf(s), fencing: 'none', retries: 0, naive: Boolean(s.naive) });
 
 /**
  * The settings `st` as [name, value] pairs: those that differ from the defaults (for the URL), or with
@@ -190,7 +195,7 @@ export function paramsOf(st, c, { explicit = false } = {}) {
   put('fencing', st.fencing, st.fencing === 'none');
   for (const [k, v] of Object.entries(st.extra)) if (v !== def.extra[k]) out.push([k, String(v)]);
   if (st.retries) out.push(['retries', String(st.retries)]);
-  if (st.naive) out.push(['naive', '1']);
+  if (Boolean(st.naive) !== Boolean(s.naive)) out.push(['naive', st.naive ? '1' : '0']);
   if (st.lang !== 'en') out.push(['lang', st.lang]);
   return out;
 }

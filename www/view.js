@@ -43,8 +43,8 @@ export function labMarkup({ langPicker = false } = {}) {
     <div class="field" data-feature="fencing"><label for="fencing" data-i18n="fencing"></label><select id="fencing"></select></div>
     <label class="check" data-feature="retries"><input type="checkbox" id="retries"> <span data-i18n="retriesLabel"></span></label>
     <div data-feature="params"><div class="field" id="naive-box" hidden>
-      <label class="check"><input type="checkbox" id="naive" aria-describedby="naive-note"> <span data-i18n="naiveLabel"></span></label>
-      <p class="note" id="naive-note" data-i18n="noteNaive"></p>
+      <label class="check"><input type="checkbox" id="naive" aria-describedby="naive-note"> <span></span></label>
+      <p class="note" id="naive-note"></p>
     </div></div>
     <button type="button" id="reset" data-i18n="reset" data-feature="reset"></button>
   </section>
@@ -310,12 +310,18 @@ export function syncSliders(v, snap) {
   const { st, s, d } = snap;
   renderExtra(v, snap);
   v.$('retries').checked = st.retries > 0;
-  // Redlock's client: compliant (checks the validity) unless the reader makes it naive.
-  v.$('naive-box').hidden = s.service !== 'redlock';
+  // The naive switch: Redlock's client that skips the validity check; etcd 3.4's lock.
+  const etcd = s.service === 'etcd';
+  v.$('naive-box').hidden = !s.has_naive;
+  v.$('naive-box').querySelector('label span').textContent = etcd ? d.naiveLabelEtcd : d.naiveLabel;
+  v.$('naive-note').textContent = etcd ? d.noteNaiveEtcd : d.noteNaive;
   v.$('naive').checked = Boolean(st.naive);
-  // A session lock (PostgreSQL) has no TTL at all: that is the point of those scenarios.
+  // A session lock (PostgreSQL) has no TTL at all: that is the point of those scenarios. Others may
+  // fix their TTL in the scenario itself.
   const tp = ttlParam(s);
-  syncSlider(v, snap, 'ttl', tp, st.ttl, tp ? d.ttl : d.ttlOff, tp ? '' : d.noteNoTtl);
+  const session = s.service === 'session';
+  const [off, offNote] = session ? [d.ttlOff, d.noteNoTtl] : [d.ttlFixed, d.noteTtlFixed];
+  syncSlider(v, snap, 'ttl', tp, st.ttl, tp ? d.ttl : off, tp ? '' : offNote);
   const p = pauseParam(s);
   const label = !p ? d.pauseOff : p.name === 'delay' ? d.pauseAsDelay : paramLabel(d, st.lang, s, p) || d.pause;
   syncSlider(v, snap, 'pause', p, st.pause, label, !p ? d.noteNoPause : p.name === 'delay' ? d.noteDelay : '');
