@@ -147,7 +147,9 @@ export function safetyMargin(run, d, num) {
     for (const p of run.pauses.filter(within)) causes.push(fmt(d.marginPause, { c: w.client, dur: num(p.to_ms - p.from_ms) }));
     for (const h of run.held.filter(within)) causes.push(fmt(d.marginHeld, { dur: num(h.to_ms - h.from_ms) }));
     const check = run.events.filter((e) => e.actor === w.client && e.kind === 'check-ok' && e.t_ms >= lease.granted_ms && e.t_ms <= w.t_ms).pop();
-    if (check && !lease.open && check.t_ms >= lease.ends_ms) {
+    // (A lock without a TTL — ZooKeeper's — has no end by the client's clock: its check is not a clock's.)
+    const byClock = check && check.left_us < Number.MAX_SAFE_INTEGER;
+    if (byClock && !lease.open && check.t_ms >= lease.ends_ms) {
       causes.push(fmt(d.marginClock, { c: w.client, left: num(check.left_us / 1000), t: num(check.t_ms), over: num(check.t_ms - lease.ends_ms) }));
     }
     const ttl = run.ttl_ms;
