@@ -141,18 +141,24 @@ pub fn simulate<'s>(sc: &'s Scenario, cfg: &Config) -> Result<Outcome<'s>, Error
     })
 }
 
+/// Where two beliefs intersect. Operations take no time in the model, so a client that is granted the
+/// lock, reads, writes and lets go at one instant holds it for an instant: inside another client's
+/// belief, that instant is two holders (a window of zero length). Beliefs that only touch — one ends
+/// when the other begins — are a hand-over, not an overlap.
+fn intersection(a: (SimTime, SimTime), b: (SimTime, SimTime)) -> Option<(SimTime, SimTime)> {
+    let (from, to) = (a.0.max(b.0), a.1.min(b.1));
+    let inside = |t: SimTime, w: (SimTime, SimTime)| w.0 < t && t < w.1;
+    let instant_inside = (a.0 == a.1 && inside(a.0, b)) || (b.0 == b.1 && inside(b.0, a));
+    (from < to || instant_inside).then_some((from, to))
+}
+
 /// Where the beliefs of two different clients intersect, merged into disjoint windows.
 pub fn overlaps(run: &Run) -> Vec<(SimTime, SimTime)> {
     let mut windows = Vec::new();
     for (i, a) in run.beliefs.iter().enumerate() {
         for b in &run.beliefs[i + 1..] {
-            if a.client == b.client {
-                continue;
-            }
-            let from = a.from.max(b.from);
-            let to = a.to.min(b.to);
-            if from < to {
-                windows.push((from, to));
+            if a.client != b.client {
+                windows.extend(intersection((a.from, a.to), (b.from, b.to)));
             }
         }
     }
@@ -275,4 +281,29 @@ fn differences(sc: &Scenario, e: &crate::scenario::Expectation, o: &Outcome) -> 
         }
     }
     diffs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::intersection;
+    use crate::time::SimTime;
+
+    fn w(a: u64, b: u64) -> (SimTime, SimTime) {
+        (SimTime(a), SimTime(b))
+    }
+
+    #[test]
+    fn an_instant_hold_inside_another_belief_is_an_overlap() {
+        assert_eq!(intersection(w(0, 10), w(8, 8)), Some(w(8, 8)));
+        assert_eq!(intersection(w(8, 8), w(0, 10)), Some(w(8, 8)));
+        assert_eq!(intersection(w(0, 10), w(5, 12)), Some(w(5, 10)));
+    }
+
+    #[test]
+    fn beliefs_that_only_touch_are_a_hand_over() {
+        assert_eq!(intersection(w(0, 8), w(8, 8)), None);
+        assert_eq!(intersection(w(0, 8), w(8, 12)), None);
+        assert_eq!(intersection(w(8, 8), w(8, 12)), None);
+        assert_eq!(intersection(w(0, 4), w(6, 9)), None);
+    }
 }
