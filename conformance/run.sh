@@ -16,11 +16,17 @@ cleanup() {
     kill -KILL "$pid" 2>/dev/null || true
   fi
   # Servers left behind by a killed suite: only those whose pid files are in our work directory.
-  for f in "$work"/pg-data/postmaster.pid "$work"/redis/redis.pid "$work"/redlock-*/n*/redis.pid "$work"/etcd-*/etcd.pid; do
+  for f in "$work"/pg-data/postmaster.pid "$work"/redis/redis.pid "$work"/redlock-*/n*/redis.pid "$work"/etcd-*/etcd.pid \
+           "$work"/zookeeper-*/zookeeper.pid "$work"/zookeeper-*/zk-agent-*.pid; do
     [ -f "$f" ] || continue
     p=$(head -n 1 "$f")
     comm=$(cat "/proc/$p/comm" 2>/dev/null || true)
-    if [ -n "$p" ] && { [ "$comm" = postgres ] || [ "$comm" = redis-server ] || [ "$comm" = etcd ]; }; then
+    # (ZooKeeper is `java`; a client's session process is this suite's binary, its name cut to 15.)
+    case "$comm" in
+      postgres|redis-server|etcd|java|leaselab-confor) ;;
+      *) continue ;;
+    esac
+    if [ -n "$p" ]; then
       echo "conformance: stopping leftover server $p ($f)" >&2
       kill -KILL "$p" 2>/dev/null || true
     fi

@@ -58,6 +58,10 @@ pub fn cases() -> Vec<Case> {
         tolerance_ms: 1000,
         ..c("etcd-lease-pause", policy, &[], 1, how)
     };
+    let zk = |policy, how| Case {
+        tolerance_ms: 1000,
+        ..c("zk-session-expiry", policy, &[], 1, how)
+    };
     // Redlock ×3: n3 is back 30 ms after the crash (150 ms); B needs it by its second round (336 ms) to
     // write (≈ 400 ms) well before A (600 ms): 150 ms.
     let redlock = |id, set, how| Case {
@@ -203,6 +207,14 @@ pub fn cases() -> Vec<Case> {
                 "etcd 3.4; the lease ID as version; UPDATE … WHERE token = 0 OR token = $1",
             )
         },
+        // ZooKeeper, session 6 s, tick 2 s: A's session expires 6–8 s after its last request (the tick
+        // buckets follow the server's clock, not the scenario's) and B writes right after; A writes
+        // at 10 s: 1 s.
+        zk(
+            Policy::None,
+            "ZooKeeper 3.8, the lock recipe; A's session in a SIGSTOPped process; PostgreSQL table",
+        ),
+        zk(Policy::Token, "as above; the node's czxid as token"),
     ]
 }
 
@@ -237,6 +249,7 @@ fn scenario_text(id: &str) -> Option<&'static str> {
         "redlock-crash-fsync" => include_str!("../../crate/scenarios/redlock-crash-fsync.txt"),
         "etcd-lease-pause" => include_str!("../../crate/scenarios/etcd-lease-pause.txt"),
         "etcd-contrib-lock" => include_str!("../../crate/scenarios/etcd-contrib-lock.txt"),
+        "zk-session-expiry" => include_str!("../../crate/scenarios/zk-session-expiry.txt"),
         _ => return None,
     })
 }

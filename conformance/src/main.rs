@@ -1,5 +1,6 @@
-//! leaselab-conformance: runs the seed's steps and the core scenarios against real PostgreSQL and
-//! redis servers, and compares each outcome with the simulator's prediction for the same parameters.
+//! leaselab-conformance: runs the seed's steps and the core scenarios against real PostgreSQL, redis,
+//! etcd and ZooKeeper servers, and compares each outcome with the simulator's prediction for the same
+//! parameters. (`leaselab-conformance zk-agent` is one client's ZooKeeper session, see zk.rs.)
 //!
 //! ```text
 //! leaselab-conformance [--workdir DIR] [--only TEXT] [--verbose]
@@ -16,6 +17,7 @@ mod etcd;
 mod real;
 mod servers;
 mod step1;
+mod zk;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -81,6 +83,10 @@ fn args() -> Result<Args, String> {
 }
 
 fn main() -> ExitCode {
+    // A ZooKeeper row's client session, in a process of its own (see zk.rs).
+    if std::env::args().nth(1).as_deref() == Some("zk-agent") {
+        return zk::agent_main();
+    }
     let a = match args() {
         Ok(a) => a,
         Err(e) => {
@@ -388,9 +394,23 @@ fn play(
             redis: None,
             nodes: Vec::new(),
             etcd: None,
+            zk: None,
         };
         match sc.service.kind {
-            ServiceKind::Session | ServiceKind::Zookeeper => {}
+            ServiceKind::Session => {}
+            // A fresh ZooKeeper for every attempt: its zxids start at 0, as the model's do.
+            ServiceKind::Zookeeper => {
+                let dir = work.join(format!("zookeeper-{index}-{attempt}"));
+                let tick = Duration::from_micros(sc.service.tick.resolve(&setup.params));
+                let z = zk::Server::start(dir, tick)?;
+                if attempt == 1 {
+                    eprintln!(
+                        "conformance: ZooKeeper {} on 127.0.0.1:{}",
+                        z.version, z.port
+                    );
+                }
+                servers.zk = Some(z);
+            }
             // A fresh etcd for every attempt: its revisions start at 1, as the model's do.
             ServiceKind::Etcd => {
                 let dir = work.join(format!("etcd-{index}-{attempt}"));

@@ -76,6 +76,8 @@ pub struct Servers<'a> {
     pub nodes: Vec<Redis>,
     /// etcd (started by the caller, fresh for the run).
     pub etcd: Option<Etcd>,
+    /// ZooKeeper (started by the caller, fresh for the run).
+    pub zk: Option<crate::zk::Server>,
 }
 
 /// What happened, in the order it happened.
@@ -143,7 +145,17 @@ pub fn supported(sc: &Scenario, setup: &Setup) -> Res<()> {
         return no("a fence counter outside a session lock");
     }
     if svc.kind == ServiceKind::Zookeeper {
-        return no("ZooKeeper (no real rows for it yet)");
+        let (session, tick) = (svc.ttl.resolve(p), svc.tick.resolve(p));
+        if !tick.is_multiple_of(1000) || tick == 0 || session < 2 * tick || session > 20 * tick {
+            return no(
+                "a ZooKeeper tick that is not whole ms, or a session timeout outside 2–20 ticks",
+            );
+        }
+        if svc.tolerate_suspended {
+            return no(
+                "Curator's SUSPENDED policy (the real client is ZooKeeper's own, not Curator)",
+            );
+        }
     }
     if svc.kind == ServiceKind::Etcd
         && (svc.ttl.resolve(p) % 1_000_000 != 0 || svc.ttl.resolve(p) < 2_000_000)
@@ -424,10 +436,17 @@ pub fn run(sc: &Scenario, setup: &Setup, servers: &mut Servers) -> Res<RealRun> 
         } else {
             None
         };
-        conns.push((data, session));
+        // A ZooKeeper client's session process is started now (a JVM-free Rust process, but still
+        // a process start); it connects at the client's first acquire, as the model's client does.
+        let agent = servers
+            .zk
+            .as_ref()
+            .map(crate::zk::Agent::spawn)
+            .transpose()?;
+        conns.push((data, session, agent));
         pids.push(None);
     }
-    for (i, (_, session)) in conns.iter_mut().enumerate() {
+    for (i, (_, session, _)) in conns.iter_mut().enumerate() {
         if let Some(s) = session {
             let row = s
                 .query_one("SELECT pg_backend_pid()", &[])
@@ -457,7 +476,7 @@ pub fn run(sc: &Scenario, setup: &Setup, servers: &mut Servers) -> Res<RealRun> 
     let errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let nodes = &mut servers.nodes;
     std::thread::scope(|s| {
-        for (i, (data, session)) in conns.into_iter().enumerate() {
+        for (i, (data, session, agent)) in conns.into_iter().enumerate() {
             let (shared, errors, node_ports) = (&shared, &errors, &node_ports);
             s.spawn(move || {
                 let mut client = Client::new(
@@ -471,6 +490,7 @@ pub fn run(sc: &Scenario, setup: &Setup, servers: &mut Servers) -> Res<RealRun> 
                     node_ports.clone(),
                 );
                 client.etcd = etcd_port.map(EtcdSession::new);
+                client.zk = agent;
                 if let Err(e) = client.play() {
                     errors
                         .lock()
@@ -599,6 +619,10 @@ struct Client<'a> {
     nominal: Duration,
     /// etcd scenarios: the client's lease, its key, and its keepalive thread.
     etcd: Option<EtcdSession>,
+    /// ZooKeeper scenarios: the process that holds the client's session.
+    zk: Option<crate::zk::Agent>,
+    /// ZooKeeper: whether that session is open yet.
+    zk_connected: bool,
 }
 
 /// An etcd client's session: its lease, kept alive by a thread of its own that freezes with it.
@@ -724,6 +748,8 @@ impl<'a> Client<'a> {
             done: false,
             nominal: Duration::ZERO,
             etcd: None,
+            zk: None,
+            zk_connected: false,
         }
     }
 
@@ -844,7 +870,14 @@ impl<'a> Client<'a> {
                 if let Some(e) = &self.etcd {
                     e.freeze_until(self.shared.t0 + self.nominal + d);
                 }
+                if let Some(z) = &self.zk {
+                    z.freeze()?;
+                    self.note(format!("its session's process {} is SIGSTOPped", z.pid()));
+                }
                 self.wait(d);
+                if let Some(z) = &self.zk {
+                    z.thaw()?;
+                }
                 self.note("wakes".into());
                 Ok(())
             }
@@ -929,8 +962,11 @@ impl<'a> Client<'a> {
             self.shared
                 .with(|st| st.run.attempts.push((i, got.is_some())));
             if let Some(h) = got {
-                if self.sc.service.kind == ServiceKind::Etcd {
-                    // etcd's Lock blocks until the key before it is gone: the wait is the lock
+                if matches!(
+                    self.sc.service.kind,
+                    ServiceKind::Etcd | ServiceKind::Zookeeper
+                ) {
+                    // etcd's Lock (and ZooKeeper's recipe) blocks until the key before it is gone: the wait is the lock
                     // service's, not the client's lateness (the model's grant comes then too). The
                     // script goes on from the real grant.
                     self.nominal = self.nominal.max(self.shared.t0.elapsed());
@@ -1020,7 +1056,7 @@ impl<'a> Client<'a> {
                 }))
             }
             ServiceKind::Etcd => self.etcd_lock(value),
-            ServiceKind::Zookeeper => unreachable!("supported() refuses ZooKeeper scenarios"),
+            ServiceKind::Zookeeper => self.zk_lock(),
             ServiceKind::Redlock => {
                 let ttl = us(svc.ttl, p);
                 let drift = Duration::from_micros(ServiceSpec::drift(ttl.as_micros() as u64));
@@ -1122,7 +1158,13 @@ impl<'a> Client<'a> {
                     self.note("Unlock → its key is deleted".into());
                 }
             }
-            ServiceKind::Zookeeper => unreachable!("supported() refuses ZooKeeper scenarios"),
+            ServiceKind::Zookeeper => {
+                let z = self.zk.as_mut().ok_or("no zookeeper")?;
+                match z.unlock() {
+                    Ok(_) => self.note("deletes its node".into()),
+                    Err(e) => self.note(format!("delete of its node → {e}")),
+                }
+            }
             ServiceKind::Redlock => {
                 self.redlock_unlock(h.value);
                 self.note("unlocks every node it reaches".into());
@@ -1162,6 +1204,13 @@ impl<'a> Client<'a> {
         }
         if let Some(mut e) = self.etcd.take() {
             e.close();
+        }
+        if let Some(z) = self.zk.take() {
+            let events = z.events.join(", ");
+            if !events.is_empty() {
+                self.note(format!("its ZooKeeper client saw: {events}"));
+            }
+            drop(z); // closes the session (its node with it) and ends the process
         }
         self.data.take();
         self.session.take();
@@ -1206,6 +1255,43 @@ impl<'a> Client<'a> {
         Ok(Some(Held {
             token: if svc.tokens { token } else { None },
             value: lease,
+            believed_end: None,
+        }))
+    }
+}
+
+impl Client<'_> {
+    /// ZooKeeper: the session first (opened at the first acquire), then the lock recipe, which returns
+    /// when the client's node is the lowest; the token is the node's czxid.
+    fn zk_lock(&mut self) -> Result<Option<Held>, Stop> {
+        let svc = &self.sc.service;
+        let session = us(svc.ttl, &self.setup.params);
+        let within = self
+            .shared
+            .deadline
+            .saturating_duration_since(Instant::now());
+        if !self.zk_connected {
+            self.zk.as_mut().ok_or("no zookeeper")?.connect(session)?;
+            self.zk_connected = true;
+            self.note(format!(
+                "connects (session timeout {} ms)",
+                session.as_millis()
+            ));
+        }
+        let z = self.zk.as_mut().ok_or("no zookeeper")?;
+        let (czxid, path, id) = match z.lock(within) {
+            Ok(held) => held,
+            Err(err) => {
+                self.note(format!("lock → error: {err}"));
+                return Err(Stop::GaveUp);
+            }
+        };
+        self.note(format!(
+            "{path} is the lowest: holds the lock (czxid {czxid:#x}, session {id})"
+        ));
+        Ok(Some(Held {
+            token: svc.tokens.then_some(czxid),
+            value: i64::from_str_radix(&id, 16).unwrap_or(czxid),
             believed_end: None,
         }))
     }
