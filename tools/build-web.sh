@@ -16,31 +16,41 @@ read -r -a mc_opt_flags <<<"$(cfg mc_wasm_opt_flags)"
 wasm_opt=$(cfg wasm_opt_bin)
 [ -x "$wasm_opt" ] || { echo "build-web: $wasm_opt missing; run tools/setup.sh web" >&2; exit 1; }
 
-echo "build-web: wasm-pack (target $target, opt-level $opt_level)"
-CARGO_PROFILE_RELEASE_OPT_LEVEL=$opt_level \
-  wasm-pack --quiet build crate --release --target "$target" --out-dir "$root/$out_dir" \
-  --out-name "$out_name" --no-typescript --no-pack
-wasm="$out_dir/${out_name}_bg.wasm"
-before=$(wc -c <"$wasm")
-"$wasm_opt" "${opt_flags[@]}" "$wasm" -o "$wasm.opt"
-mv "$wasm.opt" "$wasm"
-echo "build-web: wasm-opt $before → $(wc -c <"$wasm") bytes"
+# One wasm-pack build: NAME OUT_DIR OPT_LEVEL "WASM_OPT_FLAGS" [CARGO ARGS...], then wasm-opt.
+build_wasm() {
+  local name=$1 dir=$2 level=$3 flags=$4
+  shift 4
+  local -a opt
+  read -r -a opt <<<"$flags"
+  echo "build-web: wasm-pack $name (target $target, opt-level $level${*:+, $*})"
+  CARGO_PROFILE_RELEASE_OPT_LEVEL=$level \
+    wasm-pack --quiet build crate --release --target "$target" --out-dir "$root/$dir" \
+    --out-name "$name" --no-typescript --no-pack -- "$@"
+  local w="$dir/${name}_bg.wasm" before
+  before=$(wc -c <"$w")
+  "$wasm_opt" "${opt[@]}" "$w" -o "$w.opt"
+  mv "$w.opt" "$w"
+  echo "build-web: wasm-opt $name $before → $(wc -c <"$w") bytes"
+}
 
-# explore.html's wasm: the same crate with the cargo feature `estimate` (the phase diagram's sweeps and
+# The lab page's first wasm: the core engine only (lease, session, redis: the seed's and most of the
+# catalogue's services), so a reader of the seed downloads no more (crate/src/services/mod.rs).
+build_wasm "$out_name" "$out_dir" "$opt_level" "${opt_flags[*]}" --no-default-features
+wasm="$out_dir/${out_name}_bg.wasm"
+# The full engine, every service: the lab loads it when a scenario needs it (the catalogue's `engine`).
+# Beside the core in www/pkg (the layout's unit tests run every scenario on it).
+full_dir=$out_dir
+full_name=${out_name}_full
+build_wasm "$full_name" "$full_dir" "$opt_level" "${opt_flags[*]}"
+full_wasm="$full_dir/${full_name}_bg.wasm"
+# explore.html's wasm: the full crate with the cargo feature `estimate` (the phase diagram's sweeps and
 # the Monte Carlo estimator), built for speed and loaded only by explore.html and its Web Worker, so the
 # lab page's wasm stays within its budget.
 # Built outside www/ (target/) and copied into dist/pkg/ under its own name.
 mc_dir=target/web-mc
 mc_name=${out_name}_mc
-echo "build-web: wasm-pack --features estimate (explore.html's sweeps and worker; opt-level $mc_opt_level)"
-CARGO_PROFILE_RELEASE_OPT_LEVEL=$mc_opt_level \
-  wasm-pack --quiet build crate --release --target "$target" --out-dir "$root/$mc_dir" \
-  --out-name "$mc_name" --no-typescript --no-pack -- --features estimate
+build_wasm "$mc_name" "$mc_dir" "$mc_opt_level" "${mc_opt_flags[*]}" --features estimate
 mc_wasm="$mc_dir/${mc_name}_bg.wasm"
-before=$(wc -c <"$mc_wasm")
-"$wasm_opt" "${mc_opt_flags[@]}" "$mc_wasm" -o "$mc_wasm.opt"
-mv "$mc_wasm.opt" "$mc_wasm"
-echo "build-web: wasm-opt (estimate) $before → $(wc -c <"$mc_wasm") bytes"
 
 rm -rf dist
 mkdir -p dist/pkg
@@ -56,7 +66,7 @@ echo "build-web: scenario texts (en, bn) from the native CLI"
 for lang in en bn; do
   cargo run --release --quiet --bin leaselab -- scenarios --json --lang "$lang" >"$out_dir/scenarios.$lang.json"
 done
-cp "$out_dir/$out_name.js" "$wasm" "$out_dir"/scenarios.*.json dist/pkg/
+cp "$out_dir/$out_name.js" "$wasm" "$out_dir/$full_name.js" "$full_wasm" "$out_dir"/scenarios.*.json dist/pkg/
 cp "$mc_dir/$mc_name.js" "$mc_wasm" dist/pkg/
 # The no-JS fallback, from this build: the pictures the pages ask for (fallback/<scenario>-<policy>.svg)
 # and the transcripts they show (<pre data-transcript="…">), in dist/ only.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Prints the web build's sizes and fails above the budgets in wasm-pack.toml:
-#   the wasm, gzipped; everything the English page loads at start (index.html, its stylesheets, the
+#   the core wasm and the full one, gzipped; everything the English page loads at start (index.html, its stylesheets, the
 #   module graph of its scripts, the wasm), gzipped; and the same for a host page's first <lease-lab>
 #   (lease-lab.js's module graph, the stylesheet it links, the wasm). Also printed, not budgeted: what
 #   lang=bn adds (its dictionary and scenario texts), what loads only on demand (share.js) and the
@@ -9,6 +9,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 wasm_budget=$(bash tools/webcfg.sh wasm_gzip_budget)
+full_budget=$(bash tools/webcfg.sh full_wasm_gzip_budget)
 page_budget=$(bash tools/webcfg.sh page_gzip_budget)
 out_name=$(bash tools/webcfg.sh out_name)
 gz() { gzip -9 -c "dist/$1" | wc -c; }
@@ -54,6 +55,9 @@ sum() {
 
 wasm_raw=$(wc -c <"dist/$wasm")
 wasm_gz=$(gz "$wasm")
+full=pkg/${out_name}_full_bg.wasm
+[ -f "dist/$full" ] || { echo "size-check: dist/$full missing; run tools/build-web.sh first" >&2; exit 1; }
+full_gz=$(gz "$full")
 # Where the build keeps the scenarios' English prose beside the wasm, lab.js fetches it at start.
 start_data=()
 [ ! -f dist/pkg/scenarios.en.json ] || start_data=(pkg/scenarios.en.json)
@@ -71,13 +75,15 @@ font_bytes=$(wc -c <"dist/$font")
 
 fail=0
 echo "wasm_bytes: $wasm_raw B"
-echo "wasm_gzip_bytes: $wasm_gz B (budget $wasm_budget B)"
+echo "wasm_gzip_bytes: $wasm_gz B (budget $wasm_budget B) — the core engine every lab page loads"
+echo "full_wasm_gzip_bytes: $full_gz B (budget $full_budget B) — every service, fetched for a scenario that needs it"
 echo "page_gzip_bytes: $page_gz B (budget $page_budget B) — the English page: ${#page_files[@]} files: ${page_files[*]}"
 echo "element_gzip_bytes: $element_gz B (budget $page_budget B) — a host page's first <lease-lab>: ${#element_files[@]} files"
 echo "bn_extra_gzip_bytes: $bn_gz B — what lang=bn adds: ${bn_files[*]}"
 echo "on_demand_gzip_bytes: $later_gz B — share.js, on the first copy or export"
 echo "bengali_font_bytes: $font_bytes B — $font, only for Bengali letters where the system has no Bengali font"
 if [ "$wasm_gz" -gt "$wasm_budget" ]; then echo "size-check: FAIL wasm over budget" >&2; fail=1; fi
+if [ "$full_gz" -gt "$full_budget" ]; then echo "size-check: FAIL full wasm over budget" >&2; fail=1; fi
 if [ "$page_gz" -gt "$page_budget" ]; then echo "size-check: FAIL page over budget" >&2; fail=1; fi
 if [ "$element_gz" -gt "$page_budget" ]; then echo "size-check: FAIL element over budget" >&2; fail=1; fi
 [ "$fail" = 0 ] && echo "size-check: ok"

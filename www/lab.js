@@ -3,18 +3,18 @@
 // settings.js from a getter (the URL's query or the element's attributes), owns the state, asks the
 // wasm for a run, and after every change hands a snapshot of itself to the view (view.js); the
 // playback clock is playback.js's. It wires the controls to the state. No simulation logic lives here.
-import init, { Simulation, catalogue, defaultScenario, policies } from './pkg/leaselab.js';
+import { loadCore, loadEngine, simulationFor } from './engine.js';
 import { loadLang, fmt, numberFormat } from './i18n.js';
 import { eventTimes } from './explain.js';
 import { BEFORE, Playback } from './playback.js';
-import { RETRIES_ON, defaultsOf, loadCatalogue, paramsOf, pauseParam, readSettings, resetOf, settingNames, takeSettings, ttlParam } from './settings.js';
+import { RETRIES_ON, defaultsOf, paramsOf, pauseParam, readSettings, resetOf, settingNames, takeSettings, ttlParam } from './settings.js';
 import * as view from './view.js';
 
 /** The parts a lab can show, by their `controls` token (the verdict, diagram and events always show). */
 export const FEATURES = ['scenario', 'sliders', 'params', 'fencing', 'retries', 'reset', 'lang', 'play', 'share', 'compare', 'info'];
 
-/** The wasm and its catalogue, initialised once per page however many labs it has (settings.js). */
-export const loadCore = () => loadCatalogue({ init, catalogue, defaultScenario, policies });
+/** The wasm and its catalogue, initialised once per page however many labs it has (engine.js). */
+export { loadCore };
 
 export class Lab {
   /**
@@ -77,7 +77,7 @@ export class Lab {
     const { st, notices } = readSettings(this.o.get, c);
     Object.assign(this.state, st);
     this.notices = notices;
-    await this.setLang(this.state.lang);
+    await Promise.all([this.setLang(this.state.lang), loadEngine(c.byId[this.state.scenario])]);
     this.o.mount.innerHTML = view.labMarkup({ langPicker: !this.o.page });
     view.renderStatic(this.v, this.snapshot());
     view.applyFeatures(this.v, this.features);
@@ -143,6 +143,7 @@ export class Lab {
     const s = this.cat[st.scenario];
     if (!this.sim || this.sim.scenario !== st.scenario) {
       if (this.sim) this.sim.free();
+      const Simulation = simulationFor(s);
       this.sim = new Simulation(st.scenario);
     }
     const sim = this.sim;
@@ -257,6 +258,12 @@ export class Lab {
   /** A setting changed: re-simulate, re-render, show the whole run, tell the owner (the URL). */
   changed({ now = false } = {}) {
     this.stop();
+    const s = this.cat[this.state.scenario];
+    if (!simulationFor(s)) {
+      // A scenario on a service the core build leaves out: fetch the full build once, then go on.
+      loadEngine(s).then(() => this.changed({ now }), (e) => this.showError(e));
+      return;
+    }
     try {
       this.simulate();
     } catch (e) {

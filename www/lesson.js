@@ -1,8 +1,8 @@
 // A lesson: one chapter of lessons.js driven through a Lab (lab.js). Used by learn.html (learn.js, bound
 // to the document) and by <lease-lab lesson="N"> (bound to the element's shadow root). The question's
 // right answer is computed here from the run, never stored: the choice whose predicate holds.
-import { Simulation } from './pkg/leaselab.js';
-import { Lab, loadCore } from './lab.js';
+import { loadCore, loadEngine, simulationForId } from './engine.js';
+import { Lab } from './lab.js';
 import { fmt } from './i18n.js';
 import { chapters, words } from './lessons.js';
 
@@ -12,7 +12,7 @@ export { chapters, words };
 
 /** The run a beat sets up, as the lab would show it: the run JSON of the wasm core. */
 export function runOf(set, policy = set.fencing || 'none') {
-  const sim = new Simulation(set.scenario);
+  const sim = new (simulationForId(set.scenario))(set.scenario);
   try {
     sim.setPolicy(policy);
     sim.setRetries(set.retries || 0);
@@ -26,7 +26,7 @@ export function runOf(set, policy = set.fencing || 'none') {
 
 /** A beat's scan: for each policy, how many of the parameter's values lose an update (`quick()`). */
 export function scanOf(set, scan) {
-  const sim = new Simulation(set.scenario);
+  const sim = new (simulationForId(set.scenario))(set.scenario);
   const out = { from: scan.from, to: scan.to, step: scan.step, n: 0 };
   try {
     sim.setRetries(set.retries || 0);
@@ -258,6 +258,8 @@ export class Lesson {
   async show() {
     const b = this.current;
     this.answered = null;
+    // A beat on etcd, ZooKeeper or Redlock needs the full build (fetched once: engine.js).
+    await loadEngine(this.core.byId[b.set.scenario]);
     this.run = runOf(b.set);
     this.scan = b.scan ? scanOf(b.set, b.scan) : null;
     this.vars = varsOf(b, this.run, this.scan);

@@ -79,6 +79,7 @@ impl Simulation {
     #[wasm_bindgen(constructor)]
     pub fn new(id: &str) -> Result<Simulation, JsError> {
         let scenario = catalogue::find(id).map_err(js)?;
+        crate::services::check_built_in(scenario).map_err(js)?;
         Ok(Simulation {
             scenario,
             config: Config::new(scenario, Policy::None),

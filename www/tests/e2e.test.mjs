@@ -459,3 +459,36 @@ test('redlock: a crashed node is drawn down until it restarts, and the lost key 
     await restart.fill('300');
     await expectVerdict(page, 'safe', 390, 390);
   }));
+
+test('engines: the seed loads only the core wasm; an etcd scenario fetches the full build once, with the verdicts of the catalogue', () =>
+  withPage('', async (page, watch) => {
+    await expectVerdict(page, 'lost-update', 440, 450);
+    const wasm = () => watch.requests.filter((u) => u.endsWith('.wasm')).map((u) => new URL(u).pathname.split('/').pop());
+    assert.deepEqual(wasm(), ['leaselab_bg.wasm'], 'the seed needs only the core engine');
+    // The core build refuses a scenario whose service it leaves out (never a run on the wrong service).
+    const refused = await page.evaluate(async () => {
+      const { Simulation } = await import('./pkg/leaselab.js');
+      try {
+        new Simulation('etcd-lease-pause');
+        return null;
+      } catch (e) {
+        return String(e.message || e);
+      }
+    });
+    assert.match(refused, /needs the etcd service/);
+    await page.locator('#scenario').selectOption('etcd-lease-pause');
+    await expectVerdict(page, 'lost-update', 440, 450);
+    await page.locator('#fencing').selectOption('token');
+    await expectVerdict(page, 'safe', 450, 450);
+    // Back to a core scenario and on to ZooKeeper: the full build is not fetched again.
+    await page.locator('#scenario').selectOption('seed-gc-pause');
+    await page.locator('#scenario').selectOption('zk-session-expiry');
+    await page.locator('#fencing').selectOption('none');
+    await expectVerdict(page, 'lost-update', 440, 450);
+    assert.deepEqual(wasm(), ['leaselab_bg.wasm', 'leaselab_full_bg.wasm']);
+  }));
+
+test('engines: a link to a ZooKeeper scenario shows its verdict from the full build', () =>
+  withPage('?scenario=zk-session-expiry&fencing=token', async (page) => {
+    await expectVerdict(page, 'safe', 450, 450);
+  }));

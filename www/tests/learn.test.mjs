@@ -54,7 +54,8 @@ test('every beat: claims hold, exactly one choice holds, placeholders known, no 
     await question(page).waitFor({ state: 'attached' });
     const beats = await page.evaluate(async () => {
       const { chapters, runOf, scanOf, holds, varsOf, placeholders } = await import('./lesson.js');
-      await (await import('./lab.js')).loadCore();
+      // Every chapter at once: the full build too (a reader's page fetches it at the first beat that needs it).
+      await (await import('./engine.js')).loadFull();
       const out = [];
       chapters.forEach((ch, c) =>
         ch.beats.forEach((b, i) => {

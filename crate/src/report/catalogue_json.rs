@@ -72,6 +72,9 @@ pub fn catalogue_json() -> String {
         }
         j.key("tokens").bool(sc.service.tokens);
         j.key("service").str(service_name(sc));
+        // Which of the page's wasm builds runs it: the core one, or the full one (src/services).
+        let core = crate::services::in_core(sc.service.kind);
+        j.key("engine").str(if core { "core" } else { "full" });
         j.key("nodes").int(i64::from(sc.service.nodes));
         // The naive switch: whether it means something here, and its setting by default.
         j.key("has_naive").bool(sc.service.kind.has_naive());

@@ -11,6 +11,11 @@
 //! - `etcd`: etcd's lock API on a lease the client keeps alive; waiters queued by revision;
 //! - `zookeeper`: ZooKeeper's lock recipe on a session kept alive by pings, with Curator's
 //!   connection states.
+//!
+//! The first four are the lab page's core; `redlock`, `etcd` and `zookeeper` are each a cargo
+//! feature (all on by default). The page's first wasm is built without them, so a reader of the seed
+//! downloads only the core engine; a scenario on another service loads the full build. A build without
+//! a service refuses its scenarios ([`built_in`]): the dispatch below never reaches a missing one.
 
 mod etcd;
 mod lease;
@@ -22,6 +27,44 @@ mod zookeeper;
 use crate::scenario::{Scenario, ServiceKind};
 use crate::sim::{Ctx, Engine, Ev, Tag};
 use crate::trace::TraceEvent;
+
+/// Whether `kind` is in the core engine, which every build has (the page's first wasm is only that).
+pub const fn in_core(kind: ServiceKind) -> bool {
+    matches!(
+        kind,
+        ServiceKind::Lease | ServiceKind::Session | ServiceKind::Redis
+    )
+}
+
+/// Whether this build has `kind`'s service (see the module's note on features).
+pub const fn built_in(kind: ServiceKind) -> bool {
+    match kind {
+        ServiceKind::Lease | ServiceKind::Session | ServiceKind::Redis => true,
+        ServiceKind::Redlock => REDLOCK,
+        ServiceKind::Etcd => ETCD,
+        ServiceKind::Zookeeper => ZOOKEEPER,
+    }
+}
+
+/// An error for a scenario whose service this build leaves out (never a run on the wrong service).
+pub fn check_built_in(sc: &Scenario) -> Result<(), crate::error::Error> {
+    if built_in(sc.service.kind) {
+        return Ok(());
+    }
+    Err(crate::error::Error::BadValue {
+        what: "build".into(),
+        why: format!(
+            "scenario {} needs the {} service, which this build leaves out (the page's core wasm: \
+             the full build has it)",
+            sc.id,
+            sc.service.kind.name()
+        ),
+    })
+}
+
+const REDLOCK: bool = cfg!(feature = "redlock");
+const ETCD: bool = cfg!(feature = "etcd");
+const ZOOKEEPER: bool = cfg!(feature = "zookeeper");
 
 /// The services' own state during a run, one field per service that keeps any.
 #[derive(Default)]
@@ -60,9 +103,10 @@ pub fn say(sc: &Scenario, e: &TraceEvent) -> Option<Said> {
         ServiceKind::Lease => None,
         ServiceKind::Session => session::say(e, who),
         ServiceKind::Redis => redis::say(e),
-        ServiceKind::Redlock => redlock::say(sc, e, who),
-        ServiceKind::Etcd => etcd::say(sc, e, who),
-        ServiceKind::Zookeeper => zookeeper::say(sc, e, who),
+        ServiceKind::Redlock if REDLOCK => redlock::say(sc, e, who),
+        ServiceKind::Etcd if ETCD => etcd::say(sc, e, who),
+        ServiceKind::Zookeeper if ZOOKEEPER => zookeeper::say(sc, e, who),
+        ServiceKind::Redlock | ServiceKind::Etcd | ServiceKind::Zookeeper => None,
     }
 }
 
@@ -80,11 +124,13 @@ impl Engine {
     pub(crate) fn on_service_event(&mut self, ctx: &Ctx, ev: Ev) {
         match ev.tag {
             Tag::SessionTimeout | Tag::Disconnect => self.on_session_event(ev),
-            Tag::NodeAcquireAt | Tag::NodeAcquireReply | Tag::NodeReleaseAt | Tag::RoundTimeout => {
+            Tag::NodeAcquireAt | Tag::NodeAcquireReply | Tag::NodeReleaseAt | Tag::RoundTimeout
+                if REDLOCK =>
+            {
                 self.on_redlock_event(ctx, ev)
             }
-            _ if ctx.service == ServiceKind::Etcd => self.on_etcd_event(ctx, ev),
-            _ if ctx.service == ServiceKind::Zookeeper => self.on_zk_event(ctx, ev),
+            _ if ETCD && ctx.service == ServiceKind::Etcd => self.on_etcd_event(ctx, ev),
+            _ if ZOOKEEPER && ctx.service == ServiceKind::Zookeeper => self.on_zk_event(ctx, ev),
             _ => self.on_lease_event(ctx, ev),
         }
     }
@@ -92,9 +138,9 @@ impl Engine {
     /// The client asks for the lock (its acquire step).
     pub(crate) fn send_acquire(&mut self, ctx: &Ctx, c: u8) {
         match ctx.service {
-            ServiceKind::Redlock => self.redlock_acquire(ctx, c),
-            ServiceKind::Etcd => self.etcd_acquire(ctx, c),
-            ServiceKind::Zookeeper => self.zk_acquire(ctx, c),
+            ServiceKind::Redlock if REDLOCK => self.redlock_acquire(ctx, c),
+            ServiceKind::Etcd if ETCD => self.etcd_acquire(ctx, c),
+            ServiceKind::Zookeeper if ZOOKEEPER => self.zk_acquire(ctx, c),
             _ => self.lease_acquire(ctx, c),
         }
     }
@@ -102,9 +148,9 @@ impl Engine {
     /// Value-checked release: to the lock server, or to every Redlock node the client can reach.
     pub(crate) fn send_release(&mut self, ctx: &Ctx, c: u8, value: u64) {
         match ctx.service {
-            ServiceKind::Redlock => self.redlock_release(ctx, c),
-            ServiceKind::Etcd => self.etcd_release(ctx, c),
-            ServiceKind::Zookeeper => self.zk_release(ctx, c),
+            ServiceKind::Redlock if REDLOCK => self.redlock_release(ctx, c),
+            ServiceKind::Etcd if ETCD => self.etcd_release(ctx, c),
+            ServiceKind::Zookeeper if ZOOKEEPER => self.zk_release(ctx, c),
             _ => self.lease_release(ctx, c, value),
         }
     }
@@ -132,8 +178,8 @@ impl Engine {
     pub(crate) fn on_script_end(&mut self, ctx: &Ctx, c: u8) {
         match ctx.service {
             ServiceKind::Session => self.session_on_script_end(c),
-            ServiceKind::Etcd => self.etcd_on_script_end(ctx, c),
-            ServiceKind::Zookeeper => self.zk_on_script_end(ctx, c),
+            ServiceKind::Etcd if ETCD => self.etcd_on_script_end(ctx, c),
+            ServiceKind::Zookeeper if ZOOKEEPER => self.zk_on_script_end(ctx, c),
             _ => {}
         }
     }

@@ -421,6 +421,7 @@ impl Engine {
 
 /// Refuses settings the scenario cannot run with.
 fn check_config(sc: &Scenario, params: &[u64], retries: u32) -> Result<(), Error> {
+    crate::services::check_built_in(sc)?;
     if params.len() != sc.params.len() {
         let why = format!(
             "scenario {} takes {} values, got {}",

@@ -27,9 +27,10 @@ let policies;
 const dicts = {};
 
 before(async () => {
-  pkg = await imp('pkg/leaselab.js');
-  const wasm = await readFile(join(WWW, 'pkg', 'leaselab_bg.wasm')).catch(() => {
-    throw new Error('www/pkg/leaselab_bg.wasm is missing: run bash tools/build-web.sh first');
+  // The full build: every catalogue scenario, whatever its service (the page's core build has fewer).
+  pkg = await imp('pkg/leaselab_full.js');
+  const wasm = await readFile(join(WWW, 'pkg', 'leaselab_full_bg.wasm')).catch(() => {
+    throw new Error('www/pkg/leaselab_full_bg.wasm is missing: run bash tools/build-web.sh first');
   });
   await pkg.default({ module_or_path: wasm });
   catalogue = JSON.parse(pkg.catalogue());
