@@ -1,38 +1,69 @@
 // explore.html's probability mode: the form (presets, pause distribution, contender, TTL, retry, work,
 // policy, operations, seed), the Monte Carlo estimate run in the worker (explore-wasm.js starts it) with
-// progress and Cancel, and the result in the reader's language.
+// progress and Cancel, and the result in the reader's language. The presets, where the form starts and
+// the bounds of its numbers are the crate's (explore-wasm.js's loadEstimateForm): the page refuses what
+// the estimator would, and starts where `leaselab estimate` does.
 import { fmt } from './i18n.js';
-import { PRESETS } from './explore-i18n.js';
 import { $, q, st, writeUrl } from './explore-state.js';
-import { estimateWorker } from './explore-wasm.js';
+import { estimateWorker, loadEstimateForm } from './explore-wasm.js';
 
-const prob = { worker: null, id: 0, total: 0, last: null, state: 'idle', spec: null };
+const prob = { worker: null, id: 0, total: 0, last: null, state: 'idle', spec: null, form: null };
 
-/** Fills the preset list and the seed from the address, and listens to the form. */
-export function initProb() {
+/** An input's bounds, [min, max]. */
+function bound(id, [min, max]) {
+  $(id).min = min;
+  $(id).max = max;
+}
+
+/** The form's presets, starting values and bounds from the crate; the seed from the address. */
+function fillForm(form) {
+  const def = form.default;
   const sel = $('preset');
   sel.add(new Option('', ''));
-  for (const p of PRESETS) sel.add(new Option(p.id, p.id, false, p.id === 'seed-ratio'));
+  for (const p of form.presets) sel.add(new Option(p.id, p.id, false, p.id === def.preset));
+  $('dist').value = def.dist;
+  $('dist-a').value = def.a;
+  $('dist-b').value = def.b;
+  bound('dist-a', form.limits.pause_ms);
+  for (const [id, key] of [['p-ttl', 'ttl_ms'], ['p-retry', 'retry_ms'], ['p-work', 'work_ms'], ['p-seed', 'seed']]) {
+    bound(id, form.limits[key]);
+    $(id).value = def[key];
+  }
+  // The rate field's lower end is the page's own (a positive rate: 0 is the other button, always waiting).
+  $('rate').max = form.limits.rate_per_s[1];
+  if (def.rate_per_s > 0) {
+    $('poisson').checked = true;
+    $('rate').value = def.rate_per_s;
+    $('rate').disabled = false;
+  }
+  if (q.get('seed') !== null && /^\d+$/.test(q.get('seed'))) $('p-seed').value = q.get('seed');
+}
+
+/** Fills the form from the crate and the address, and listens to it. */
+export function initProb() {
+  prob.form = loadEstimateForm();
+  fillForm(prob.form);
+  const sel = $('preset');
+  const preset = () => prob.form.presets.find((o) => o.id === sel.value);
   sel.addEventListener('change', () => {
-    const p = PRESETS.find((o) => o.id === sel.value);
+    const p = preset();
     if (p) {
       $('dist').value = p.dist;
       $('dist-a').value = p.a;
       $('dist-b').value = p.b;
     }
-    distLabels();
+    distFields();
     presetSource();
   });
   for (const id of ['dist', 'dist-a', 'dist-b']) {
     $(id).addEventListener('input', () => {
-      const p = PRESETS.find((o) => o.id === sel.value);
+      const p = preset();
       if (p && !(p.dist === $('dist').value && Number($('dist-a').value) === p.a && Number($('dist-b').value) === p.b)) sel.value = '';
-      distLabels();
+      distFields();
       presetSource();
     });
   }
   for (const r of document.querySelectorAll('input[name=contender]')) r.addEventListener('change', () => ($('rate').disabled = !$('poisson').checked));
-  if (q.get('seed') !== null && /^\d+$/.test(q.get('seed'))) $('p-seed').value = q.get('seed');
   $('prob-form').addEventListener('submit', (e) => {
     e.preventDefault();
     runEstimate();
@@ -43,21 +74,24 @@ export function initProb() {
 /** The form's words that depend on its state, in the reader's language: presets, labels, the source. */
 export function renderForm() {
   const x = st.d.x;
-  for (const o of $('preset').options) o.textContent = o.value ? x.presets[o.value] : x.custom;
-  distLabels();
+  for (const o of $('preset').options) o.textContent = o.value ? x.presets[o.value] || o.value : x.custom;
+  distFields();
   presetSource();
 }
 
-function distLabels() {
+/** What depends on the distribution: its parameters' names, and the shape's or sigma's bounds. */
+function distFields() {
   const x = st.d.x;
-  const pareto = $('dist').value === 'pareto';
+  const dist = $('dist').value;
+  const pareto = dist === 'pareto';
   $('a-label').textContent = pareto ? x.scaleMs : x.medianMs;
   $('b-label').textContent = pareto ? x.shape : x.sigma;
+  if (prob.form) bound('dist-b', prob.form.limits[dist]);
 }
 
 function presetSource() {
   const id = $('preset').value;
-  $('preset-source').textContent = id ? st.d.x.sources[id] : st.d.x.customSource;
+  $('preset-source').textContent = id ? st.d.x.sources[id] || '' : st.d.x.customSource;
 }
 
 function worker() {
