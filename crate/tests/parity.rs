@@ -115,5 +115,5 @@ fn native_estimate_form_matches_the_parity_file() {
         report::presets_json(),
         report::estimate_form_json().unwrap()
     );
-    check("estimate-form.json", &got);
+    check("estimate-form.txt", &got);
 }

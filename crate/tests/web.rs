@@ -171,5 +171,5 @@ fn facade_estimate_form_equals_native() {
     // same file natively.
     use leaselab::wasm::{estimate_form, presets};
     let got = format!("{}\n{}\n", presets(), estimate_form().unwrap());
-    assert_eq!(got, include_str!("golden/parity/estimate-form.json"));
+    assert_eq!(got, include_str!("golden/parity/estimate-form.txt"));
 }
