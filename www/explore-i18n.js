@@ -1,6 +1,7 @@
 // The explore page's own strings (explore.html), English and Bengali, kept apart from i18n.js so the
 // lab's dictionaries do not grow. Scenario titles and policy names come from i18n.js's loadLang().
-// {name} placeholders are filled by fmt().
+// {name} placeholders are filled by fmt(). The estimate's presets come from the wasm (the crate's
+// estimate::PRESETS, with their numbers); here only their names and sources, by preset id.
 
 export const en = {
   docTitle: 'leaselab — explore the parameter space',
@@ -149,11 +150,3 @@ export const bn = {
   whoRate: 'প্রতি সেকেন্ডে {r}',
   zeroNote: '{ops}টি অপারেশনে কোনো আপডেট হারায়নি: 95% ব্যবধির উপরের প্রান্তই সম্ভাব্য সর্বোচ্চ।',
 };
-
-/** The presets of `leaselab estimate` (crate/src/estimate.rs, PRESETS): a = scale or median in ms. */
-export const PRESETS = [
-  { id: 'g1', dist: 'lognormal', a: 50, b: 0.6 },
-  { id: 'cms-full', dist: 'pareto', a: 1000, b: 1.5 },
-  { id: 'zgc', dist: 'lognormal', a: 0.3, b: 0.5 },
-  { id: 'seed-ratio', dist: 'pareto', a: 50, b: 2 },
-];

@@ -28,6 +28,24 @@ pub const SCENARIO: &str = "seed-gc-pause";
 /// (the conservative reading) and are reported apart.
 pub const PAUSE_MAX_US: u64 = 3_600 * SEC;
 
+// The ranges [`Spec::check`] allows, the one definition: explore.html's form takes its bounds from
+// them (`report::estimate_form_json`, through the wasm), so the page refuses what the estimator would.
+/// A Pareto scale or a log-normal median: 1 µs to an hour.
+pub const PAUSE_SCALE_US: (f64, f64) = (1.0, PAUSE_MAX_US as f64);
+/// A Pareto shape.
+pub const PARETO_SHAPE: (f64, f64) = (0.1, 20.0);
+/// A log-normal sigma.
+pub const LOGNORMAL_SIGMA: (f64, f64) = (0.01, 5.0);
+/// Contenders per second; 0 is one always waiting.
+pub const RATE_PER_S: (f64, f64) = (0.0, 1e6);
+/// The largest seed the page can pass: a JS number is a whole number exactly only up to 2^53 − 1.
+pub const SEED_MAX_JS: u64 = (1 << 53) - 1;
+
+/// Whether `v` is a number within `[lo, hi]`.
+pub fn within(v: f64, (lo, hi): (f64, f64)) -> bool {
+    v.is_finite() && (lo..=hi).contains(&v)
+}
+
 /// Where pauses come from.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum PauseDist {
@@ -38,6 +56,15 @@ pub enum PauseDist {
 }
 
 impl PauseDist {
+    /// As the page and the CLI's flags write it: `("pareto", scale ms, shape)` or
+    /// `("lognormal", median ms, sigma)`.
+    pub fn name_a_b(&self) -> (&'static str, f64, f64) {
+        match *self {
+            PauseDist::Pareto { scale_us, shape } => ("pareto", scale_us / 1000.0, shape),
+            PauseDist::LogNormal { median_us, sigma } => ("lognormal", median_us / 1000.0, sigma),
+        }
+    }
+
     /// `P(pause > x)`.
     pub fn tail(&self, x_us: f64) -> f64 {
         match *self {
@@ -116,6 +143,11 @@ pub const PRESETS: &[Preset] = &[
     },
 ];
 
+/// The preset a spec's pauses are, if any (the CLI's and the page's default is one).
+pub fn preset_of(dist: &PauseDist) -> Option<&'static Preset> {
+    PRESETS.iter().find(|p| p.dist == *dist)
+}
+
 /// What to estimate.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Spec {
@@ -154,24 +186,23 @@ impl Spec {
         };
         match self.dist {
             PauseDist::Pareto { scale_us, shape } => {
-                if !(scale_us.is_finite() && scale_us >= 1.0 && scale_us <= PAUSE_MAX_US as f64) {
+                if !within(scale_us, PAUSE_SCALE_US) {
                     return bad("pause scale", "expected 1 µs to 1 h");
                 }
-                if !(shape.is_finite() && (0.1..=20.0).contains(&shape)) {
+                if !within(shape, PARETO_SHAPE) {
                     return bad("pause shape", "expected a Pareto shape from 0.1 to 20");
                 }
             }
             PauseDist::LogNormal { median_us, sigma } => {
-                if !(median_us.is_finite() && median_us >= 1.0 && median_us <= PAUSE_MAX_US as f64)
-                {
+                if !within(median_us, PAUSE_SCALE_US) {
                     return bad("pause median", "expected 1 µs to 1 h");
                 }
-                if !(sigma.is_finite() && (0.01..=5.0).contains(&sigma)) {
+                if !within(sigma, LOGNORMAL_SIGMA) {
                     return bad("pause sigma", "expected a log-normal sigma from 0.01 to 5");
                 }
             }
         }
-        if !(self.rate_per_s.is_finite() && (0.0..=1e6).contains(&self.rate_per_s)) {
+        if !within(self.rate_per_s, RATE_PER_S) {
             return bad(
                 "contender rate",
                 "expected 0 (always waiting) to 1e6 per second",

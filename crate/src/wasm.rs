@@ -65,6 +65,22 @@ pub fn policies() -> String {
         .join(",")
 }
 
+/// The Monte Carlo estimate's presets as JSON, `[{"id", "dist", "a", "b"}]` (a: scale or median in ms;
+/// b: shape or sigma): the numbers of `leaselab estimate --preset ID`, for explore.html's form.
+#[cfg(feature = "estimate")]
+#[wasm_bindgen]
+pub fn presets() -> String {
+    report::presets_json()
+}
+
+/// What explore.html's estimate form starts at and allows, as JSON: `{"scenario", "default": {…},
+/// "limits": {…}}`, the CLI's defaults and the ranges the [`Estimator`] accepts.
+#[cfg(feature = "estimate")]
+#[wasm_bindgen(js_name = estimateForm)]
+pub fn estimate_form() -> Result<String, JsError> {
+    report::estimate_form_json().map_err(js)
+}
+
 /// Settings for runs of one scenario.
 #[wasm_bindgen]
 pub struct Simulation {
@@ -261,7 +277,7 @@ impl Estimator {
         };
         if !(seed.is_finite()
             && seed >= 0.0
-            && seed <= 9_007_199_254_740_991.0
+            && seed <= crate::estimate::SEED_MAX_JS as f64
             && seed.fract() == 0.0)
         {
             return Err(JsError::new(

@@ -2,7 +2,7 @@
 //! not depend on how it is chunked, and the operations it skips are ones the engine finds safe.
 #![cfg(not(target_arch = "wasm32"))]
 
-use leaselab::estimate::{analytic, Estimator, PauseDist, Spec};
+use leaselab::estimate::{analytic, Estimator, PauseDist, Spec, PRESETS};
 use leaselab::time::MS;
 use leaselab::{catalogue, Config, Engine, Policy};
 use proptest::prelude::*;
@@ -185,61 +185,165 @@ proptest! {
     }
 }
 
-#[test]
-fn the_explore_pages_presets_are_the_clis() {
-    // www/explore-i18n.js copies PRESETS for its form; a preset changed on one side only would make the
-    // page's "G1" differ from `leaselab estimate --preset g1`.
-    let js = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../www/explore-i18n.js"
-    ))
-    .unwrap();
-    let block = js
-        .split("export const PRESETS = [")
+// explore.html's form takes its presets, defaults and bounds from the wasm (`presets()` and
+// `estimateForm()`, which return these two JSON texts); www/tests/explore.test.mjs checks the page
+// against `leaselab estimate`. Here: the JSON says what the estimator does.
+
+/// The numbers after `"key":` in `json` up to the next `]` or `,`/`}` (a number or a `[lo,hi]` pair).
+fn numbers_at(json: &str, key: &str) -> Vec<f64> {
+    let rest = json
+        .split(&format!("\"{key}\":"))
         .nth(1)
-        .unwrap()
-        .split("];")
-        .next()
-        .unwrap();
-    let page: Vec<(String, String, f64, f64)> = block
-        .lines()
-        .filter(|l| l.contains("id:"))
-        .map(|l| {
-            let field = |name: &str| {
-                let rest = l
-                    .split(&format!("{name}: "))
-                    .nth(1)
-                    .unwrap_or_else(|| panic!("{name} in {l}"));
-                rest.split([',', ' ', '}'])
-                    .next()
-                    .unwrap()
-                    .trim_matches('\'')
-                    .to_string()
-            };
-            (
-                field("id"),
-                field("dist"),
-                field("a").parse().unwrap(),
-                field("b").parse().unwrap(),
-            )
-        })
-        .collect();
-    let cli: Vec<(String, String, f64, f64)> = leaselab::estimate::PRESETS
-        .iter()
-        .map(|p| match p.dist {
-            PauseDist::Pareto { scale_us, shape } => (
-                p.id.to_string(),
-                "pareto".to_string(),
-                scale_us / 1000.0,
-                shape,
-            ),
-            PauseDist::LogNormal { median_us, sigma } => (
-                p.id.to_string(),
-                "lognormal".to_string(),
-                median_us / 1000.0,
-                sigma,
-            ),
-        })
-        .collect();
-    assert_eq!(page, cli);
+        .unwrap_or_else(|| panic!("{key} in {json}"));
+    let text = if rest.starts_with('[') {
+        &rest[1..rest.find(']').unwrap()]
+    } else {
+        &rest[..rest.find([',', '}']).unwrap_or(rest.len())]
+    };
+    text.split(',').map(|v| v.parse().unwrap()).collect()
+}
+
+fn dist_of(name: &str, a: f64, b: f64) -> PauseDist {
+    match name {
+        "pareto" => PauseDist::Pareto {
+            scale_us: a * 1000.0,
+            shape: b,
+        },
+        "lognormal" => PauseDist::LogNormal {
+            median_us: a * 1000.0,
+            sigma: b,
+        },
+        _ => panic!("dist {name}"),
+    }
+}
+
+#[test]
+fn the_presets_json_is_the_clis_presets() {
+    let json = leaselab::report::presets_json();
+    let objs: Vec<&str> = json.trim_matches(['[', ']']).split("},{").collect();
+    assert_eq!(objs.len(), PRESETS.len(), "{json}");
+    for (o, p) in objs.iter().zip(PRESETS) {
+        assert!(o.contains(&format!("\"id\":\"{}\"", p.id)), "{o}");
+        let dist = if o.contains("\"dist\":\"pareto\"") {
+            "pareto"
+        } else {
+            "lognormal"
+        };
+        let d = dist_of(dist, numbers_at(o, "a")[0], numbers_at(o, "b")[0]);
+        assert_eq!(d, p.dist, "{}: the page's numbers are the CLI's", p.id);
+        let mut spec = Spec::new(Policy::None);
+        spec.dist = d;
+        spec.check(catalogue::find(leaselab::estimate::SCENARIO).unwrap())
+            .unwrap();
+    }
+}
+
+#[test]
+fn the_forms_defaults_are_the_clis_and_its_limits_are_what_the_estimator_checks() {
+    let json = leaselab::report::estimate_form_json().unwrap();
+    let sc = catalogue::find(leaselab::estimate::SCENARIO).unwrap();
+    let cli = Spec::new(Policy::None);
+    assert!(
+        json.contains(&format!("\"scenario\":\"{}\"", sc.id)),
+        "{json}"
+    );
+    // The default: what `leaselab estimate` runs without flags.
+    let default = json.split("\"limits\"").next().unwrap();
+    let preset = PRESETS.iter().find(|p| p.dist == cli.dist).unwrap();
+    assert!(
+        default.contains(&format!("\"preset\":\"{}\"", preset.id)),
+        "{default}"
+    );
+    let dist = if default.contains("\"dist\":\"pareto\"") {
+        "pareto"
+    } else {
+        "lognormal"
+    };
+    assert_eq!(
+        dist_of(
+            dist,
+            numbers_at(default, "a")[0],
+            numbers_at(default, "b")[0]
+        ),
+        cli.dist
+    );
+    for (key, want) in [
+        ("ttl_ms", cli.ttl_us),
+        ("retry_ms", cli.retry_us),
+        ("work_ms", cli.work_us),
+    ] {
+        assert_eq!(numbers_at(default, key), [want as f64 / 1000.0], "{key}");
+    }
+    assert_eq!(numbers_at(default, "rate_per_s"), [cli.rate_per_s]);
+    assert_eq!(numbers_at(default, "seed"), [cli.seed as f64]);
+    // Each limit: its ends pass Spec::check, and a step beyond either end fails it.
+    let limits = json.split("\"limits\"").nth(1).unwrap();
+    let set = |key: &str, v: f64| -> Spec {
+        let mut s = cli;
+        let us = |ms: f64| (ms * 1000.0).round() as u64;
+        match key {
+            "pause_ms" => {
+                s.dist = PauseDist::Pareto {
+                    scale_us: v * 1000.0,
+                    shape: 2.0,
+                }
+            }
+            "pareto" => {
+                s.dist = PauseDist::Pareto {
+                    scale_us: 50_000.0,
+                    shape: v,
+                }
+            }
+            "lognormal" => {
+                s.dist = PauseDist::LogNormal {
+                    median_us: 50_000.0,
+                    sigma: v,
+                }
+            }
+            "rate_per_s" => s.rate_per_s = v,
+            "ttl_ms" => s.ttl_us = us(v),
+            "retry_ms" => s.retry_us = us(v),
+            "work_ms" => s.work_us = us(v),
+            _ => unreachable!(),
+        }
+        s
+    };
+    for key in [
+        "pause_ms",
+        "pareto",
+        "lognormal",
+        "rate_per_s",
+        "ttl_ms",
+        "retry_ms",
+        "work_ms",
+    ] {
+        let lh = numbers_at(limits, key);
+        let (lo, hi) = (lh[0], lh[1]);
+        assert!(
+            set(key, lo).check(sc).is_ok() && set(key, hi).check(sc).is_ok(),
+            "{key}: [{lo}, {hi}] allowed"
+        );
+        // A step beyond: 1 µs for durations, a relative step for the rest (a rate of 0 has no below).
+        let step = |v: f64| {
+            if key.ends_with("_ms") {
+                0.001
+            } else {
+                v.abs() * 1e-6
+            }
+        };
+        if lo > 0.0 {
+            assert!(
+                set(key, lo - step(lo)).check(sc).is_err(),
+                "{key}: below {lo} refused"
+            );
+        }
+        assert!(
+            set(key, hi + step(hi)).check(sc).is_err(),
+            "{key}: above {hi} refused"
+        );
+    }
+    assert_eq!(
+        numbers_at(limits, "seed"),
+        [0.0, leaselab::estimate::SEED_MAX_JS as f64]
+    );
 }

@@ -106,3 +106,14 @@ fn native_estimates_match_the_parity_file() {
     }
     check("estimate.txt", &lines);
 }
+
+#[test]
+fn native_estimate_form_matches_the_parity_file() {
+    // explore.html's presets, defaults and bounds, as the wasm's presets() and estimateForm() give them.
+    let got = format!(
+        "{}\n{}\n",
+        report::presets_json(),
+        report::estimate_form_json().unwrap()
+    );
+    check("estimate-form.txt", &got);
+}

@@ -164,3 +164,12 @@ fn facade_estimates_equal_native() {
     assert!(Estimator::new("none", 300.0, 50.0, 0.0, "pareto", 50.0, 2.0, 0.0, 0.5).is_err());
     assert!(Estimator::new("none", f64::NAN, 50.0, 0.0, "pareto", 50.0, 2.0, 0.0, 1.0).is_err());
 }
+
+#[wasm_bindgen_test]
+fn facade_estimate_form_equals_native() {
+    // explore.html's form takes its presets, defaults and bounds from these two; parity.rs checks the
+    // same file natively.
+    use leaselab::wasm::{estimate_form, presets};
+    let got = format!("{}\n{}\n", presets(), estimate_form().unwrap());
+    assert_eq!(got, include_str!("golden/parity/estimate-form.txt"));
+}

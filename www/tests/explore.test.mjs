@@ -143,6 +143,79 @@ function cli(args) {
   return JSON.parse(execFileSync(CLI, ['estimate', '--json', ...args], { encoding: 'utf8' }));
 }
 
+/** Whether `leaselab estimate` takes these settings (exit 0) or refuses them (exit 2). */
+function cliAccepts(args) {
+  try {
+    execFileSync(CLI, ['estimate', '--ops', '1', ...args], { stdio: 'pipe' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The crate's preset ids in its order, as the CLI lists them when asked for one it does not know. */
+function cliPresetIds() {
+  try {
+    execFileSync(CLI, ['estimate', '--preset', '?'], { encoding: 'utf8', stdio: 'pipe' });
+  } catch (e) {
+    return /expected one of (.*)$/m.exec(e.stderr)[1].split(', ');
+  }
+  throw new Error('--preset ? was accepted');
+}
+
+/** A pause distribution as [name, a, b]: from the CLI's JSON, or from the page's form. */
+const distOf = (j) => (j.dist === 'pareto' ? [j.dist, j.scale_ms, j.shape] : [j.dist, j.median_ms, j.sigma]);
+const formDist = (page) => page.evaluate(() => ['dist', 'dist-a', 'dist-b'].map((id, i) => (i ? Number(document.getElementById(id).value) : document.getElementById(id).value)));
+
+test('probability mode: the presets, where the form starts and its bounds are the crate’s (the wasm’s, as the CLI’s)', { skip: !existsSync(CLI) && 'cargo build --release first' }, () =>
+  withExplore('', async (page) => {
+    // Where the form starts: where `leaselab estimate` starts without flags.
+    const def = cli(['--ops', '1']);
+    assert.deepEqual(await formDist(page), distOf(def));
+    for (const [id, key] of [['p-ttl', 'ttl_ms'], ['p-retry', 'retry_ms'], ['p-work', 'work_ms'], ['p-seed', 'seed']]) {
+      assert.equal(Number(await page.locator(`#${id}`).inputValue()), def[key], id);
+    }
+    assert.equal(await page.locator('#always').isChecked(), def.rate_per_s === 0);
+    // The list: exactly the crate's presets in its order (none kept by the page), the default's selected;
+    // choosing one fills in the crate's numbers for it, and its name and source.
+    const ids = cliPresetIds();
+    const values = await page.locator('#preset option').evaluateAll((os) => os.map((o) => o.value));
+    assert.deepEqual(values, ['', ...ids]);
+    const numbers = Object.fromEntries(ids.map((id) => [id, distOf(cli(['--preset', id, '--ops', '1']))]));
+    assert.deepEqual(numbers[await page.locator('#preset').inputValue()], distOf(def), 'the default preset');
+    for (const id of ids) {
+      await page.locator('#preset').selectOption(id);
+      assert.deepEqual(await formDist(page), numbers[id], id);
+      const name = await page.locator(`#preset option[value="${id}"]`).textContent();
+      assert.ok(name && name !== id, `${id}: named (${name})`);
+      assert.ok((await page.locator('#preset-source').textContent()).length > 20, `${id}: its source`);
+    }
+    // The bounds: each field allows its ends and refuses a little beyond, where the CLI does the same.
+    await page.locator('#poisson').check();
+    const fields = [
+      ['p-ttl', 'pareto', (v) => ['--ttl', `${v}ms`]],
+      ['p-retry', 'pareto', (v) => ['--retry', `${v}ms`]],
+      ['p-work', 'pareto', (v) => ['--work', `${v}ms`]],
+      ['dist-a', 'pareto', (v) => ['--pareto', `${v}ms:2`]],
+      ['dist-b', 'pareto', (v) => ['--pareto', `50ms:${v}`]],
+      ['dist-b', 'lognormal', (v) => ['--lognormal', `50ms:${v}`]],
+      ['rate', 'pareto', (v) => ['--rate', String(v)], 'max only: 0 is the other button'],
+    ];
+    for (const [id, dist, args, maxOnly] of fields) {
+      await page.locator('#dist').selectOption(dist);
+      const [min, max] = await page.locator(`#${id}`).evaluate((e) => [Number(e.min), Number(e.max)]);
+      const near = (v) => Math.max(Math.abs(v) * 1e-4, 0.001);
+      const tries = [[max, true], [max + near(max), false]];
+      if (!maxOnly) tries.push([min, true], [min - near(min), false]);
+      for (const [v, ok] of tries) {
+        await page.locator(`#${id}`).fill(String(v));
+        const inRange = await page.locator(`#${id}`).evaluate((e) => !e.validity.rangeOverflow && !e.validity.rangeUnderflow);
+        assert.equal(inRange, ok, `${id} (${dist}) = ${v}: the page ${ok ? 'allows' : 'refuses'} it`);
+        assert.equal(cliAccepts(args(v)), ok, `${id} (${dist}) = ${v}: so does the CLI`);
+      }
+    }
+  }));
+
 test('probability mode: the worker runs to completion and gives the CLI’s numbers', { skip: !existsSync(CLI) && 'cargo build --release first' }, async () => {
   const cases = [
     { preset: 'cms-full', ttl: '30000', always: true, ops: '100000', seed: '7', policy: 'none', args: ['--preset', 'cms-full', '--ttl', '30000ms', '--rate', 'always', '--ops', '100000', '--seed', '7'] },
@@ -231,6 +304,12 @@ test('explore: Bengali strings and exports (SVG, PNG)', () =>
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'bn');
     assert.match(await page.locator('#phase-h').textContent(), /ফেজ ডায়াগ্রাম/);
     assert.match(await page.locator('#prob-h').textContent(), /সম্ভাবনা/);
+    // Every preset from the wasm has its name and source in Bengali.
+    for (const id of await page.locator('#preset option').evaluateAll((os) => os.map((o) => o.value).filter(Boolean))) {
+      await page.locator('#preset').selectOption(id);
+      assert.match(await page.locator(`#preset option[value="${id}"]`).textContent(), /[\u0980-\u09ff]/, id);
+      assert.match(await page.locator('#preset-source').textContent(), /[\u0980-\u09ff]/, id);
+    }
     const dl = page.waitForEvent('download');
     await page.locator('#map-a .exports button[data-kind=svg]').click();
     const file = await dl;

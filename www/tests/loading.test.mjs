@@ -69,8 +69,8 @@ after(async () => {
   await env?.close();
 });
 
-/** The requests a page makes, with what started each: { path: initiator type }. */
-async function initiators(path) {
+/** The requests a page makes until `ready` shows, with what started each: { path: initiator type }. */
+async function initiators(path, ready) {
   const { context, page, watch } = await openPage(env.browser);
   try {
     const cdp = await context.newCDPSession(page);
@@ -80,7 +80,7 @@ async function initiators(path) {
     cdp.on('Network.requestWillBeSent', (e) => sent.set(e.requestId, [e.request.url.slice(env.url.length), e.initiator.type]));
     cdp.on('Network.requestServedFromCache', (e) => cached.add(e.requestId));
     await page.goto(env.url + path);
-    await page.locator('[data-testid=outcome][data-outcome]').first().waitFor({ state: 'attached' });
+    await page.locator(ready).first().waitFor({ state: 'attached' });
     await page.waitForLoadState('networkidle');
     assert.deepEqual(watch.problems(), []);
     // The first request for each URL says how it was found (a later one is the shadow root's <link> to a
@@ -93,9 +93,12 @@ async function initiators(path) {
   }
 }
 
-for (const path of ['', 'learn.html', 'embed.html', 'examples/docs-page.html']) {
+// The lab's pages are ready at their first verdict; explore.html at its first phase diagram (its modules
+// split by job: the preloads must name them all).
+const LAB_READY = '[data-testid=outcome][data-outcome]';
+for (const [path, ready] of [['', LAB_READY], ['learn.html', LAB_READY], ['embed.html', LAB_READY], ['examples/docs-page.html', LAB_READY], ['explore.html', 'body[data-phase=ready]']]) {
   test(`${path || 'index.html'}: everything it needs at start is found in the HTML (one round trip, no waterfall)`, async () => {
-    const seen = await initiators(path);
+    const seen = await initiators(path, ready);
     assert.ok(Object.keys(seen).some((u) => u.endsWith('.wasm')), 'the wasm is requested');
     // "parser": found in the HTML (scripts, links, preloads); the favicon is the browser's own ("other").
     const late = Object.entries(seen).filter(([u, how]) => how !== 'parser' && !(how === 'other' && /^(|.*\.html|favicon\.svg)$/.test(u.replace(/\?.*/, ''))));

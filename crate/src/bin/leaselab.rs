@@ -362,12 +362,9 @@ const ESTIMATE_FLAGS: &[&str] = &[
 ];
 
 fn parse_estimate_args(args: &[String]) -> Result<EstimateArgs, Usage> {
-    use leaselab::estimate::{PauseDist, Spec, PRESETS};
+    use leaselab::estimate::{preset_of, PauseDist, Spec, PRESETS};
     let spec = Spec::new(Policy::None);
-    let source = PRESETS
-        .iter()
-        .find(|p| p.dist == spec.dist)
-        .map_or("", |p| p.source);
+    let source = preset_of(&spec.dist).map_or("", |p| p.source);
     let mut a = EstimateArgs {
         spec,
         ops: 1_000_000,

@@ -142,6 +142,99 @@ pub fn estimate_json(
     j.finish()
 }
 
+/// The estimate's presets as JSON, for explore.html's form (its one definition is
+/// [`crate::estimate::PRESETS`]): `[{"id", "dist", "a", "b"}]`, `a` the scale or median in ms and `b`
+/// the shape or sigma, as `leaselab estimate --preset ID` uses them. The sources stay out: the page has
+/// them in its languages.
+#[cfg(any(not(target_arch = "wasm32"), feature = "estimate"))]
+pub fn presets_json() -> String {
+    let mut j = Json::new();
+    j.begin_arr();
+    for p in crate::estimate::PRESETS {
+        let (dist, a, b) = p.dist.name_a_b();
+        j.begin_obj();
+        j.key("id").str(p.id);
+        j.key("dist").str(dist);
+        j.key("a").raw(&fnum(a));
+        j.key("b").raw(&fnum(b));
+        j.end_obj();
+    }
+    j.end_arr();
+    j.finish()
+}
+
+/// What explore.html's estimate form starts at and allows, from the estimator's own definitions:
+/// `default` is [`crate::estimate::Spec::new`] (what `leaselab estimate` runs without flags: `preset`
+/// names its pauses' preset, `rate_per_s` 0 is a contender always waiting) and `limits` are the
+/// ranges [`crate::estimate::Spec::check`] allows, as `[min, max]` — TTL, retry and work those of
+/// the estimate's scenario's parameters.
+#[cfg(any(not(target_arch = "wasm32"), feature = "estimate"))]
+pub fn estimate_form_json() -> Result<String, crate::Error> {
+    use crate::estimate::{
+        preset_of, Spec, LOGNORMAL_SIGMA, PARETO_SHAPE, PAUSE_SCALE_US, RATE_PER_S, SCENARIO,
+        SEED_MAX_JS,
+    };
+    let sc = catalogue::find(SCENARIO)?;
+    let spec = Spec::new(crate::store::Policy::None);
+    let (dist, a, b) = spec.dist.name_a_b();
+    let mut j = Json::new();
+    j.begin_obj();
+    j.key("scenario").str(SCENARIO);
+    j.key("default").begin_obj();
+    match preset_of(&spec.dist) {
+        Some(p) => j.key("preset").str(p.id),
+        None => j.key("preset").null(),
+    };
+    j.key("dist").str(dist);
+    j.key("a").raw(&fnum(a));
+    j.key("b").raw(&fnum(b));
+    j.key("ttl_ms").ms(spec.ttl_us);
+    j.key("retry_ms").ms(spec.retry_us);
+    j.key("work_ms").ms(spec.work_us);
+    j.key("rate_per_s").raw(&fnum(spec.rate_per_s));
+    j.key("seed").raw(&spec.seed.to_string());
+    j.end_obj();
+    j.key("limits").begin_obj();
+    let pair = |j: &mut Json, key: &str, (lo, hi): (f64, f64)| {
+        j.key(key)
+            .begin_arr()
+            .raw(&fnum(lo))
+            .raw(&fnum(hi))
+            .end_arr();
+    };
+    pair(
+        &mut j,
+        "pause_ms",
+        (PAUSE_SCALE_US.0 / 1000.0, PAUSE_SCALE_US.1 / 1000.0),
+    );
+    pair(&mut j, "pareto", PARETO_SHAPE);
+    pair(&mut j, "lognormal", LOGNORMAL_SIGMA);
+    pair(&mut j, "rate_per_s", RATE_PER_S);
+    j.key("seed")
+        .begin_arr()
+        .raw("0")
+        .raw(&SEED_MAX_JS.to_string())
+        .end_arr();
+    for name in ["ttl", "retry", "work"] {
+        let i = sc
+            .param_index(name)
+            .ok_or_else(|| crate::Error::UnknownParam {
+                scenario: SCENARIO.to_string(),
+                name: name.to_string(),
+                known: sc.param_names(),
+            })?;
+        let p = &sc.params[i];
+        j.key(&format!("{name}_ms"))
+            .begin_arr()
+            .ms(p.min_us)
+            .ms(p.max_us)
+            .end_arr();
+    }
+    j.end_obj();
+    j.end_obj();
+    Ok(j.finish())
+}
+
 /// A float as JSON: shortest round-trip form (the same text natively and in wasm), finite only.
 #[cfg(any(not(target_arch = "wasm32"), feature = "estimate"))]
 fn fnum(x: f64) -> String {

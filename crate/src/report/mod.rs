@@ -12,9 +12,9 @@ pub mod markdown;
 pub mod run_json;
 pub mod transcript;
 
-#[cfg(any(not(target_arch = "wasm32"), feature = "estimate"))]
-pub use catalogue_json::estimate_json;
 pub use catalogue_json::{catalogue_json, catalogue_texts_json};
+#[cfg(any(not(target_arch = "wasm32"), feature = "estimate"))]
+pub use catalogue_json::{estimate_form_json, estimate_json, presets_json};
 pub use json::Json;
 pub use run_json::json;
 pub use transcript::transcript;
