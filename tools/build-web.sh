@@ -68,6 +68,9 @@ for lang in en bn; do
 done
 cp "$out_dir/$out_name.js" "$wasm" "$out_dir/$full_name.js" "$full_wasm" "$out_dir"/scenarios.*.json dist/pkg/
 cp "$mc_dir/$mc_name.js" "$mc_wasm" dist/pkg/
+# The first verdict without the wasm: every scenario's run at its defaults, computed by this build's
+# wasm, and the catalogue the lab starts from (tools/prerender.mjs; www/engine.js reads them).
+node tools/prerender.mjs dist
 # The no-JS fallback, from this build: the pictures the pages ask for (fallback/<scenario>-<policy>.svg)
 # and the transcripts they show (<pre data-transcript="…">), in dist/ only.
 node tools/fallback.mjs dist

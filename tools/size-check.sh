@@ -61,6 +61,8 @@ full_gz=$(gz "$full")
 # Where the build keeps the scenarios' English prose beside the wasm, lab.js fetches it at start.
 start_data=()
 [ ! -f dist/pkg/scenarios.en.json ] || start_data=(pkg/scenarios.en.json)
+# The catalogue and the default scenario's first runs (tools/prerender.mjs): the lab starts from them.
+[ ! -f dist/pkg/start.json ] || start_data+=(pkg/start.json)
 mapfile -t page_files < <(graph index.html "${start_data[@]}")
 mapfile -t element_files < <(graph lease-lab.js style.css "${start_data[@]}")
 page_gz=$(sum "${page_files[@]}")

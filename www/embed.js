@@ -1,7 +1,7 @@
 // embed.html: one <lease-lab> filling the frame, for hosts that only allow iframes. It takes the page's
 // query parameters (and the element's presentation ones) as the element's attributes; nothing else
 // from the address reaches the DOM.
-import { loadCore } from './lab.js';
+import { loadStart } from './lab.js';
 import { settingNames } from './settings.js';
 import './lease-lab.js';
 
@@ -14,7 +14,7 @@ try {
 const el = document.createElement('lease-lab');
 el.className = 'frame';
 const allowed = new Set(['controls', 'theme', 'autoplay', 'height']);
-loadCore().then(
+loadStart().then(
   (c) => {
     for (const n of settingNames(c)) allowed.add(n);
     for (const [k, v] of q) if (allowed.has(k)) el.setAttribute(k, v);

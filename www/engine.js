@@ -1,48 +1,59 @@
-// The lab's two wasm builds of one engine (crate/src/services/mod.rs): the core (pkg/leaselab.js: the
-// lease, session and redis services, the seed's and most of the catalogue's) that a page loads at
-// start, and the full build (pkg/leaselab_full.js: Redlock, etcd and ZooKeeper as well) fetched the
-// first time a scenario needs it — the catalogue says which, as each scenario's `engine`. A reader of
-// the seed downloads only the core. Both builds run the same code for the core services, so a
-// scenario's run is the same whichever build runs it.
-import init, { Simulation, catalogue, defaultScenario, policies } from './pkg/leaselab.js';
-import { loadCatalogue } from './settings.js';
+// Where a lab's runs come from. The engine is one crate in two wasm builds (crate/src/services/mod.rs):
+// the core (pkg/leaselab.js: the lease, session and redis services, the seed's and most of the
+// catalogue's) and the full build (pkg/leaselab_full.js: Redlock, etcd and ZooKeeper as well); the
+// catalogue says which a scenario needs, as its `engine`. Neither is fetched to show a first verdict:
+// the build wrote every scenario's run at its defaults under every policy, computed by the same wasm
+// (tools/prerender.mjs), and a lab whose settings are a scenario's defaults draws those. The first
+// change (or a link with other settings) fetches the build the scenario needs, once per page; both
+// builds run the same code for the core services, so a run is the same whichever computes it.
+import { foldTexts } from './settings.js';
 
-/** The Simulation class of each build, once initialised; the catalogue, once loaded. */
+/** The Simulation class of each build, once initialised. */
 const ready = { core: null, full: null };
-let full = null;
+const loading = { core: null, full: null };
+let start = null;
 let byId = {};
 
-/** The core build and its catalogue (settings.js's shape), initialised once per page. */
-export const loadCore = () =>
-  loadCatalogue({ init, catalogue, defaultScenario, policies }).then((c) => {
-    ready.core = Simulation;
-    byId = c.byId;
-    return c;
-  });
-
-/** The full build's module, fetched and initialised once per page. */
-function fullModule() {
-  full ??= import('./pkg/leaselab_full.js').then(async (m) => {
-    await m.default();
-    ready.full = m.Simulation;
-    return m;
-  });
-  return full;
+/**
+ * The catalogue (settings.js's shape: `{ list, byId, policies, defaultId }`) and the default
+ * scenario's first runs, from pkg/start.json and the English texts: no wasm. Once per page.
+ */
+export function loadStart() {
+  start ??= (async () => {
+    // Literal URLs: tools/preload.mjs puts both in the page's preload links.
+    const get = (url) =>
+      fetch(url).then((r) => {
+        if (!r.ok) throw new Error(`${url.pathname}: HTTP ${r.status}`);
+        return r.json();
+      });
+    const texts = get(new URL('pkg/scenarios.en.json', import.meta.url)).catch(() => ({}));
+    const [s, t] = await Promise.all([get(new URL('pkg/start.json', import.meta.url)), texts]);
+    const list = foldTexts(s.scenarios, t);
+    byId = Object.fromEntries(list.map((x) => [x.id, x]));
+    return { list, byId, policies: s.policies, defaultId: s.default, runs: s.runs };
+  })();
+  return start;
 }
 
-/** The full build and its catalogue (for a test that runs every scenario at once). */
-export const loadFull = () =>
-  fullModule()
-    .then((m) => loadCatalogue({ init: m.default, catalogue: m.catalogue, defaultScenario: m.defaultScenario, policies: m.policies }))
-    .then((c) => {
-      byId = c.byId;
-      return c;
-    });
+/** A build's module, fetched and initialised once per page. */
+function build(which) {
+  loading[which] ??= (which === 'full' ? import('./pkg/leaselab_full.js') : import('./pkg/leaselab.js')).then(async (m) => {
+    await m.default();
+    ready[which] = m.Simulation;
+    return m;
+  });
+  return loading[which];
+}
 
 /** The Simulation class that can run catalogue scenario `s` now, or null until its build has loaded. */
 export function simulationFor(s) {
   if (s.engine !== 'full' && ready.core) return ready.core;
   return ready.full;
+}
+
+/** Makes sure a build that runs `s` is loaded; resolves when `simulationFor(s)` is not null. */
+export async function loadEngine(s) {
+  if (!simulationFor(s)) await build(s.engine === 'full' ? 'full' : 'core');
 }
 
 /** The Simulation class for the catalogue scenario `id` (its build loaded first: `loadEngine`). */
@@ -52,7 +63,19 @@ export function simulationForId(id) {
   return S;
 }
 
-/** Makes sure a build that runs `s` is loaded; resolves when `simulationFor(s)` is not null. */
-export async function loadEngine(s) {
-  if (!simulationFor(s)) await (s.engine === 'full' ? fullModule() : loadCore());
+/**
+ * Scenario `s`'s runs at its defaults under `policies`, as the build wrote them: `{ policy: run }`.
+ * Rejects if one cannot be fetched (the caller then loads the engine instead).
+ */
+export async function defaultRuns(s, policies) {
+  const c = await loadStart();
+  const have = (c.runs && c.runs[s.id]) || {};
+  const one = async (p) => {
+    if (have[p]) return have[p];
+    const r = await fetch(new URL(`pkg/runs/${s.id}/${p}.json`, import.meta.url));
+    if (!r.ok) throw new Error(`the run of ${s.id} under ${p}: HTTP ${r.status}`);
+    return r.json();
+  };
+  const runs = await Promise.all(policies.map(one));
+  return Object.fromEntries(policies.map((p, i) => [p, runs[i]]));
 }

@@ -3,18 +3,18 @@
 // settings.js from a getter (the URL's query or the element's attributes), owns the state, asks the
 // wasm for a run, and after every change hands a snapshot of itself to the view (view.js); the
 // playback clock is playback.js's. It wires the controls to the state. No simulation logic lives here.
-import { loadCore, loadEngine, simulationFor } from './engine.js';
+import { defaultRuns, loadEngine, loadStart, simulationFor } from './engine.js';
 import { loadLang, fmt, numberFormat } from './i18n.js';
 import { eventTimes } from './explain.js';
 import { BEFORE, Playback } from './playback.js';
-import { RETRIES_ON, defaultsOf, paramsOf, pauseParam, readSettings, resetOf, settingNames, takeSettings, ttlParam } from './settings.js';
+import { RETRIES_ON, atDefaults, compareOf, defaultsOf, paramsOf, pauseParam, readSettings, resetOf, settingNames, takeSettings, ttlParam } from './settings.js';
 import * as view from './view.js';
 
 /** The parts a lab can show, by their `controls` token (the verdict, diagram and events always show). */
 export const FEATURES = ['scenario', 'sliders', 'params', 'fencing', 'retries', 'reset', 'lang', 'play', 'share', 'compare', 'info'];
 
-/** The wasm and its catalogue, initialised once per page however many labs it has (engine.js). */
-export { loadCore };
+/** The catalogue (and the default scenario's first runs), once per page however many labs it has. */
+export { loadStart };
 
 export class Lab {
   /**
@@ -70,14 +70,14 @@ export class Lab {
 
   /** Loads the wasm (shared) and the language, then draws the lab. Rejects if the wasm cannot load. */
   async start() {
-    const [c] = await Promise.all([loadCore(), loadLang(this.o.get('lang') || 'en')]);
+    const [c] = await Promise.all([loadStart(), loadLang(this.o.get('lang') || 'en')]);
     this.core = c;
     this.cat = c.byId;
     this.names = settingNames(c);
     const { st, notices } = readSettings(this.o.get, c);
     Object.assign(this.state, st);
     this.notices = notices;
-    await Promise.all([this.setLang(this.state.lang), loadEngine(c.byId[this.state.scenario])]);
+    await Promise.all([this.setLang(this.state.lang), this.firstRuns()]);
     this.o.mount.innerHTML = view.labMarkup({ langPicker: !this.o.page });
     view.renderStatic(this.v, this.snapshot());
     view.applyFeatures(this.v, this.features);
@@ -138,9 +138,52 @@ export class Lab {
 
   // ---------- Simulation
 
+  /**
+   * The first view's runs: as the build wrote them where the settings are the scenario's defaults
+   * (engine.js; no wasm yet), else from the engine, fetched now.
+   */
+  async firstRuns() {
+    const st = this.state;
+    const s = this.cat[st.scenario];
+    // An engine already loaded (the lessons run one first) computes them; else the build's runs do.
+    if (!simulationFor(s) && atDefaults(st, s)) {
+      try {
+        this.pre = { scenario: s.id, runs: await defaultRuns(s, [st.fencing, compareOf(st)]) };
+        return;
+      } catch {
+        // Not there (an old copy of the site, a blocked request): the engine computes them instead.
+      }
+    }
+    await loadEngine(s);
+  }
+
+  /** The runs the build wrote for these settings — `{ run, other }` — or null where it wrote none. */
+  prerendered(st, s) {
+    const runs = this.pre && this.pre.scenario === st.scenario && atDefaults(st, s) ? this.pre.runs : null;
+    if (!runs || !runs[st.fencing] || (this.$('compare').open && !runs[compareOf(st)])) return null;
+    return { run: runs[st.fencing], other: this.$('compare').open ? runs[compareOf(st)] : null };
+  }
+
   simulate() {
     const st = this.state;
     const s = this.cat[st.scenario];
+    if (st.compare === st.fencing) {
+      st.compare = compareOf(st);
+      this.$('compare-policy').value = st.compare;
+    }
+    const pre = this.prerendered(st, s);
+    if (pre) {
+      this.run = pre.run;
+      this.other = pre.other;
+    } else {
+      this.simulateWith(s);
+    }
+    this.playback.load(eventTimes(this.run), this.run.end_ms);
+  }
+
+  /** Runs the settings on the engine (its build loaded: see `changed`). */
+  simulateWith(s) {
+    const st = this.state;
     if (!this.sim || this.sim.scenario !== st.scenario) {
       if (this.sim) this.sim.free();
       const Simulation = simulationFor(s);
@@ -157,16 +200,11 @@ export class Lab {
     this.run = JSON.parse(sim.runJson());
     // The comparison: same scenario and parameters, another storage policy.
     this.other = null;
-    if (st.compare === st.fencing) {
-      st.compare = st.fencing === 'none' ? 'token' : 'none';
-      this.$('compare-policy').value = st.compare;
-    }
     if (this.$('compare').open) {
       sim.setPolicy(st.compare);
       this.other = JSON.parse(sim.runJson());
       sim.setPolicy(st.fencing);
     }
-    this.playback.load(eventTimes(this.run), this.run.end_ms);
   }
 
   // ---------- Words
@@ -259,8 +297,8 @@ export class Lab {
   changed({ now = false } = {}) {
     this.stop();
     const s = this.cat[this.state.scenario];
-    if (!simulationFor(s)) {
-      // A scenario on a service the core build leaves out: fetch the full build once, then go on.
+    if (!this.prerendered(this.state, s) && !simulationFor(s)) {
+      // The first change the build wrote no run for: fetch the engine it needs (once), then go on.
       loadEngine(s).then(() => this.changed({ now }), (e) => this.showError(e));
       return;
     }
@@ -298,6 +336,13 @@ export class Lab {
   }
 
   wire() {
+    // A reader reaching for a control will change something: fetch the engine now, not after.
+    const warm = () =>
+      loadEngine(this.cat[this.state.scenario]).then(
+        () => (this.o.mount.dataset.engine = 'ready'), // (a hook for tests: the next input is synchronous)
+        () => {}, // a change will try again and say so if it fails
+      );
+    for (const type of ['pointerdown', 'focusin', 'keydown']) this.o.mount.addEventListener(type, warm, { once: true, passive: true });
     this.wireSettings();
     this.wireShare();
     this.wirePlayer();

@@ -1,6 +1,9 @@
 // learn.html: the chapter index and one Lesson (lesson.js) bound to the document. The chapter is in the
 // hash (#chapter-N, deep-linkable); the language in ?lang=; progress in localStorage when allowed.
 import { Lesson, chapters, words, loadProgress } from './lesson.js';
+// The first beat runs the core engine at once (its predicates): in the module graph, so that its wasm is
+// preloaded with the page (tools/preload.mjs) rather than found only when the beat asks for it.
+import './pkg/leaselab.js';
 import { languages, loadLang } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);

@@ -1,7 +1,7 @@
 // A lesson: one chapter of lessons.js driven through a Lab (lab.js). Used by learn.html (learn.js, bound
 // to the document) and by <lease-lab lesson="N"> (bound to the element's shadow root). The question's
 // right answer is computed here from the run, never stored: the choice whose predicate holds.
-import { loadCore, loadEngine, simulationForId } from './engine.js';
+import { loadEngine, loadStart, simulationForId } from './engine.js';
 import { Lab } from './lab.js';
 import { fmt } from './i18n.js';
 import { chapters, words } from './lessons.js';
@@ -196,7 +196,7 @@ export class Lesson {
   }
 
   async start() {
-    this.core = await loadCore();
+    this.core = await loadStart();
     this.host.innerHTML = markup();
     this.lab = new Lab(this.root, {
       mount: this.$('mount'),
@@ -209,6 +209,8 @@ export class Lesson {
       link: () => '',
     });
     this.settings = this.current.set;
+    // The beat's predicates need the engine now; with it loaded, the lab computes its runs too.
+    await loadEngine(this.core.byId[this.settings.scenario]);
     await this.lab.start();
     this.wire();
     await this.show();

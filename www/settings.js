@@ -18,8 +18,9 @@ export const UI_RANGES = { ttl: [10, 2000], pause: [0, 3000], other: [0, 3000] }
 export const RETRIES_ON = 3;
 
 // ---------- The catalogue
-// The wasm's scenario catalogue with its English texts, for the lab (pkg/leaselab.js) and explore.html
-// (pkg/leaselab_mc.js, a build of its own: that page then loads one wasm, not the lab's as well).
+// The wasm's scenario catalogue with its English texts: for explore.html from its own wasm
+// (pkg/leaselab_mc.js: that page loads one wasm, not the lab's as well), for the lab as the build wrote
+// it from the wasm (pkg/start.json, engine.js: the lab's first verdict needs no wasm).
 // The build keeps the scenarios' prose out of the wasm (its size budget) and writes it beside the wasm,
 // English included (pkg/scenarios.en.json): fetched alongside, folded into the catalogue.
 
@@ -39,7 +40,12 @@ async function build({ init, catalogue, policies, defaultScenario }) {
     .then((r) => (r.ok ? r.json() : {}))
     .catch(() => ({}));
   const [, texts] = await Promise.all([init(), english]);
-  const list = JSON.parse(catalogue());
+  const list = foldTexts(JSON.parse(catalogue()), texts);
+  return { list, byId: Object.fromEntries(list.map((s) => [s.id, s])), policies: policies().split(','), defaultId: defaultScenario() };
+}
+
+/** The wasm's catalogue (no prose) with the English texts (pkg/scenarios.en.json, keyed by id) folded in. */
+export function foldTexts(list, texts) {
   if (list.some((s) => s.summary === undefined)) {
     for (const s of list) {
       const t = texts[s.id] || {};
@@ -50,7 +56,7 @@ async function build({ init, catalogue, policies, defaultScenario }) {
       for (const p of s.params) p.label ??= { en: (t.params && t.params[p.name]) || p.name };
     }
   }
-  return { list, byId: Object.fromEntries(list.map((s) => [s.id, s])), policies: policies().split(','), defaultId: defaultScenario() };
+  return list;
 }
 
 // ---------- Parameters and the sliders' ranges
@@ -84,6 +90,22 @@ export function defaultsOf(s) {
     pause: pauseParam(s) ? start(pauseParam(s)) : 0,
     extra: Object.fromEntries(extraParams(s).map((p) => [p.name, start(p)])),
   };
+}
+
+/** The other policy the comparison shows: the reader's choice, or token against none. */
+export const compareOf = (st) => (st.compare && st.compare !== st.fencing ? st.compare : st.fencing === 'none' ? 'token' : 'none');
+
+/** Whether the settings are scenario `s`'s own defaults (what tools/prerender.mjs ran). */
+export function atDefaults(st, s) {
+  const p = (q) => q.default_ms;
+  const extraOk = s.params.every((q) => q === ttlParam(s) || q === pauseParam(s) || st.extra[q.name] === p(q));
+  return (
+    (!ttlParam(s) || st.ttl === p(ttlParam(s))) &&
+    (!pauseParam(s) || st.pause === p(pauseParam(s))) &&
+    extraOk &&
+    st.retries === 0 &&
+    Boolean(st.naive) === Boolean(s.naive)
+  );
 }
 
 /** A duration in milliseconds: a number, optionally with `ms` or `s` ("300", "300ms", "0.3s"). */

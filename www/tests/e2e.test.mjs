@@ -101,6 +101,9 @@ test('changing the controls updates the verdict and the URL', () =>
 test('the verdict follows a slider while it is dragged (input events, not only change)', () =>
   withPage('', async (page) => {
     await expectVerdict(page, 'lost-update', 440, 450);
+    // The first verdict came without the engine; reaching for the slider fetches it.
+    await slider(page, 'pause').focus();
+    await page.locator('#mount[data-engine=ready]').waitFor({ state: 'attached' });
     const outcome = await slider(page, 'pause').evaluate((el) => {
       el.value = '100';
       el.dispatchEvent(new Event('input', { bubbles: true }));
@@ -340,11 +343,11 @@ test('safety margin: says how late the stale write was and which assumption brok
     assert.match(seed, /A’s write landed at 600 ms, 300 ms after its lease ended \(TTL 300 ms, from 0 to 300 ms\)/);
     assert.match(seed, /A frozen for 600 ms \(assumed: pauses are shorter than the TTL\)/);
     await page.locator('#scenario').selectOption('delayed-write');
-    assert.match(await page.locator('#margin').textContent(), /network holding the write for 600 ms/);
+    await page.locator('#margin', { hasText: /network holding the write for 600 ms/ }).waitFor();
     await page.locator('#scenario').selectOption('slow-clock');
-    assert.match(await page.locator('#margin').textContent(), /A’s own clock, which said 19\.2 ms were left at 312 ms, 12 ms after the lease had ended/);
+    await page.locator('#margin', { hasText: /A’s own clock, which said 19\.2 ms were left at 312 ms, 12 ms after the lease had ended/ }).waitFor();
     await page.locator('#scenario').selectOption('happy-path');
-    assert.match(await page.locator('#margin').textContent(), /no timing assumption broke/);
+    await page.locator('#margin', { hasText: /no timing assumption broke/ }).waitFor();
   }));
 
 test('retries: a refused client starts over, and the verdict shows the serial result', () =>
@@ -460,11 +463,23 @@ test('redlock: a crashed node is drawn down until it restarts, and the lost key 
     await expectVerdict(page, 'safe', 390, 390);
   }));
 
-test('engines: the seed loads only the core wasm; an etcd scenario fetches the full build once, with the verdicts of the catalogue', () =>
+test('engines: the first verdict needs no wasm; a change fetches the core, an etcd scenario the full build, each once', () =>
   withPage('', async (page, watch) => {
     await expectVerdict(page, 'lost-update', 440, 450);
     const wasm = () => watch.requests.filter((u) => u.endsWith('.wasm')).map((u) => new URL(u).pathname.split('/').pop());
-    assert.deepEqual(wasm(), ['leaselab_bg.wasm'], 'the seed needs only the core engine');
+    await page.waitForTimeout(300);
+    assert.deepEqual(wasm(), [], 'the seed at its defaults is drawn from the run the build wrote');
+    // The run the build wrote is the engine's own: the same JSON when the engine computes it.
+    const same = await page.evaluate(async () => {
+      const m = await import('./pkg/leaselab.js');
+      await m.default();
+      const sim = new m.Simulation('seed-gc-pause');
+      const run = sim.runJson();
+      sim.free();
+      const built = await (await fetch('pkg/runs/seed-gc-pause/none.json')).text();
+      return run === built;
+    });
+    assert.ok(same, 'pkg/runs/seed-gc-pause/none.json is the wasm’s run');
     // The core build refuses a scenario whose service it leaves out (never a run on the wrong service).
     const refused = await page.evaluate(async () => {
       const { Simulation } = await import('./pkg/leaselab.js');
@@ -476,9 +491,11 @@ test('engines: the seed loads only the core wasm; an etcd scenario fetches the f
       }
     });
     assert.match(refused, /needs the etcd service/);
+    await slider(page, 'pause').fill('200');
+    await expectVerdict(page, 'safe', 390, 390);
     await page.locator('#scenario').selectOption('etcd-lease-pause');
     await expectVerdict(page, 'lost-update', 440, 450);
-    await page.locator('#fencing').selectOption('token');
+    await page.locator('#fencing').selectOption('version');
     await expectVerdict(page, 'safe', 450, 450);
     // Back to a core scenario and on to ZooKeeper: the full build is not fetched again.
     await page.locator('#scenario').selectOption('seed-gc-pause');
@@ -488,7 +505,8 @@ test('engines: the seed loads only the core wasm; an etcd scenario fetches the f
     assert.deepEqual(wasm(), ['leaselab_bg.wasm', 'leaselab_full_bg.wasm']);
   }));
 
-test('engines: a link to a ZooKeeper scenario shows its verdict from the full build', () =>
-  withPage('?scenario=zk-session-expiry&fencing=token', async (page) => {
+test('engines: a link with other settings computes its run at once (the full build for ZooKeeper)', () =>
+  withPage('?scenario=zk-session-expiry&fencing=token&pause=9000', async (page, watch) => {
     await expectVerdict(page, 'safe', 450, 450);
+    assert.ok(watch.requests.some((u) => u.endsWith('/pkg/leaselab_full_bg.wasm')));
   }));

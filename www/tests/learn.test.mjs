@@ -54,8 +54,9 @@ test('every beat: claims hold, exactly one choice holds, placeholders known, no 
     await question(page).waitFor({ state: 'attached' });
     const beats = await page.evaluate(async () => {
       const { chapters, runOf, scanOf, holds, varsOf, placeholders } = await import('./lesson.js');
-      // Every chapter at once: the full build too (a reader's page fetches it at the first beat that needs it).
-      await (await import('./engine.js')).loadFull();
+      // Every chapter at once: both builds (a reader's page fetches each at the first beat that needs it).
+      const engine = await import('./engine.js');
+      for (const s of (await engine.loadStart()).list) await engine.loadEngine(s);
       const out = [];
       chapters.forEach((ch, c) =>
         ch.beats.forEach((b, i) => {

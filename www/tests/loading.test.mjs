@@ -96,10 +96,14 @@ async function initiators(path, ready) {
 // The lab's pages are ready at their first verdict; explore.html at its first phase diagram (its modules
 // split by job: the preloads must name them all).
 const LAB_READY = '[data-testid=outcome][data-outcome]';
-for (const [path, ready] of [['', LAB_READY], ['learn.html', LAB_READY], ['embed.html', LAB_READY], ['examples/docs-page.html', LAB_READY], ['explore.html', 'body[data-phase=ready]']]) {
+// A lab starts from the runs the build wrote (pkg/start.json, no wasm); the lessons' first beat and
+// explore's first map run the engine at once.
+const START = /(^|\/)pkg\/start\.json$/;
+const WASM = /\.wasm$/;
+for (const [path, ready, needs] of [['', LAB_READY, START], ['learn.html', LAB_READY, WASM], ['embed.html', LAB_READY, START], ['examples/docs-page.html', LAB_READY, START], ['explore.html', 'body[data-phase=ready]', WASM]]) {
   test(`${path || 'index.html'}: everything it needs at start is found in the HTML (one round trip, no waterfall)`, async () => {
     const seen = await initiators(path, ready);
-    assert.ok(Object.keys(seen).some((u) => u.endsWith('.wasm')), 'the wasm is requested');
+    assert.ok(Object.keys(seen).some((u) => needs.test(u)), `${needs} is requested`);
     // "parser": found in the HTML (scripts, links, preloads); the favicon is the browser's own ("other").
     const late = Object.entries(seen).filter(([u, how]) => how !== 'parser' && !(how === 'other' && /^(|.*\.html|favicon\.svg)$/.test(u.replace(/\?.*/, ''))));
     assert.deepEqual(late, [], 'requests discovered only by running or importing scripts');

@@ -1,0 +1,48 @@
+// node tools/prerender.mjs DIST — what a lab needs to show its first verdict without the wasm, written
+// by the wasm itself (the full build, www/pkg/leaselab_full.js, run under Node), so it is exactly what
+// the page would compute:
+//   DIST/pkg/start.json            the catalogue as the wasm gives it (no prose), the policies, the
+//                                  default scenario, and the default scenario's runs under `none` and
+//                                  `token` (the page's first view and its comparison);
+//   DIST/pkg/runs/ID/POLICY.json   every catalogue scenario's run at its defaults under every policy.
+// A lab whose settings are a scenario's defaults draws these and fetches the engine only when the
+// reader changes something (www/engine.js); any other setting loads the engine at once.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const WWW = join(dirname(fileURLToPath(import.meta.url)), '..', 'www');
+const dist = process.argv[2];
+if (!dist) {
+  console.error('usage: node tools/prerender.mjs DIST');
+  process.exit(2);
+}
+
+const pkg = await import(pathToFileURL(join(WWW, 'pkg', 'leaselab_full.js')).href);
+await pkg.default({ module_or_path: await readFile(join(WWW, 'pkg', 'leaselab_full_bg.wasm')) });
+
+/** The run JSON of scenario `id` under `policy` at its defaults, as the lab asks for it. */
+function runJson(id, policy) {
+  const sim = new pkg.Simulation(id);
+  try {
+    sim.setPolicy(policy);
+    return sim.runJson();
+  } finally {
+    sim.free();
+  }
+}
+
+const scenarios = JSON.parse(pkg.catalogue());
+const policies = pkg.policies().split(',');
+const defaultId = pkg.defaultScenario();
+let files = 0;
+for (const s of scenarios) {
+  await mkdir(join(dist, 'pkg', 'runs', s.id), { recursive: true });
+  for (const p of policies) {
+    await writeFile(join(dist, 'pkg', 'runs', s.id, `${p}.json`), runJson(s.id, p));
+    files++;
+  }
+}
+const first = Object.fromEntries(['none', 'token'].map((p) => [p, JSON.parse(runJson(defaultId, p))]));
+await writeFile(join(dist, 'pkg', 'start.json'), JSON.stringify({ scenarios, policies, default: defaultId, runs: { [defaultId]: first } }));
+console.log(`prerender: ${files} runs (${scenarios.length} scenarios × ${policies.length} policies) and pkg/start.json`);
