@@ -172,7 +172,13 @@ function legendIcon(kind) {
   else if (kind === 'ask') {
     add('line', { x1: 2, x2: 34, y1: 12, y2: 12, class: 'lane-line' });
     for (const x of [10, 18, 26]) add('line', { x1: x, x2: x, y1: 12, y2: 5, class: 'ask' });
-  } else add('line', { x1: 4, y1: 8, x2: 30, y2: 8, class: 'arrow write ok', 'marker-end': 'url(#ah-ok)' });
+  } else if (kind === 'ka') {
+    add('line', { x1: 2, x2: 34, y1: 10, y2: 10, class: 'lane-line' });
+    for (const x of [8, 18]) add('path', { d: `M${x - 3},12.5 L${x + 3},12.5 L${x},6.5 z`, class: 'ka' });
+    add('path', { d: 'M25,12.5 L31,12.5 L28,6.5 z', class: 'ka bad' });
+  } else if (kind === 'conn') add('rect', { ...box, class: 'conn suspended' });
+  else if (kind === 'queue') add('path', { d: 'M4,4 h8 v8 h-8 z M16,6 l3,2 l-3,2 M23,4 h8 v8 h-8 z', class: 'queue-icon' });
+  else add('line', { x1: 4, y1: 8, x2: 30, y2: 8, class: 'arrow write ok', 'marker-end': 'url(#ah-ok)' });
   return svg;
 }
 
