@@ -168,6 +168,8 @@ const en = {
   queueRevShort: '{c} r{n}',
   queueSeq: '{c} (#{n})',
   queueSeqShort: '{c} #{n}',
+  staleGrant: '⚠ told it holds the lock: its key is gone',
+  staleGrantShort: '⚠ stale grant',
   waiterExpired: '⚠ {c}’s lease expires while it waits',
   waiterExpiredShort: '⚠ {c} exp.',
   keepaliveFailed: 'keepalive ✗: lease gone',

@@ -94,6 +94,12 @@ const MARKS = {
     m.arrows.push({ from: 'lock', to: e.actor, xa: x, xb: x, cls: 'grant' });
     m.note('lock', x, c.d.renewed, '');
   },
+  // etcd 3.4: a waiter whose lease expired while it waited is told it holds the lock.
+  'stale-grant'(e, m, c) {
+    const x = c.slot(e.t_ms);
+    m.arrows.push({ from: 'lock', to: e.actor, xa: x, xb: x, cls: 'grant bad' });
+    m.note(e.actor, x, c.narrow ? c.d.staleGrantShort : c.d.staleGrant, 'n-bad');
+  },
   denied(e, m, c) {
     m.asks.push({ lane: e.actor, x: c.sx(e.t_ms) });
   },

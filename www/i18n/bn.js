@@ -164,6 +164,8 @@ export default {
   queueRevShort: '{c} #{n}',
   queueSeq: '{c} (ক্রম {n})',
   queueSeqShort: '{c} #{n}',
+  staleGrant: '⚠ বলা হয় লক তার, অথচ তার কী মুছে গেছে',
+  staleGrantShort: '⚠ ভুল অনুমতি',
   waiterExpired: '⚠ অপেক্ষার মধ্যেই {c}-র লিজ ফুরোয়',
   waiterExpiredShort: '⚠ {c} শেষ',
   keepaliveFailed: 'কিপঅ্যালাইভ ✗: লিজ নেই',

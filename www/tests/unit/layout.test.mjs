@@ -252,6 +252,7 @@ test('the queue of waiters: noted on the service lane at each change, holder fir
     assert.ok(notes(layoutOf('zk-session-expiry', { lang })).includes(seq), `${lang}: ${seq}`);
     const expiry = layoutOf('etcd-waiter-expired-lease', { lang }).labels.map((l) => l.text);
     assert.ok(expiry.includes(fmt(d.waiterExpired, { c: 'B' })), `${lang}: the waiter's lease expires`);
+    assert.ok(expiry.includes(d.staleGrant), `${lang}: etcd 3.4 tells B it holds the lock`);
   }
 });
 
