@@ -113,8 +113,8 @@ const en = {
   svgTitle: 'Space-time diagram of the run',
   svgDesc: 'Lanes from top to bottom: the lock service, each client, the storage. Time runs left to right. The events table below holds the same information as text.',
 
-  svgDescEtcd: 'Here the lock service is the etcd server. Small triangles on a client’s lane are its keepalives reaching the server — none while the client is frozen; the notes “queue: …” under the server’s lane list the lock’s keys in order, the holder first, each waiter with its key’s create revision.',
-  svgDescZk: 'Here the lock service is the ZooKeeper ensemble. Small triangles on a client’s lane are its pings reaching the server — none while the client is frozen or cut off; the notes “queue: …” under the ensemble’s lane list the lock’s nodes in order of their sequence numbers, the holder first; a band under a client’s lane is Curator’s connection state, SUSPENDED or LOST.',
+  svgDescEtcd: 'The lock service is the etcd server. Triangles on a client’s lane are its keepalives arriving, none while it is frozen; the “queue” notes list the lock’s keys in order, the holder first.',
+  svgDescZk: 'The lock service is the ZooKeeper ensemble. Triangles on a client’s lane are its pings arriving, none while it is frozen or cut off; the “queue” notes list the lock’s nodes in order, the holder first; a band under a client’s lane is Curator’s state, SUSPENDED or LOST.',
 
   lanes: { lock: 'Lock service', redis: 'Redis (one server)', etcd: 'etcd server', zookeeper: 'ZooKeeper ensemble', node: 'Redis node n{n}', client: 'Client {c}', storage: 'Storage' },
   clockWall: 'wall clock',
@@ -208,9 +208,9 @@ const en = {
     ['overlap', 'Shaded band with ⚠: a window in which two clients both believe they hold the lock.'],
     ['value', 'Boxes on the storage lane: the stored value over time.'],
     ['ask', 'Short grey ticks: a client asks for the lock and is refused.'],
-    ['ka', 'Small triangles on a client lane (etcd, ZooKeeper): a keepalive or ping reaching the server. None arrive while the client is frozen or cut off; a hollow one came after the lease or session was gone.'],
-    ['queue', '“queue: A › B (rev 3)” under an etcd or ZooKeeper lane: the lock’s keys (nodes) in order — the first holds the lock, each other waits for the one before it.'],
-    ['conn', 'Band under a ZooKeeper client’s lane: Curator’s connection state — SUSPENDED (no reply for two thirds of the session timeout), then LOST.'],
+    ['ka', 'Triangles on a client lane: a keepalive (etcd) or ping (ZooKeeper) reaching the server, none while the client is frozen or cut off; hollow: too late.'],
+    ['queue', '“queue: A › B (rev 3)”: the lock’s keys in order; the first holds the lock, each other waits for the one before it.'],
+    ['conn', 'Band under a ZooKeeper client’s lane: Curator’s state, SUSPENDED (no reply for ⅔ of the session timeout) or LOST.'],
   ],
 
   about: 'About this scenario',

@@ -5,10 +5,7 @@
 // (www/tests/unit/) check under plain Node. Nothing here simulates: every mark is read from the run.
 import { fmt } from './i18n.js';
 import { nodeNames, stepText, validityText } from './explain.js';
-import { queueNotes } from './lane-queue.js';
-import { keepaliveNotes, keepaliveTicks } from './lane-ticks.js';
-import { connectionBands } from './lane-states.js';
-import { diagramDesc } from './diagram-desc.js';
+import { connectionBands, diagramDesc, keepaliveNotes, keepaliveTicks, queueNotes } from './service-marks.js';
 
 const EPS = 1e-6;
 /** How many rows of notes a lane may have; more labels than that share the last row. */
@@ -407,7 +404,7 @@ function context(run, { width, d, num, lang, tFix = 0, measure = roughMeasure(la
  * items, labels }: `items` are what to draw in order, each { tag, attrs, text? }; `labels` the texts
  * among them, each with its `box` {x, y, w, h} by `measure`; `lanes` each { key, name, top, line,
  * notes, rows }; `desc` the diagram's text alternative; `ticks` the keepalive marks' boxes, `queues`
- * the waiters' queue at each change, `states` Curator's connection-state bands (lane-*.js).
+ * the waiters' queue at each change, `states` Curator's connection-state bands (service-marks.js).
  */
 export function layoutDiagram(run, opts) {
   const c = context(run, opts);

@@ -434,7 +434,7 @@ test('etcd and ZooKeeper: the service lane by name, keepalive ticks, the queue, 
     const svg = await page.locator('#svg').textContent();
     assert.match(svg, /queue: A › B \(rev 3\)/);
     assert.match(svg, /keepalive ✗: lease gone/);
-    assert.match(await page.locator('#svg-desc').textContent(), /etcd server\. Small triangles/);
+    assert.match(await page.locator('#svg-desc').textContent(), /etcd server\. Triangles/);
     assert.equal(await page.locator('#legend li').count(), 10);
     await page.locator('#scenario').selectOption('curator-suspended');
     await expectVerdict(page, 'lost-update', 440, 450);

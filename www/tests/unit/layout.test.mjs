@@ -167,7 +167,7 @@ test('a measure passed in places the labels: wider text moves notes to further r
 });
 
 // etcd and ZooKeeper: the service's own lane name, the keepalive/ping ticks, the queue of waiters and
-// Curator's connection states (www/lane-*.js).
+// Curator's connection states (www/service-marks.js).
 
 const layoutOf = (id, { policy = 'none', width = 1280, lang = 'en' } = {}) =>
   layoutDiagram(runOf(id, policy), { width, d: dicts[lang], num: numberFormat(lang), lang });
