@@ -113,8 +113,7 @@ const en = {
   svgTitle: 'Space-time diagram of the run',
   svgDesc: 'Lanes from top to bottom: the lock service, each client, the storage. Time runs left to right. The events table below holds the same information as text.',
 
-  svgDescEtcd: 'The lock service is the etcd server. Triangles on a client’s lane are its keepalives arriving, none while it is frozen; the “queue” notes list the lock’s keys in order, the holder first.',
-  svgDescZk: 'The lock service is the ZooKeeper ensemble. Triangles on a client’s lane are its pings arriving, none while it is frozen or cut off; the “queue” notes list the lock’s nodes in order, the holder first; a band under a client’s lane is Curator’s state, SUSPENDED or LOST.',
+  svgDescService: 'The lock service here is the {s}.',
 
   lanes: { lock: 'Lock service', redis: 'Redis (one server)', etcd: 'etcd server', zookeeper: 'ZooKeeper ensemble', node: 'Redis node n{n}', client: 'Client {c}', storage: 'Storage' },
   clockWall: 'wall clock',
@@ -163,7 +162,6 @@ const en = {
   sessionExpired: '{c}’s session expires',
   queue: 'queue: {q}',
   queueSep: ' › ',
-  queueEmpty: 'empty',
   queueRev: '{c} (rev {n})',
   queueRevShort: '{c} r{n}',
   queueSeq: '{c} (#{n})',
@@ -173,9 +171,7 @@ const en = {
   waiterExpired: '⚠ {c}’s lease expires while it waits',
   waiterExpiredShort: '⚠ {c} exp.',
   keepaliveFailed: 'keepalive ✗: lease gone',
-  keepaliveFailedShort: 'lease gone',
   pingFailed: 'ping ✗: session gone',
-  pingFailedShort: 'session gone',
   suspendedBand: 'SUSPENDED: no reply from ZooKeeper',
   lostBand: 'LOST: Curator takes the session as gone',
   released: '{c} releases',

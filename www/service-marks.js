@@ -27,21 +27,10 @@ const HALF = 4;
 const UP = 3;
 const DOWN = 4.5;
 
-const KINDS = new Set(['keepalive', 'keepalive-failed']);
-
-/** The keepalive events of `run` (etcd's and ZooKeeper's only). */
-export function keepalives(run) {
-  return run.events.filter((e) => KINDS.has(e.kind));
-}
-
 /** The note of a keepalive that came too late: "keepalive ✗: lease gone" (etcd), "ping ✗: session gone". */
 export function keepaliveNotes(run, c, note) {
-  const zk = run.service === 'zookeeper';
-  for (const e of keepalives(run)) {
-    if (e.kind !== 'keepalive-failed') continue;
-    const key = (zk ? 'pingFailed' : 'keepaliveFailed') + (c.narrow ? 'Short' : '');
-    note(e.actor, c.sx(e.t_ms), fmt(c.d[key], { c: e.actor }), 'n-bad');
-  }
+  const text = run.service === 'zookeeper' ? c.d.pingFailed : c.d.keepaliveFailed;
+  for (const e of run.events) if (e.kind === 'keepalive-failed') note(e.actor, c.sx(e.t_ms), text, 'n-bad');
 }
 
 /**
@@ -50,13 +39,12 @@ export function keepaliveNotes(run, c, note) {
  */
 export function keepaliveTicks(out, run, c, lanes) {
   const marks = [];
-  for (const e of keepalives(run)) {
-    const lane = lanes[e.actor];
-    if (!lane) continue;
-    const x = c.sx(e.t_ms);
-    const y = lane.line;
+  for (const e of run.events) {
     const ok = e.kind === 'keepalive';
-    out.push({ tag: 'path', attrs: { d: `M${x - HALF},${y + DOWN} L${x + HALF},${y + DOWN} L${x},${y - UP} z`, class: ok ? 'ka' : 'ka bad' } });
+    if (!ok && e.kind !== 'keepalive-failed') continue;
+    const x = c.sx(e.t_ms);
+    const y = lanes[e.actor].line;
+    out.push({ tag: 'path', attrs: { d: `M${x - HALF},${y + DOWN}h${2 * HALF}l${-HALF},${-UP - DOWN}z`, class: ok ? 'ka' : 'ka bad' } });
     marks.push({ x: x - HALF, y: y - UP, w: 2 * HALF, h: UP + DOWN, t: e.t_ms, client: e.actor, ok });
   }
   return marks;
@@ -104,7 +92,7 @@ export function queueNotes(run, c, note) {
     if (now === waiters) continue;
     waiters = now;
     const list = q.map((k) => entry(k, c, run.service)).join(c.d.queueSep);
-    note('lock', c.sx(e.t_ms), fmt(c.d.queue, { q: list || c.d.queueEmpty }), 'n-queue');
+    note('lock', c.sx(e.t_ms), fmt(c.d.queue, { q: list }), 'n-queue');
     noted.push({ t: e.t_ms, queue: q.map((k) => k.client) });
   }
   return noted;
@@ -151,8 +139,14 @@ export function connectionBands(run, c, lanes, bar) {
 
 // ---------- the text alternative
 
-/** The description of `run`'s diagram in dictionary `d`. */
+/**
+ * The description of `run`'s diagram in dictionary `d`: the lanes, and for etcd and ZooKeeper which
+ * service it is and the legend's words for its marks (ZooKeeper's include Curator's bands).
+ */
 export function diagramDesc(run, d) {
-  const extra = run.nodes > 1 ? '' : run.service === 'etcd' ? d.svgDescEtcd : run.service === 'zookeeper' ? d.svgDescZk : '';
-  return extra ? `${d.svgDesc} ${extra}` : d.svgDesc;
+  const zk = run.service === 'zookeeper';
+  if (run.nodes > 1 || !(zk || run.service === 'etcd')) return d.svgDesc;
+  const legend = new Map(d.legend);
+  const marks = ['ka', 'queue', ...(zk ? ['conn'] : [])].map((k) => legend.get(k));
+  return [d.svgDesc, fmt(d.svgDescService, { s: d.lanes[run.service] }), ...marks].join(' ');
 }

@@ -168,16 +168,15 @@ function legendIcon(kind) {
     svg.appendChild(e);
   };
   const box = { x: 2, y: 3, width: 32, height: 10, rx: 2 };
-  if (['lease', 'belief', 'pause', 'overlap', 'value'].includes(kind)) add('rect', { ...box, class: kind });
+  if (['lease', 'belief', 'pause', 'overlap', 'value', 'conn'].includes(kind)) add('rect', { ...box, class: kind === 'conn' ? 'conn suspended' : kind });
   else if (kind === 'ask') {
     add('line', { x1: 2, x2: 34, y1: 12, y2: 12, class: 'lane-line' });
     for (const x of [10, 18, 26]) add('line', { x1: x, x2: x, y1: 12, y2: 5, class: 'ask' });
   } else if (kind === 'ka') {
     add('line', { x1: 2, x2: 34, y1: 10, y2: 10, class: 'lane-line' });
-    for (const x of [8, 18]) add('path', { d: `M${x - 3},12.5 L${x + 3},12.5 L${x},6.5 z`, class: 'ka' });
-    add('path', { d: 'M25,12.5 L31,12.5 L28,6.5 z', class: 'ka bad' });
-  } else if (kind === 'conn') add('rect', { ...box, class: 'conn suspended' });
-  else if (kind === 'queue') add('path', { d: 'M4,4 h8 v8 h-8 z M16,6 l3,2 l-3,2 M23,4 h8 v8 h-8 z', class: 'queue-icon' });
+    add('path', { d: 'M5,13h6l-3-6zM15,13h6l-3-6z', class: 'ka' });
+    add('path', { d: 'M25,13h6l-3-6z', class: 'ka bad' });
+  } else if (kind === 'queue') for (const x of [2, 14, 26]) add('rect', { ...box, x, width: 8, class: 'value' });
   else add('line', { x1: 4, y1: 8, x2: 30, y2: 8, class: 'arrow write ok', 'marker-end': 'url(#ah-ok)' });
   return svg;
 }

@@ -276,13 +276,18 @@ test('Curator\'s SUSPENDED and LOST: a labelled band on the client lane, for the
   for (const s of catalogue) if (runOf(s.id, 'none').service !== 'zookeeper') assert.deepEqual(layoutOf(s.id).states, [], s.id);
 });
 
-test('the text alternative names the service\'s own marks, in both languages', () => {
+test('the text alternative names the service and its own marks (the legend\'s words), in both languages', () => {
   for (const lang of ['en', 'bn']) {
     const d = dicts[lang];
-    assert.ok(layoutOf('etcd-lease-pause', { lang }).desc.endsWith(d.svgDescEtcd));
-    assert.ok(layoutOf('curator-suspended', { lang }).desc.endsWith(d.svgDescZk));
+    const legend = new Map(d.legend);
+    const etcd = layoutOf('etcd-lease-pause', { lang }).desc;
+    const zk = layoutOf('curator-suspended', { lang }).desc;
+    assert.ok(etcd.startsWith(d.svgDesc) && etcd.includes(fmt(d.svgDescService, { s: d.lanes.etcd })), etcd);
+    assert.ok(zk.includes(fmt(d.svgDescService, { s: d.lanes.zookeeper })), zk);
+    for (const k of ['ka', 'queue']) assert.ok(etcd.includes(legend.get(k)) && zk.includes(legend.get(k)), `${lang}: ${k}`);
+    assert.ok(zk.includes(legend.get('conn')) && !etcd.includes(legend.get('conn')), `${lang}: Curator's bands for ZooKeeper only`);
     assert.equal(layoutOf('seed-gc-pause', { lang }).desc, d.svgDesc);
+    assert.equal(layoutOf('redlock-clock-jump', { lang }).desc, d.svgDesc);
   }
-  assert.notEqual(dicts.bn.svgDescEtcd, dicts.en.svgDescEtcd);
-  assert.notEqual(dicts.bn.svgDescZk, dicts.en.svgDescZk);
+  assert.notEqual(new Map(dicts.bn.legend).get('conn'), new Map(dicts.en.legend).get('conn'));
 });
