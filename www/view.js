@@ -168,7 +168,8 @@ function legendIcon(kind) {
     svg.appendChild(e);
   };
   const box = { x: 2, y: 3, width: 32, height: 10, rx: 2 };
-  if (['lease', 'belief', 'pause', 'overlap', 'value', 'conn'].includes(kind)) add('rect', { ...box, class: kind === 'conn' ? 'conn suspended' : kind });
+  if (['lease', 'belief', 'pause', 'overlap', 'value'].includes(kind)) add('rect', { ...box, class: kind });
+  else if (kind === 'conn') for (const [x, k] of [[2, 'suspended'], [20, 'lost']]) add('rect', { ...box, x, width: 14, class: `conn ${k}` });
   else if (kind === 'ask') {
     add('line', { x1: 2, x2: 34, y1: 12, y2: 12, class: 'lane-line' });
     for (const x of [10, 18, 26]) add('line', { x1: x, x2: x, y1: 12, y2: 5, class: 'ask' });
