@@ -36,7 +36,7 @@ function defs(svg) {
 export function paintDiagram(svg, L, d, id = 'svg') {
   svg.replaceChildren();
   el(svg, 'title', { id: `${id}-title` }, d.svgTitle);
-  el(svg, 'desc', { id: `${id}-desc` }, d.svgDesc);
+  el(svg, 'desc', { id: `${id}-desc` }, L.desc || d.svgDesc);
   svg.setAttribute('viewBox', `0 0 ${L.W} ${L.H}`);
   svg.setAttribute('font-size', L.fs);
   if (L.narrow) svg.classList.add('narrow');

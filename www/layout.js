@@ -5,6 +5,7 @@
 // (www/tests/unit/) check under plain Node. Nothing here simulates: every mark is read from the run.
 import { fmt } from './i18n.js';
 import { nodeNames, stepText, validityText } from './explain.js';
+import { connectionBands, diagramDesc, keepaliveNotes, keepaliveTicks, queueNotes } from './service-marks.js';
 
 const EPS = 1e-6;
 /** How many rows of notes a lane may have; more labels than that share the last row. */
@@ -90,6 +91,12 @@ const MARKS = {
     m.arrows.push({ from: 'lock', to: e.actor, xa: x, xb: x, cls: 'grant' });
     m.note('lock', x, c.d.renewed, '');
   },
+  // etcd 3.4: a waiter whose lease expired while it waited is told it holds the lock.
+  'stale-grant'(e, m, c) {
+    const x = c.slot(e.t_ms);
+    m.arrows.push({ from: 'lock', to: e.actor, xa: x, xb: x, cls: 'grant bad' });
+    m.note(e.actor, x, c.narrow ? c.d.staleGrantShort : c.d.staleGrant, 'n-bad');
+  },
   denied(e, m, c) {
     m.asks.push({ lane: e.actor, x: c.sx(e.t_ms) });
   },
@@ -115,8 +122,9 @@ const MARKS = {
   failover(e, m, c) {
     m.note('lock', c.sx(e.t_ms), fmt(c.d.failover, { k: c.num(e.keys_lost) }), 'n-bad');
   },
-  partition(e, m, c) {
-    m.note(e.actor, c.sx(e.t_ms), fmt(e.cut ? c.d.cutOff : c.d.healed, { n: nodeNames(e.nodes) }), e.cut ? 'n-bad' : '');
+  partition(e, m, c, run) {
+    const n = c.nodes ? nodeNames(e.nodes) : laneName('lock', run, c);
+    m.note(e.actor, c.sx(e.t_ms), fmt(e.cut ? c.d.cutOff : c.d.healed, { n }), e.cut ? 'n-bad' : '');
   },
   read(e, m, c) {
     const x = c.slot(e.t_ms);
@@ -162,8 +170,12 @@ MARKS['write-rejected'] = MARKS['write-accepted'];
 /** Every event's marks, then how each lease ended (expired, released, lost, its session gone). */
 function collectMarks(run, c) {
   const notes = Object.fromEntries(c.laneKeys.map((k) => [k, []]));
-  const m = { notes, arrows: [], asks: [], pending: {}, lastRound: {}, note: (lane, x, text, cls) => notes[lane].push({ x, text, cls }) };
+  // A queue note keeps a wider gap to its left neighbour: two lists side by side would read as one.
+  const note = (lane, x, text, cls) => notes[lane].push({ x, text, cls, gap: cls === 'n-queue' ? 18 : 6 });
+  const m = { notes, arrows: [], asks: [], pending: {}, lastRound: {}, note };
   for (const e of run.events) if (Object.hasOwn(MARKS, e.kind)) MARKS[e.kind](e, m, c, run);
+  m.queues = queueNotes(run, c, m.note);
+  keepaliveNotes(run, c, m.note);
   const { d, narrow, nodes } = c;
   for (const l of run.leases) {
     if (l.open) continue; // still held when the run ends: no end to mark
@@ -174,7 +186,7 @@ function collectMarks(run, c) {
     else if (l.released) {
       if (!nodes) m.note(lane, x, fmt(narrow ? d.releasedShort : d.released, { c: l.client }), '');
     } else if (l.session_ended) m.note(lane, x, fmt(narrow ? d.sessionEndedShort : d.sessionEnded, { c: l.client }), 'n-bad');
-    else m.note(lane, x, fmt(narrow || nodes ? d.expiredShort : d.expired, { c: l.client }), 'n-exp');
+    else m.note(lane, x, fmt(narrow || nodes ? d.expiredShort : run.service === 'zookeeper' ? d.sessionExpired : d.expired, { c: l.client }), 'n-exp');
   }
   return m;
 }
@@ -194,7 +206,7 @@ function placeNotes(notes, c) {
       if (a + w > c.x1) a = n.x - 3 - w;
       if (a < c.x0) a = Math.max(c.x0, c.x1 - w);
       n.at = a;
-      let r = rows.findIndex((right) => right + 6 <= a);
+      let r = rows.findIndex((right) => right + n.gap <= a);
       if (r < 0) r = rows.length < MAX_ROWS ? rows.push(-Infinity) - 1 : rows.length - 1;
       rows[r] = a + w;
       n.row = r;
@@ -207,7 +219,8 @@ function placeNotes(notes, c) {
 /** A lane's name: the service (or Redlock node and its clock), a client (and the nodes it reaches), storage. */
 function laneName(k, run, c) {
   const { d, nodes } = c;
-  if (k === 'lock') return run.service === 'redis' ? d.lanes.redis : d.lanes.lock;
+  // Named by the service where it has a name of its own: Redis, the etcd server, the ZooKeeper ensemble.
+  if (k === 'lock') return (!nodes && ['redis', 'etcd', 'zookeeper'].includes(run.service) && d.lanes[run.service]) || d.lanes.lock;
   if (k === 'storage') return d.lanes.storage;
   if (nodes && nodes.includes(k)) {
     const i = nodes.indexOf(k);
@@ -304,7 +317,8 @@ function clientBars(out, run, c, lanes) {
     const text = tok && t ? fmt(d.belief, { c: b.client, t: num(t) }) : fmt(d.beliefNoToken, { c: b.client });
     const cut = lease && b.to_ms > lease.ends_ms + EPS ? Math.max(lease.ends_ms, b.from_ms) : b.to_ms;
     if (cut > b.from_ms + EPS) bar(out, c, lane, b.from_ms, cut, -17, 14, 'belief', [text, t ? fmt(d.beliefShort, { t: num(t) }) : '']);
-    const stale = lease && lease.session_ended ? d.staleSession : d.stale;
+    // A ZooKeeper lock lives as long as its session: when it is gone, so is the session.
+    const stale = lease && (lease.session_ended || run.service === 'zookeeper') ? d.staleSession : d.stale;
     if (cut < b.to_ms - EPS) bar(out, c, lane, cut, b.to_ms, -17, 14, 'belief stale', [narrow ? d.staleShort : stale, d.staleShort]);
   }
   for (const p of run.pauses) {
@@ -386,9 +400,11 @@ function context(run, { width, d, num, lang, tFix = 0, measure = roughMeasure(la
  * The diagram of `run` at `width` px. opts: { width, d (dictionary), num (number formatter), lang,
  * mark ({t, label}: where this run parts from the one it is compared with), tFix (a time scale to
  * share), measure(text, size) (a text's width in px; roughMeasure(lang) if not given) }.
- * Returns { W, H, fs, narrow, x0, x1, head, axisY, tMax, end, lanes, items, labels }: `items` are
- * what to draw in order, each { tag, attrs, text? }; `labels` the texts among them, each with its
- * `box` {x, y, w, h} by `measure`; `lanes` each { key, name, top, line, notes, rows }.
+ * Returns { W, H, fs, narrow, x0, x1, head, axisY, tMax, end, lanes, desc, ticks, queues, states,
+ * items, labels }: `items` are what to draw in order, each { tag, attrs, text? }; `labels` the texts
+ * among them, each with its `box` {x, y, w, h} by `measure`; `lanes` each { key, name, top, line,
+ * notes, rows }; `desc` the diagram's text alternative; `ticks` the keepalive marks' boxes, `queues`
+ * the waiters' queue at each change, `states` Curator's connection-state bands (service-marks.js).
  */
 export function layoutDiagram(run, opts) {
   const c = context(run, opts);
@@ -411,6 +427,8 @@ export function layoutDiagram(run, opts) {
   serviceBars(items, run, c, lanes);
   clientBars(items, run, c, lanes);
   for (const q of m.asks) items.push({ tag: 'line', attrs: { x1: q.x, x2: q.x, y1: lanes[q.lane].line - 1, y2: lanes[q.lane].line - 8, class: 'ask' } });
+  const states = connectionBands(run, c, lanes, (lane, a, b, top, h, cls, labels) => bar(items, c, lane, a, b, top, h, cls, labels));
+  const ticks = keepaliveTicks(items, run, c, lanes);
   storageBars(items, run, c, lanes.storage);
   arrowLines(items, m.arrows, c, lanes);
   // Annotations, in their rows under each lane (drawn late so their halo keeps them readable).
@@ -429,6 +447,9 @@ export function layoutDiagram(run, opts) {
   return {
     W: c.W, H: g.H, fs, narrow, x0, x1, head, axisY, tMax: c.tMax, end: run.end_ms,
     lanes: c.laneKeys.map((k) => lanes[k]),
+    desc: diagramDesc(run, d),
+    /** The keepalive ticks' boxes, the queue as noted at each change, Curator's state bands. */
+    ticks, queues: m.queues, states,
     items,
     labels: items.filter((i) => i.tag === 'text'),
     /** The x of sim time t on the axis. */

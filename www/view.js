@@ -169,10 +169,16 @@ function legendIcon(kind) {
   };
   const box = { x: 2, y: 3, width: 32, height: 10, rx: 2 };
   if (['lease', 'belief', 'pause', 'overlap', 'value'].includes(kind)) add('rect', { ...box, class: kind });
+  else if (kind === 'conn') for (const [x, k] of [[2, 'suspended'], [20, 'lost']]) add('rect', { ...box, x, width: 14, class: `conn ${k}` });
   else if (kind === 'ask') {
     add('line', { x1: 2, x2: 34, y1: 12, y2: 12, class: 'lane-line' });
     for (const x of [10, 18, 26]) add('line', { x1: x, x2: x, y1: 12, y2: 5, class: 'ask' });
-  } else add('line', { x1: 4, y1: 8, x2: 30, y2: 8, class: 'arrow write ok', 'marker-end': 'url(#ah-ok)' });
+  } else if (kind === 'ka') {
+    add('line', { x1: 2, x2: 34, y1: 10, y2: 10, class: 'lane-line' });
+    add('path', { d: 'M5,13h6l-3-6zM15,13h6l-3-6z', class: 'ka' });
+    add('path', { d: 'M25,13h6l-3-6z', class: 'ka bad' });
+  } else if (kind === 'queue') for (const x of [2, 14, 26]) add('rect', { ...box, x, width: 8, class: 'value' });
+  else add('line', { x1: 4, y1: 8, x2: 30, y2: 8, class: 'arrow write ok', 'marker-end': 'url(#ah-ok)' });
   return svg;
 }
 

@@ -268,6 +268,7 @@ for (const [query, opts] of [
   ['?lang=bn&fencing=token', { width: 390, height: 800 }],
   ['?scenario=postgres-terminate', { colorScheme: 'dark' }],
   ['?scenario=redlock-crash-restart&lang=bn', {}],
+  ['?scenario=curator-suspended&lang=bn', { colorScheme: 'dark' }],
 ]) {
   test(`axe-core: no serious or critical violations (${query || 'default'}${opts.width ? ', 390 px' : ''}${opts.colorScheme ? ', dark' : ''})`, () =>
     withPage(query, async (page) => {
@@ -420,6 +421,38 @@ test('redlock: a lane per node with its clock, partitions named, and two holders
     await expectVerdict(page, 'safe', 390, 390);
     assert.ok((await page.locator('#svg text.lane-name').allTextContents()).includes('Redis node n3 · monotonic clock'));
     assert.equal(await page.locator('#svg .overlap').count(), 0, 'one holder at a time');
+  }));
+
+test('etcd and ZooKeeper: the service lane by name, keepalive ticks, the queue, Curator\'s bands, in both languages', () =>
+  withPage('?scenario=etcd-lease-pause', async (page) => {
+    await expectVerdict(page, 'lost-update', 440, 450);
+    // The picker's groups hold every etcd and ZooKeeper scenario.
+    const group = (label) => page.locator(`#scenario optgroup[label="${label}"] option`).evaluateAll((os) => os.map((o) => o.value));
+    assert.deepEqual(await group('etcd'), ['etcd-lease-pause', 'etcd-waiter-expired-lease', 'etcd-contrib-lock']);
+    assert.deepEqual(await group('ZooKeeper'), ['zk-session-expiry', 'curator-suspended']);
+    assert.equal(await page.locator('#svg text.lane-name').first().textContent(), 'etcd server');
+    // B's keepalives while it waits; A's only one, after its freeze, too late.
+    assert.ok((await page.locator('#svg path.ka:not(.bad)').count()) >= 2);
+    assert.equal(await page.locator('#svg path.ka.bad').count(), 1);
+    const svg = await page.locator('#svg').textContent();
+    assert.match(svg, /queue: A › B \(rev 3\)/);
+    assert.match(svg, /keepalive ✗: lease gone/);
+    assert.match(await page.locator('#svg-desc').textContent(), /etcd server\. Triangles/);
+    assert.equal(await page.locator('#legend li').count(), 10);
+    await page.locator('#scenario').selectOption('curator-suspended');
+    await expectVerdict(page, 'lost-update', 440, 450);
+    assert.equal(await page.locator('#svg text.lane-name').first().textContent(), 'ZooKeeper ensemble');
+    assert.equal(await page.locator('#svg rect.conn.suspended').count(), 1);
+    assert.equal(await page.locator('#svg rect.conn.lost').count(), 1);
+    assert.match(await page.locator('#svg').textContent(), /SUSPENDED: no reply from ZooKeeper/);
+    assert.match(await page.locator('#svg').textContent(), /cut off from ZooKeeper ensemble/);
+    // Bengali: the same marks, in its words.
+    await page.goto(env.url + '?scenario=zk-session-expiry&lang=bn');
+    await expectVerdict(page, 'lost-update', 440, 450);
+    assert.equal(await page.locator('#svg text.lane-name').first().textContent(), 'ZooKeeper এনসেম্বল');
+    assert.match(await page.locator('#svg').textContent(), /সারি: A › B \(ক্রম ১\)/);
+    assert.equal(await page.locator('#svg rect.conn.lost').count(), 1);
+    assert.match(await page.locator('#svg-desc').textContent(), /ZooKeeper এনসেম্বল।/);
   }));
 
 test('redlock: the compliant client by default, the naive switch in the URL, bad values noticed', () =>

@@ -165,3 +165,129 @@ test('a measure passed in places the labels: wider text moves notes to further r
   assert.ok(rows(wide) > rows(rough), `${rows(wide)} rows > ${rows(rough)}`);
   for (const l of wide.labels) assert.equal(l.box.w, roughMeasure('en')(l.text, l.attrs.class === 'diverge-label' ? 11 : wide.fs) * 3);
 });
+
+// etcd and ZooKeeper: the service's own lane name, the keepalive/ping ticks, the queue of waiters and
+// Curator's connection states (www/service-marks.js).
+
+const layoutOf = (id, { policy = 'none', width = 1280, lang = 'en' } = {}) =>
+  layoutDiagram(runOf(id, policy), { width, d: dicts[lang], num: numberFormat(lang), lang });
+
+test('the lock-service lane is named by the service: the etcd server, the ZooKeeper ensemble', () => {
+  for (const lang of ['en', 'bn']) {
+    const d = dicts[lang];
+    assert.equal(layoutOf('etcd-lease-pause', { lang }).lanes[0].name, d.lanes.etcd);
+    assert.equal(layoutOf('zk-session-expiry', { lang }).lanes[0].name, d.lanes.zookeeper);
+    assert.equal(layoutOf('seed-gc-pause', { lang }).lanes[0].name, d.lanes.lock);
+    assert.notEqual(d.lanes.etcd, d.lanes.lock);
+  }
+  assert.notEqual(dicts.bn.lanes.zookeeper, dicts.en.lanes.zookeeper, 'Bengali has its own words');
+});
+
+test('no keepalive tick meets a label, at either width and in either language, for every scenario', () => {
+  for (const width of WIDTHS) {
+    for (const lang of ['en', 'bn']) {
+      for (const { what, L } of everyLayout(width, lang)) {
+        for (const t of L.ticks) {
+          for (const l of L.labels) assert.ok(!meets(t, l.box), `${what} at ${width} (${lang}): tick ${t.client}@${t.t} meets "${l.text}"`);
+        }
+      }
+    }
+  }
+});
+
+test('keepalive ticks: every keepalive that reached the server, on its client\'s lane; none during a freeze or a cut', () => {
+  let seen = 0;
+  for (const s of catalogue) {
+    const run = runOf(s.id, 'none');
+    const L = layoutDiagram(run, { width: 1280, d: dicts.en, num: numberFormat('en'), lang: 'en' });
+    const kas = run.events.filter((e) => e.kind === 'keepalive' || e.kind === 'keepalive-failed');
+    assert.equal(L.ticks.length, kas.length, s.id);
+    for (const t of L.ticks) {
+      const line = L.lanes.find((l) => l.key === t.client).line;
+      assert.ok(t.y < line && t.y + t.h > line, `${s.id}: ${t.client}'s tick sits on its lane line`);
+      // A frozen client sends nothing: no tick strictly inside one of its pauses.
+      for (const p of run.pauses.filter((q) => q.client === t.client)) assert.ok(!(t.t > p.from_ms && t.t < p.to_ms), `${s.id}: ${t.client} ticks at ${t.t} while frozen ${p.from_ms}–${p.to_ms}`);
+    }
+    seen += L.ticks.length;
+  }
+  assert.ok(seen > 0, 'some scenario has keepalives');
+});
+
+test('keepalive ticks stop during the freeze and resume after it', () => {
+  // etcd: A freezes 0–5 s, B waits: only B's keepalives arrive, every TTL/3, until B is done.
+  const etcd = layoutOf('etcd-lease-pause');
+  assert.deepEqual(etcd.ticks.filter((t) => t.client === 'A').map((t) => [t.t, t.ok]), [[5000, false]], 'A: none while frozen, then one too late');
+  assert.ok(etcd.ticks.filter((t) => t.client === 'B' && t.ok).length >= 2);
+  // ZooKeeper: A's pings are due every 2 s; A is frozen 0–10 s: none arrive until it wakes.
+  const zk = layoutOf('zk-session-expiry');
+  assert.deepEqual(zk.ticks.filter((t) => t.client === 'A').map((t) => [t.t, t.ok]), [[10000, false]]);
+  // Curator: A's pings arrive until the network cuts it off at 3 s, B's all along.
+  const cur = layoutOf('curator-suspended');
+  const a = cur.ticks.filter((t) => t.client === 'A').map((t) => t.t);
+  assert.ok(a.length > 0 && a.every((t) => t < 3000), `A's pings before the cut: ${a}`);
+  assert.ok(cur.ticks.filter((t) => t.client === 'B' && t.t > 3000).length >= 3);
+  // The etcd waiter who freezes: B's pause 200–3200 ms; its first keepalive after it is refused.
+  const waiter = layoutOf('etcd-waiter-expired-lease');
+  assert.deepEqual(waiter.ticks.filter((t) => t.client === 'B').map((t) => [t.t, t.ok]), [[3200, false]]);
+  assert.ok(waiter.ticks.filter((t) => t.client === 'A' && t.t > 200 && t.t < 3200).length >= 3, 'A, not frozen, keeps its lease alive meanwhile');
+});
+
+test('the queue of waiters: noted on the service lane at each change, holder first, for etcd and ZooKeeper only', () => {
+  const q = (id) => layoutOf(id).queues.map((x) => [x.t, x.queue.join(' ')]);
+  assert.deepEqual(q('etcd-lease-pause'), [[100, 'A B'], [2000, 'B']]);
+  assert.deepEqual(q('zk-session-expiry'), [[1000, 'A B'], [8000, 'B']]);
+  assert.deepEqual(q('etcd-waiter-expired-lease'), [[100, 'A B'], [2100, 'A'], [2500, 'A C'], [4000, 'C']]);
+  for (const s of catalogue) {
+    const run = runOf(s.id, 'none');
+    if (run.service !== 'etcd' && run.service !== 'zookeeper') assert.deepEqual(layoutOf(s.id).queues, [], s.id);
+  }
+  // The notes say it, with the waiter's revision (etcd) or sequence number (ZooKeeper), in both languages.
+  for (const lang of ['en', 'bn']) {
+    const d = dicts[lang];
+    const num = numberFormat(lang);
+    const notes = (L) => L.labels.filter((l) => l.attrs.class.includes('n-queue')).map((l) => l.text);
+    const rev = fmt(d.queue, { q: ['A', fmt(d.queueRev, { c: 'B', n: num(3) })].join(d.queueSep) });
+    assert.ok(notes(layoutOf('etcd-lease-pause', { lang })).includes(rev), `${lang}: ${rev}`);
+    const seq = fmt(d.queue, { q: ['A', fmt(d.queueSeq, { c: 'B', n: num(1) })].join(d.queueSep) });
+    assert.ok(notes(layoutOf('zk-session-expiry', { lang })).includes(seq), `${lang}: ${seq}`);
+    const expiry = layoutOf('etcd-waiter-expired-lease', { lang }).labels.map((l) => l.text);
+    assert.ok(expiry.includes(fmt(d.waiterExpired, { c: 'B' })), `${lang}: the waiter's lease expires`);
+    assert.ok(expiry.includes(d.staleGrant), `${lang}: etcd 3.4 tells B it holds the lock`);
+  }
+});
+
+test('Curator\'s SUSPENDED and LOST: a labelled band on the client lane, for the ZooKeeper scenarios only', () => {
+  const cur = layoutOf('curator-suspended');
+  assert.deepEqual(cur.states.map((s) => [s.client, s.state, s.from, s.to]), [['A', 'suspended', 6000, 12000], ['A', 'lost', 12000, 14000]]);
+  const line = cur.lanes.find((l) => l.key === 'A').line;
+  for (const state of ['suspended', 'lost']) {
+    const band = cur.items.find((i) => i.tag === 'rect' && i.attrs.class === `conn ${state}`);
+    assert.ok(band && band.attrs.y > line, `${state}: a band under A's line`);
+  }
+  // zk-session-expiry: SUSPENDED and LOST come at one instant (the ping's reply); only LOST lasts.
+  assert.deepEqual(layoutOf('zk-session-expiry').states.map((s) => [s.client, s.state, s.from]), [['A', 'lost', 10000]]);
+  for (const lang of ['en', 'bn']) {
+    for (const width of WIDTHS) {
+      const texts = layoutOf('curator-suspended', { lang, width }).labels.map((l) => l.text);
+      const d = dicts[lang];
+      for (const [long, short] of [[d.suspendedBand, 'SUSPENDED'], [d.lostBand, 'LOST']]) assert.ok(texts.includes(long) || texts.includes(short), `${lang} ${width}: ${short} labelled`);
+    }
+  }
+  for (const s of catalogue) if (runOf(s.id, 'none').service !== 'zookeeper') assert.deepEqual(layoutOf(s.id).states, [], s.id);
+});
+
+test('the text alternative names the service and its own marks (the legend\'s words), in both languages', () => {
+  for (const lang of ['en', 'bn']) {
+    const d = dicts[lang];
+    const legend = new Map(d.legend);
+    const etcd = layoutOf('etcd-lease-pause', { lang }).desc;
+    const zk = layoutOf('curator-suspended', { lang }).desc;
+    assert.ok(etcd.startsWith(d.svgDesc) && etcd.includes(fmt(d.svgDescService, { s: d.lanes.etcd })), etcd);
+    assert.ok(zk.includes(fmt(d.svgDescService, { s: d.lanes.zookeeper })), zk);
+    for (const k of ['ka', 'queue']) assert.ok(etcd.includes(legend.get(k)) && zk.includes(legend.get(k)), `${lang}: ${k}`);
+    assert.ok(zk.includes(legend.get('conn')) && !etcd.includes(legend.get('conn')), `${lang}: Curator's bands for ZooKeeper only`);
+    assert.equal(layoutOf('seed-gc-pause', { lang }).desc, d.svgDesc);
+    assert.equal(layoutOf('redlock-clock-jump', { lang }).desc, d.svgDesc);
+  }
+  assert.notEqual(new Map(dicts.bn.legend).get('conn'), new Map(dicts.en.legend).get('conn'));
+});

@@ -1,0 +1,152 @@
+// The marks of etcd's and ZooKeeper's own on the diagram, read from the run's trace alone; pure (no
+// DOM), called by layout.js. Three of them, and the text alternative that says what they are:
+//
+// - Keepalive ticks: each keepalive (etcd) or ping (ZooKeeper) that reached the server, a small upward
+//   triangle on the sending client's lane line at the instant it arrived. The trace records a keepalive
+//   only when it arrives, so the ticks stop where the client stops sending — frozen in a pause, or cut
+//   off by the network — and the gap lines up with the pause's hatched block. One that arrives after
+//   its lease (or session) is gone is hollow, with a note on the client's lane: that reply is how the
+//   client learns it.
+// - The queue of waiters, on the lock-service lane: both keep the lock as an ordered list — etcd the
+//   lock's keys by create revision, ZooKeeper its ephemeral sequential nodes by sequence number — whose
+//   first entry holds the lock while each other one waits for the entry before it. Noted each time
+//   its waiters change, from `queued` (a key or node created behind another), `granted` (an entry
+//   reaches the front) and the entry going away (`lease-expired`, `released`, `session-ended`).
+// - Curator's connection states on a ZooKeeper client's lane: SUSPENDED from the moment the client has
+//   heard nothing from the server for two thirds of the session timeout, LOST from when Curator takes
+//   the session as gone, each a band in the row under the lane line (where a pause's block goes; a
+//   frozen client changes no state) until the next change — RECONNECTED ends it — or the end of the run.
+//
+// (One module, not four: each request costs the page's budget its headers.)
+import { fmt } from './i18n.js';
+
+// ---------- keepalive ticks
+
+/** Half the triangle's width, and its height above and below the lane line, in px. */
+const HALF = 4;
+const UP = 3;
+const DOWN = 4.5;
+
+/** The note of a keepalive that came too late: "keepalive ✗: lease gone" (etcd), "ping ✗: session gone". */
+export function keepaliveNotes(run, c, note) {
+  const text = run.service === 'zookeeper' ? c.d.pingFailed : c.d.keepaliveFailed;
+  for (const e of run.events) if (e.kind === 'keepalive-failed') note(e.actor, c.sx(e.t_ms), text, 'n-bad');
+}
+
+/**
+ * The ticks, drawn into `out` (paths); returns their boxes ({ x, y, w, h, t, client, ok }) so that
+ * the tests can check they keep clear of every label and stop during a freeze.
+ */
+export function keepaliveTicks(out, run, c, lanes) {
+  const marks = [];
+  for (const e of run.events) {
+    const ok = e.kind === 'keepalive';
+    if (!ok && e.kind !== 'keepalive-failed') continue;
+    const x = c.sx(e.t_ms);
+    const y = lanes[e.actor].line;
+    out.push({ tag: 'path', attrs: { d: `M${x - HALF},${y + DOWN}h${2 * HALF}l${-HALF},${-UP - DOWN}z`, class: ok ? 'ka' : 'ka bad' } });
+    marks.push({ x: x - HALF, y: y - UP, w: 2 * HALF, h: UP + DOWN, t: e.t_ms, client: e.actor, ok });
+  }
+  return marks;
+}
+
+// ---------- the queue of waiters
+
+/** The services whose lock is a queue. */
+const QUEUED = new Set(['etcd', 'zookeeper']);
+
+/** What takes a client's key (or node) out of the queue. */
+const GONE = new Set(['lease-expired', 'released', 'session-ended']);
+
+/** One entry's words: the client and, where the trace says it, its revision (etcd) or sequence number. */
+function entry(q, c, service) {
+  if (q.n == null) return q.client;
+  const key = service === 'zookeeper' ? 'queueSeq' : 'queueRev';
+  return fmt(c.d[c.narrow ? `${key}Short` : key], { c: q.client, n: c.num(q.n) });
+}
+
+/**
+ * The queue's notes for `run` on the lock lane: at each change of who waits, the whole list in order
+ * (the holder first), and the expiry of a waiter's lease (a waiter holds no lease bar to end). Calls
+ * `note(lane, x, text, cls)` for each; returns the lists it noted, for the tests: [{ t, queue }].
+ */
+export function queueNotes(run, c, note) {
+  if (!QUEUED.has(run.service) || c.nodes) return [];
+  const q = [];
+  const noted = [];
+  let waiters = '';
+  for (const e of run.events) {
+    const at = q.findIndex((k) => k.client === e.actor);
+    if (e.kind === 'queued') {
+      if (at >= 0) q.splice(at, 1);
+      q.push({ client: e.actor, n: e.rev });
+    } else if (e.kind === 'granted') {
+      const [k] = at >= 0 ? q.splice(at, 1) : [{ client: e.actor, n: null }];
+      q.unshift(k);
+    } else if (GONE.has(e.kind) && at >= 0) {
+      q.splice(at, 1);
+      // A waiter's lease ran out while it waited: its key is deleted, and nobody tells it.
+      if (e.kind === 'lease-expired' && at > 0) note('lock', c.sx(e.t_ms), fmt(c.narrow ? c.d.waiterExpiredShort : c.d.waiterExpired, { c: e.actor }), 'n-bad');
+    } else continue;
+    const now = q.slice(1).map((k) => k.client).join();
+    if (now === waiters) continue;
+    waiters = now;
+    const list = q.map((k) => entry(k, c, run.service)).join(c.d.queueSep);
+    note('lock', c.sx(e.t_ms), fmt(c.d.queue, { q: list }), 'n-queue');
+    noted.push({ t: e.t_ms, queue: q.map((k) => k.client) });
+  }
+  return noted;
+}
+
+// ---------- Curator's connection states
+
+const STATES = { suspended: 'suspended', lost: 'lost', reconnected: null };
+
+/** The bands of `run`: [{ client, state, from, to }], in the order they begin; none of zero length. */
+export function connectionSpans(run) {
+  const open = {};
+  const spans = [];
+  const close = (client, t) => {
+    const s = open[client];
+    if (s && t > s.from) spans.push({ ...s, to: t });
+    delete open[client];
+  };
+  for (const e of run.events) {
+    if (!Object.hasOwn(STATES, e.kind)) continue;
+    close(e.actor, e.t_ms);
+    if (STATES[e.kind]) open[e.actor] = { client: e.actor, state: STATES[e.kind], from: e.t_ms };
+  }
+  for (const client in open) close(client, run.end_ms);
+  return spans.sort((a, b) => a.from - b.from);
+}
+
+/**
+ * Draws the bands with `bar(lane, from, to, top, height, cls, labels)` (the layout's bars: the first
+ * label that fits goes inside), each labelled with Curator's name for the state and what it means.
+ */
+export function connectionBands(run, c, lanes, bar) {
+  const { d, narrow } = c;
+  const spans = connectionSpans(run);
+  for (const s of spans) {
+    const lane = lanes[s.client];
+    if (!lane) continue;
+    const long = s.state === 'suspended' ? d.suspendedBand : d.lostBand;
+    const short = s.state === 'suspended' ? 'SUSPENDED' : 'LOST';
+    bar(lane, s.from, s.to, 3, 14, `conn ${s.state}`, narrow ? [short, ''] : [long, short, '']);
+  }
+  return spans;
+}
+
+// ---------- the text alternative
+
+/**
+ * The description of `run`'s diagram in dictionary `d`: the lanes, and for etcd and ZooKeeper which
+ * service it is and the legend's words for its marks (ZooKeeper's include Curator's bands).
+ */
+export function diagramDesc(run, d) {
+  const zk = run.service === 'zookeeper';
+  if (run.nodes > 1 || !(zk || run.service === 'etcd')) return d.svgDesc;
+  const legend = new Map(d.legend);
+  const marks = ['ka', 'queue', ...(zk ? ['conn'] : [])].map((k) => legend.get(k));
+  return [d.svgDesc, fmt(d.svgDescService, { s: d.lanes[run.service] }), ...marks].join(' ');
+}
