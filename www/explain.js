@@ -156,7 +156,7 @@ export function safetyMargin(run, d, num) {
     const head = lease.session_ended
       ? fmt(d.marginSession, { c: w.client, t: num(w.t_ms), end: num(lease.ends_ms), late: num(late) })
       : late > 0
-        ? fmt(d.marginLate, { c: w.client, t: num(w.t_ms), ttl: num(ttl), from: num(lease.granted_ms), end: num(lease.ends_ms), late: num(late) })
+        ? fmt(ttl == null ? d.marginLateUntil : d.marginLate, { c: w.client, t: num(w.t_ms), ttl: num(ttl), from: num(lease.granted_ms), end: num(lease.ends_ms), late: num(late) })
         : fmt(d.marginStale, { c: w.client, t: num(w.t_ms) });
     const broke = causes.length ? fmt(d.marginBecause, { causes: causes.join(d.marginAnd) }) : '';
     out.push(`${head} ${broke}`.trim());

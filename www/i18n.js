@@ -56,6 +56,8 @@ const en = {
   reset: 'Reset',
   marginTitle: 'Safety margin: which assumption broke',
   marginLate: '{c}’s write landed at {t} ms, {late} ms after its lease ended (TTL {ttl} ms, from {from} to {end} ms).',
+  // A service with no TTL setting of its own (ZooKeeper: a session timeout, expiry at a tick).
+  marginLateUntil: '{c}’s write landed at {t} ms, {late} ms after its hold ended (from {from} to {end} ms).',
   marginSession: '{c}’s write landed at {t} ms, {late} ms after its session ended at {end} ms.',
   marginStale: '{c}’s write landed at {t} ms inside its lease by the lock service’s clock, but another client already held the lock.',
   marginBecause: 'What broke: {causes}.',

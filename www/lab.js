@@ -299,6 +299,10 @@ export class Lab {
     const s = this.cat[this.state.scenario];
     if (!this.prerendered(this.state, s) && !simulationFor(s)) {
       // The first change the build wrote no run for: fetch the engine it needs (once), then go on.
+      // Meanwhile the verdict says it is out of date (dimmed, aria-busy; no outcome for scripts to read).
+      const box = this.$('outcome');
+      delete box.dataset.outcome;
+      box.setAttribute('aria-busy', 'true');
       loadEngine(s).then(() => this.changed({ now }), (e) => this.showError(e));
       return;
     }

@@ -243,6 +243,7 @@ export function renderStatic(v, snap) {
   legend.replaceChildren();
   for (const [kind, text] of d.legend) {
     const li = document.createElement('li');
+    li.dataset.kind = kind;
     li.appendChild(legendIcon(kind));
     li.append(text);
     legend.appendChild(li);
@@ -338,6 +339,7 @@ export function renderVerdict(v, { d, num, run }) {
   const { $ } = v;
   const w = explainVerdict(run, d, num);
   const box = $('outcome');
+  box.removeAttribute('aria-busy');
   box.dataset.outcome = run.verdict;
   box.dataset.final = String(run.final);
   box.dataset.expected = String(run.expected);
@@ -386,7 +388,14 @@ export function renderEvents(v, { d, num, run }) {
  * The diagram at `width`, and with a comparison run the second diagram on the same time scale, with
  * where the two part and the comparison's verdict. Returns the first diagram (for its playhead).
  */
+/** Legend entries for marks only some services draw (keepalives, the queue, Curator's states). */
+const LEGEND_FOR = { ka: ['etcd', 'zookeeper'], queue: ['etcd', 'zookeeper'], conn: ['zookeeper'] };
+
 export function renderDiagram(v, { st, d, num, run, other, width }) {
+  for (const li of v.$('legend').children) {
+    const only = LEGEND_FOR[li.dataset.kind];
+    li.hidden = Boolean(only) && !only.includes(run.service);
+  }
   const { $ } = v;
   const t = other ? divergence(run, other) : null;
   const mark = t === null ? null : { t, label: fmt(d.diverge, { t: num(t) }) };

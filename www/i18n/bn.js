@@ -52,6 +52,7 @@ export default {
   reset: 'রিসেট',
   marginTitle: 'নিরাপত্তার ব্যবধান: কোন অনুমান ভাঙল',
   marginLate: '{c}-র লেখা পৌঁছেছে {t} ms-এ, তার লিজ শেষ হওয়ার {late} ms পরে (TTL {ttl} ms, {from} থেকে {end} ms)।',
+  marginLateUntil: '{c}-র লেখা পৌঁছেছে {t} ms-এ, তার দখল শেষ হওয়ার {late} ms পরে ({from} থেকে {end} ms)।',
   marginSession: '{c}-র লেখা পৌঁছেছে {t} ms-এ, {end} ms-এ তার সেশন শেষ হওয়ার {late} ms পরে।',
   marginStale: '{c}-র লেখা {t} ms-এ পৌঁছেছে লক সার্ভিসের ঘড়িতে তার লিজের ভেতরেই, কিন্তু ততক্ষণে লক আরেক ক্লায়েন্টের হাতে।',
   marginBecause: 'যা ভেঙেছে: {causes}।',

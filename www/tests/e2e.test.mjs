@@ -349,6 +349,13 @@ test('safety margin: says how late the stale write was and which assumption brok
     await page.locator('#margin', { hasText: /A’s own clock, which said 19\.2 ms were left at 312 ms, 12 ms after the lease had ended/ }).waitFor();
     await page.locator('#scenario').selectOption('happy-path');
     await page.locator('#margin', { hasText: /no timing assumption broke/ }).waitFor();
+    // The legend names only the marks this service draws: no keepalives or queues for the seed.
+    assert.equal(await page.locator('#legend li[data-kind=ka]').isHidden(), true);
+    // ZooKeeper has no TTL setting: the margin gives the hold's span, not an empty TTL.
+    await page.locator('#scenario').selectOption('zk-session-expiry');
+    await page.locator('#margin', { hasText: /A’s write landed at 10000 ms, 2000 ms after its hold ended \(from 0 to 8000 ms\)/ }).waitFor();
+    assert.doesNotMatch(await page.locator('#margin').textContent(), /TTL\s+ms/);
+    assert.equal(await page.locator('#legend li[data-kind=conn]').isVisible(), true);
   }));
 
 test('retries: a refused client starts over, and the verdict shows the serial result', () =>

@@ -406,6 +406,8 @@ test('the element’s own share controls: link and snippet reproduce its current
     await expectVerdict(page, 1, 'safe', 450, 450);
     await el.locator('#pause').fill('250');
     await el.locator('#fencing').selectOption('owner');
+    // The first change fetches the engine: wait for its verdict, not the one drawn before.
+    await expectVerdict(page, 1, 'safe', 390, 390);
     const want = await verdictOf(el);
     const snippet = await copied(el, 'copy-embed');
     assert.match(snippet, /pause="250"/);
