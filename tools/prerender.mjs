@@ -2,8 +2,9 @@
 // by the wasm itself (the full build, www/pkg/leaselab_full.js, run under Node), so it is exactly what
 // the page would compute:
 //   DIST/pkg/start.json            the catalogue as the wasm gives it (no prose), the policies, the
-//                                  default scenario, and the default scenario's runs under `none` and
-//                                  `token` (the page's first view and its comparison);
+//                                  default scenario, how often a refused client retries when the box
+//                                  is ticked (the catalogue's `+retry`), and the default scenario's
+//                                  runs under `none` and `token` (the first view and its comparison);
 //   DIST/pkg/runs/ID/POLICY.json   every catalogue scenario's run at its defaults under every policy.
 // A lab whose settings are a scenario's defaults draws these and fetches the engine only when the
 // reader changes something (www/engine.js); any other setting loads the engine at once.
@@ -44,5 +45,6 @@ for (const s of scenarios) {
   }
 }
 const first = Object.fromEntries(['none', 'token'].map((p) => [p, JSON.parse(runJson(defaultId, p))]));
-await writeFile(join(dist, 'pkg', 'start.json'), JSON.stringify({ scenarios, policies, default: defaultId, runs: { [defaultId]: first } }));
+const retriesOn = pkg.retriesOn();
+await writeFile(join(dist, 'pkg', 'start.json'), JSON.stringify({ scenarios, policies, default: defaultId, retriesOn, runs: { [defaultId]: first } }));
 console.log(`prerender: ${files} runs (${scenarios.length} scenarios × ${policies.length} policies) and pkg/start.json`);

@@ -15,8 +15,8 @@ let start = null;
 let byId = {};
 
 /**
- * The catalogue (settings.js's shape: `{ list, byId, policies, defaultId }`) and the default
- * scenario's first runs, from pkg/start.json and the English texts: no wasm. Once per page.
+ * The catalogue (settings.js's shape: `{ list, byId, policies, defaultId }`, with `retriesOn`, the
+ * catalogue's `+retry` count) and the default scenario's first runs, from pkg/start.json and the English texts: no wasm. Once per page.
  */
 export function loadStart() {
   start ??= (async () => {
@@ -30,7 +30,7 @@ export function loadStart() {
     const [s, t] = await Promise.all([get(new URL('pkg/start.json', import.meta.url)), texts]);
     const list = foldTexts(s.scenarios, t);
     byId = Object.fromEntries(list.map((x) => [x.id, x]));
-    return { list, byId, policies: s.policies, defaultId: s.default, runs: s.runs };
+    return { list, byId, policies: s.policies, defaultId: s.default, retriesOn: s.retriesOn, runs: s.runs };
   })();
   return start;
 }

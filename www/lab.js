@@ -7,7 +7,7 @@ import { defaultRuns, loadEngine, loadStart, simulationFor } from './engine.js';
 import { loadLang, fmt, numberFormat } from './i18n.js';
 import { eventTimes } from './explain.js';
 import { BEFORE, Playback } from './playback.js';
-import { RETRIES_ON, atDefaults, compareOf, defaultsOf, paramsOf, pauseParam, readSettings, resetOf, settingNames, takeSettings, ttlParam } from './settings.js';
+import { atDefaults, compareOf, defaultsOf, paramsOf, pauseParam, readSettings, resetOf, settingNames, takeSettings, ttlParam } from './settings.js';
 import * as view from './view.js';
 
 /** The parts a lab can show, by their `controls` token (the verdict, diagram and events always show). */
@@ -378,7 +378,8 @@ export class Lab {
         set(e.target);
         this.changed({ now: true });
       });
-    choice('retries', (t) => (state.retries = t.checked ? RETRIES_ON : 0));
+    // As often as the catalogue's `+retry` expectations say (the crate's EXPECT_RETRIES, via start.json).
+    choice('retries', (t) => (state.retries = t.checked ? this.core.retriesOn : 0));
     choice('naive', (t) => (state.naive = t.checked));
     choice('fencing', (t) => (state.fencing = t.value));
     choice('scenario', (t) => {

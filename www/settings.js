@@ -14,8 +14,6 @@ export const HERE = new URL('./', import.meta.url);
  */
 export const UI_RANGES = { ttl: [10, 2000], pause: [0, 3000], other: [0, 3000] };
 
-/** How often a refused client starts over when the box is ticked (the catalogue's "+retry"). */
-export const RETRIES_ON = 3;
 
 // ---------- The catalogue
 // The wasm's scenario catalogue with its English texts: for explore.html from its own wasm

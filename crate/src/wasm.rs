@@ -55,6 +55,12 @@ pub fn default_scenario() -> String {
     catalogue::DEFAULT_ID.to_string()
 }
 
+/// How often a refused client starts over when the page's box is ticked: the catalogue's `+retry`.
+#[wasm_bindgen(js_name = retriesOn)]
+pub fn retries_on() -> u32 {
+    crate::outcome::EXPECT_RETRIES
+}
+
 /// The names of the storage policies, comma-separated, in UI order.
 #[wasm_bindgen]
 pub fn policies() -> String {
