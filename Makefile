@@ -30,6 +30,8 @@ test-rust:
 	cargo clippy --release -p leaselab -p leaselab-model --lib --bins -- -D warnings
 	# The page's core engine (no Redlock, etcd or ZooKeeper: crate/src/services/mod.rs) builds clean too.
 	cargo clippy --release -p leaselab --lib --no-default-features -- -D warnings
+	# And the conformance suite, under the same 80-line rule.
+	cargo clippy --release -p leaselab-conformance --bins -- -D warnings
 
 test-wasm:
 	wasm-pack test --headless --chrome crate --release --test web --features estimate

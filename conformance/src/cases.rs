@@ -33,11 +33,26 @@ pub struct Case {
 
 /// The scripted cases, in the order the table lists them.
 pub fn cases() -> Vec<Case> {
-    // Gaps that decide the outcomes: postgres-*: the termination (300 ms) and B's write (330 ms) before
-    // A's write (630 ms), the keepalive end (320 ms) before A wakes (620 ms); B's tries while A is paused
-    // change nothing (the real lock is held). seed-advisory-lock: the kill (200 ms) before B's second try
-    // (400 ms). So 100 ms.
-    let c = |id, policy, set, scale, how| Case {
+    [
+        postgres_cases(),
+        seed_cases(),
+        redlock_cases(),
+        etcd_zk_cases(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// A case with a 100 ms tolerance, no fence counter and its own scenario's prediction.
+fn case(
+    id: &'static str,
+    policy: Policy,
+    set: &'static [(&'static str, u64)],
+    scale: u64,
+    how: &'static str,
+) -> Case {
+    Case {
         id,
         policy,
         set,
@@ -46,28 +61,15 @@ pub fn cases() -> Vec<Case> {
         predict_with: None,
         how,
         tolerance_ms: 100,
-    };
-    // seed-gc-pause, TTL 400 ms: with pause 900 ms the lease ends 400 ms after A's read and B's write
-    // (400–450 ms) comes 450 ms before A's (900 ms): 200 ms. With pause 200 ms A's write comes 200 ms
-    // before the lease ends: 100 ms.
-    let seed = |policy, set, how, tolerance_ms| Case {
-        tolerance_ms,
-        ..c("seed-gc-pause", policy, set, 1, how)
-    };
-    let etcd = |policy, how| Case {
-        tolerance_ms: 1000,
-        ..c("etcd-lease-pause", policy, &[], 1, how)
-    };
-    let zk = |policy, how| Case {
-        tolerance_ms: 1000,
-        ..c("zk-session-expiry", policy, &[], 1, how)
-    };
-    // Redlock ×3: n3 is back 30 ms after the crash (150 ms); B needs it by its second round (336 ms) to
-    // write (≈ 400 ms) well before A (600 ms): 150 ms.
-    let redlock = |id, set, how| Case {
-        tolerance_ms: 150,
-        ..c(id, Policy::None, set, 3, how)
-    };
+    }
+}
+
+/// PostgreSQL's advisory locks. Gaps that decide the outcomes: postgres-*: the termination (300 ms)
+/// and B's write (330 ms) before A's write (630 ms), the keepalive end (320 ms) before A wakes
+/// (620 ms); B's tries while A is paused change nothing (the real lock is held). seed-advisory-lock:
+/// the kill (200 ms) before B's second try (400 ms). So 100 ms.
+fn postgres_cases() -> Vec<Case> {
+    let c = case;
     vec![
         c(
             "seed-advisory-lock",
@@ -136,6 +138,18 @@ pub fn cases() -> Vec<Case> {
                 "token from a sequence at each grant; UPDATE … WHERE token <= $1",
             )
         },
+    ]
+}
+
+/// The seed's redis lease. seed-gc-pause, TTL 400 ms: with pause 900 ms the lease ends 400 ms after
+/// A's read and B's write (400–450 ms) comes 450 ms before A's (900 ms): 200 ms. With pause 200 ms A's
+/// write comes 200 ms before the lease ends: 100 ms.
+fn seed_cases() -> Vec<Case> {
+    let seed = |policy, set, how, tolerance_ms| Case {
+        tolerance_ms,
+        ..case("seed-gc-pause", policy, set, 1, how)
+    };
+    vec![
         seed(
             Policy::None,
             &[("ttl", 400), ("pause", 900)],
@@ -172,6 +186,17 @@ pub fn cases() -> Vec<Case> {
             "redis lease; owner column",
             200,
         ),
+    ]
+}
+
+/// Redlock ×3: n3 is back 30 ms after the crash (150 ms); B needs it by its second round (336 ms) to
+/// write (≈ 400 ms) well before A (600 ms): 150 ms.
+fn redlock_cases() -> Vec<Case> {
+    let redlock = |id, set, how| Case {
+        tolerance_ms: 150,
+        ..case(id, Policy::None, set, 3, how)
+    };
+    vec![
         redlock(
             "redlock-crash-restart",
             &[],
@@ -187,6 +212,21 @@ pub fn cases() -> Vec<Case> {
             &[],
             "5 redis, appendonly + appendfsync always",
         ),
+    ]
+}
+
+/// etcd and ZooKeeper, on their second-scale timelines (see each group's gap below).
+fn etcd_zk_cases() -> Vec<Case> {
+    let c = case;
+    let etcd = |policy, how| Case {
+        tolerance_ms: 1000,
+        ..case("etcd-lease-pause", policy, &[], 1, how)
+    };
+    let zk = |policy, how| Case {
+        tolerance_ms: 1000,
+        ..case("zk-session-expiry", policy, &[], 1, how)
+    };
+    vec![
         // etcd, TTL 2 s: A's lease expires at 2 s (+ up to 0.5 s: etcd looks for expired leases twice
         // a second) and B writes right after; A writes at 5 s: 1 s.
         etcd(

@@ -334,6 +334,59 @@ fn case_row(
     row
 }
 
+/// The lock servers of one attempt, fresh where a server's numbering must start as the model's
+/// (etcd's revisions, ZooKeeper's zxids) or its persistence matters (Redlock's nodes), in `work`
+/// (directories named `SERVER-TAG`: conformance/run.sh's backstop looks for their pid files there).
+fn fresh_servers<'a>(
+    sc: &leaselab::scenario::Scenario,
+    setup: &real::Setup,
+    (pg, redis): (&'a Postgres, &'a Redis),
+    work: &std::path::Path,
+    tag: &str,
+    first: bool,
+) -> Res<real::Servers<'a>> {
+    let mut servers = real::Servers {
+        pg,
+        redis: None,
+        nodes: Vec::new(),
+        etcd: None,
+        zk: None,
+    };
+    match sc.service.kind {
+        ServiceKind::Session => {}
+        // A fresh ZooKeeper for every attempt: its zxids start at 0, as the model's do.
+        ServiceKind::Zookeeper => {
+            let dir = work.join(format!("zookeeper-{tag}"));
+            let tick = Duration::from_micros(sc.service.tick.resolve(&setup.params));
+            let z = zk::Server::start(dir, tick)?;
+            if first {
+                eprintln!(
+                    "conformance: ZooKeeper {} on 127.0.0.1:{}",
+                    z.version, z.port
+                );
+            }
+            servers.zk = Some(z);
+        }
+        // A fresh etcd for every attempt: its revisions start at 1, as the model's do.
+        ServiceKind::Etcd => {
+            let dir = work.join(format!("etcd-{tag}"));
+            servers.etcd = Some(etcd::Etcd::start(dir)?);
+        }
+        ServiceKind::Lease | ServiceKind::Redis => servers.redis = Some(redis),
+        ServiceKind::Redlock => {
+            // Fresh nodes for every attempt, with the scenario's persistence.
+            let persistence = real::persistence(&sc.service);
+            let dir = work.join(format!("redlock-{tag}"));
+            for k in 0..sc.service.nodes {
+                servers
+                    .nodes
+                    .push(Redis::start(dir.join(format!("n{}", k + 1)), persistence)?);
+            }
+        }
+    }
+    Ok(servers)
+}
+
 struct Played {
     sim: Verdict,
     real: Verdict,
@@ -389,45 +442,8 @@ fn play(
 
     let mut discarded = Vec::new();
     for attempt in 1..=ATTEMPTS {
-        let mut servers = real::Servers {
-            pg,
-            redis: None,
-            nodes: Vec::new(),
-            etcd: None,
-            zk: None,
-        };
-        match sc.service.kind {
-            ServiceKind::Session => {}
-            // A fresh ZooKeeper for every attempt: its zxids start at 0, as the model's do.
-            ServiceKind::Zookeeper => {
-                let dir = work.join(format!("zookeeper-{index}-{attempt}"));
-                let tick = Duration::from_micros(sc.service.tick.resolve(&setup.params));
-                let z = zk::Server::start(dir, tick)?;
-                if attempt == 1 {
-                    eprintln!(
-                        "conformance: ZooKeeper {} on 127.0.0.1:{}",
-                        z.version, z.port
-                    );
-                }
-                servers.zk = Some(z);
-            }
-            // A fresh etcd for every attempt: its revisions start at 1, as the model's do.
-            ServiceKind::Etcd => {
-                let dir = work.join(format!("etcd-{index}-{attempt}"));
-                servers.etcd = Some(etcd::Etcd::start(dir)?);
-            }
-            ServiceKind::Lease | ServiceKind::Redis => servers.redis = Some(redis),
-            ServiceKind::Redlock => {
-                // Fresh nodes for every attempt, with the scenario's persistence.
-                let persistence = real::persistence(&sc.service);
-                let dir = work.join(format!("redlock-{index}-{attempt}"));
-                for k in 0..sc.service.nodes {
-                    servers
-                        .nodes
-                        .push(Redis::start(dir.join(format!("n{}", k + 1)), persistence)?);
-                }
-            }
-        }
+        let tag = format!("{index}-{attempt}");
+        let mut servers = fresh_servers(sc, &setup, (pg, redis), work, &tag, attempt == 1)?;
         let run = real::run(sc, &setup, &mut servers)?;
         drop(servers); // stops this attempt's Redlock nodes
         if run.lateness > tolerance {

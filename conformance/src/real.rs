@@ -158,7 +158,7 @@ pub fn supported(sc: &Scenario, setup: &Setup) -> Res<()> {
         }
     }
     if svc.kind == ServiceKind::Etcd
-        && (svc.ttl.resolve(p) % 1_000_000 != 0 || svc.ttl.resolve(p) < 2_000_000)
+        && (!svc.ttl.resolve(p).is_multiple_of(1_000_000) || svc.ttl.resolve(p) < 2_000_000)
     {
         return no("an etcd TTL that is not whole seconds of at least 2 s");
     }
@@ -414,18 +414,18 @@ pub fn reset(pg: &Postgres, redis: &[&Redis], balance: i64, first_token: u64) ->
     Ok(())
 }
 
-/// Runs `sc`'s scripts for real. `sc` must pass [`supported`].
-pub fn run(sc: &Scenario, setup: &Setup, servers: &mut Servers) -> Res<RealRun> {
-    let svc = &sc.service;
-    let p = &setup.params[..];
-    let mut lock_servers: Vec<&Redis> = servers.redis.into_iter().collect();
-    lock_servers.extend(servers.nodes.iter());
-    reset(servers.pg, &lock_servers, sc.balance, svc.first_token)?;
-    let node_ports: Vec<u16> = servers.nodes.iter().map(|n| n.port).collect();
-    let redis_port = servers.redis.map(|r| r.port);
-    let etcd_port = servers.etcd.as_ref().map(|e| e.port);
+/// A client's connections: its data connection, its session (session locks), its ZooKeeper session's
+/// process (not yet connected).
+type ClientConns = (
+    postgres::Client,
+    Option<postgres::Client>,
+    Option<crate::zk::Agent>,
+);
 
-    // Connections are opened before the clock starts, as the simulator's clients exist from t = 0.
+/// Every client's connections, opened before the clock starts (the simulator's clients exist from
+/// t = 0), and the backend pids of their sessions (for `terminate`).
+fn open_clients(sc: &Scenario, servers: &Servers) -> Res<(Vec<ClientConns>, Vec<Option<i32>>)> {
+    let svc = &sc.service;
     let n = sc.clients.len();
     let mut conns = Vec::with_capacity(n);
     let mut pids = Vec::with_capacity(n);
@@ -454,25 +454,48 @@ pub fn run(sc: &Scenario, setup: &Setup, servers: &mut Servers) -> Res<RealRun> 
             pids[i] = Some(row.get::<_, i32>(0));
         }
     }
+    Ok((conns, pids))
+}
+
+impl Shared {
+    /// The shared state of a run whose clock starts at `t0`, for `n` clients and the fault thread.
+    fn new(t0: Instant, n: usize, pids: Vec<Option<i32>>, balance: i64) -> Shared {
+        Shared {
+            t0,
+            deadline: t0 + RUN_WITHIN,
+            state: Mutex::new(State {
+                first_done: vec![false; n],
+                active: n + 1,
+                pids,
+                run: RealRun {
+                    initial: balance,
+                    ..RealRun::default()
+                },
+                ..State::default()
+            }),
+            changed: Condvar::new(),
+        }
+    }
+}
+
+/// Runs `sc`'s scripts for real. `sc` must pass [`supported`].
+pub fn run(sc: &Scenario, setup: &Setup, servers: &mut Servers) -> Res<RealRun> {
+    let svc = &sc.service;
+    let p = &setup.params[..];
+    let mut lock_servers: Vec<&Redis> = servers.redis.into_iter().collect();
+    lock_servers.extend(servers.nodes.iter());
+    reset(servers.pg, &lock_servers, sc.balance, svc.first_token)?;
+    let node_ports: Vec<u16> = servers.nodes.iter().map(|n| n.port).collect();
+    let redis_port = servers.redis.map(|r| r.port);
+    let etcd_port = servers.etcd.as_ref().map(|e| e.port);
+
+    let n = sc.clients.len();
+    let (conns, pids) = open_clients(sc, servers)?;
     let admin = servers.pg.connect(DB, "admin")?;
 
     // A moment for every thread to be up and waiting before the clock starts.
     let t0 = Instant::now() + Duration::from_millis(200);
-    let shared = Shared {
-        t0,
-        deadline: t0 + RUN_WITHIN,
-        state: Mutex::new(State {
-            first_done: vec![false; n],
-            active: n + 1,
-            pids,
-            run: RealRun {
-                initial: sc.balance,
-                ..RealRun::default()
-            },
-            ..State::default()
-        }),
-        changed: Condvar::new(),
-    };
+    let shared = Shared::new(t0, n, pids, sc.balance);
     let errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let nodes = &mut servers.nodes;
     std::thread::scope(|s| {
@@ -823,104 +846,15 @@ impl<'a> Client<'a> {
     fn step(&mut self, op: Op) -> Result<(), Stop> {
         match op {
             Op::Acquire { every, tries } => self.acquire(us(every, self.p()), tries),
-            Op::Read { via_session } => {
-                let policy = self.setup.policy;
-                let held = self.held;
-                let conn = self.conn(via_session)?;
-                match read(conn, policy, held) {
-                    Ok((balance, version)) => {
-                        self.snapshot = Some((balance, version));
-                        self.note(format!(
-                            "read {balance}{}",
-                            if via_session {
-                                " (via its session)"
-                            } else {
-                                ""
-                            }
-                        ));
-                        Ok(())
-                    }
-                    Err(Denied::Refused) => {
-                        self.note("read REFUSED by the storage".into());
-                        Err(Stop::GaveUp)
-                    }
-                    Err(Denied::Failed(e)) => {
-                        self.note(format!("read FAILED: {e}"));
-                        Err(Stop::GaveUp)
-                    }
-                }
-            }
+            Op::Read { via_session } => self.read_step(via_session),
             Op::Work(d) => {
                 self.wait(us(d, self.p()));
                 Ok(())
             }
-            Op::Pause(d) => {
-                let d = us(d, self.p());
-                let idle = us(self.sc.service.idle, self.p());
-                if self.sc.service.kind == ServiceKind::Session && !idle.is_zero() && d > idle {
-                    // Frozen, the client sends nothing: the server's idle-session timeout ends the
-                    // session (PostgreSQL ≥ 14), the real counterpart of a keepalive timeout.
-                    let ms = idle.as_millis() as i64;
-                    if let Some(s) = self.session.as_mut() {
-                        s.batch_execute(&format!("SET idle_session_timeout = {ms}"))
-                            .map_err(|e| format!("SET idle_session_timeout: {e}"))?;
-                    }
-                }
-                self.note(format!("pause {} ms", d.as_millis()));
-                if let Some(e) = &self.etcd {
-                    e.freeze_until(self.shared.t0 + self.nominal + d);
-                }
-                if let Some(z) = &self.zk {
-                    z.freeze()?;
-                    self.note(format!("its session's process {} is SIGSTOPped", z.pid()));
-                }
-                self.wait(d);
-                if let Some(z) = &self.zk {
-                    z.thaw()?;
-                }
-                self.note("wakes".into());
-                Ok(())
-            }
+            Op::Pause(d) => self.pause_step(us(d, self.p())),
             Op::Write {
                 debit, via_session, ..
-            } => {
-                let (snapshot, version) = self.snapshot.ok_or("write before any read")?;
-                let value = snapshot - debit;
-                let held = self.held;
-                let policy = self.setup.policy;
-                let conn = self.conn(via_session)?;
-                let result = write(conn, policy, held, version, value);
-                let accepted = result.is_ok();
-                let token = held.and_then(|h| h.token);
-                let tok = token.map_or(String::new(), |t| format!(" tok={t}"));
-                match &result {
-                    Ok(()) => self.note(format!("write {value}{tok} → ACCEPTED")),
-                    Err(Denied::Refused) => {
-                        self.note(format!("write {value}{tok} → REJECTED by the storage"))
-                    }
-                    Err(Denied::Failed(e)) => {
-                        self.note(format!("write {value}{tok} → FAILED: {e}"))
-                    }
-                }
-                let t = SimTime(self.shared.t0.elapsed().as_micros() as u64);
-                let rec = WriteRecord {
-                    client: self.idx,
-                    token: token.unwrap_or(0) as u64,
-                    snapshot,
-                    value,
-                    debit,
-                    t,
-                    accepted,
-                    reason: None,
-                    stale: false,
-                };
-                self.shared.with(|st| st.run.writes.push(rec));
-                if accepted {
-                    Ok(())
-                } else {
-                    Err(Stop::GaveUp)
-                }
-            }
+            } => self.write_step(debit, via_session),
             Op::Release => {
                 if let Some(h) = self.held.take() {
                     self.end_belief(Instant::now());
@@ -934,6 +868,102 @@ impl<'a> Client<'a> {
                 Ok(())
             }
             Op::Check(_) | Op::Renew => Err(Stop::Error("unsupported operation".into())),
+        }
+    }
+
+    /// `read`: the balance and version under the policy (a refusal or a failure ends the script).
+    fn read_step(&mut self, via_session: bool) -> Result<(), Stop> {
+        let policy = self.setup.policy;
+        let held = self.held;
+        let conn = self.conn(via_session)?;
+        match read(conn, policy, held) {
+            Ok((balance, version)) => {
+                self.snapshot = Some((balance, version));
+                self.note(format!(
+                    "read {balance}{}",
+                    if via_session {
+                        " (via its session)"
+                    } else {
+                        ""
+                    }
+                ));
+                Ok(())
+            }
+            Err(Denied::Refused) => {
+                self.note("read REFUSED by the storage".into());
+                Err(Stop::GaveUp)
+            }
+            Err(Denied::Failed(e)) => {
+                self.note(format!("read FAILED: {e}"));
+                Err(Stop::GaveUp)
+            }
+        }
+    }
+
+    /// `pause`: the client freezes for `d` (its keepalives with it; a ZooKeeper session's process is
+    /// stopped).
+    fn pause_step(&mut self, d: Duration) -> Result<(), Stop> {
+        let idle = us(self.sc.service.idle, self.p());
+        if self.sc.service.kind == ServiceKind::Session && !idle.is_zero() && d > idle {
+            // Frozen, the client sends nothing: the server's idle-session timeout ends the
+            // session (PostgreSQL ≥ 14), the real counterpart of a keepalive timeout.
+            let ms = idle.as_millis() as i64;
+            if let Some(s) = self.session.as_mut() {
+                s.batch_execute(&format!("SET idle_session_timeout = {ms}"))
+                    .map_err(|e| format!("SET idle_session_timeout: {e}"))?;
+            }
+        }
+        self.note(format!("pause {} ms", d.as_millis()));
+        if let Some(e) = &self.etcd {
+            e.freeze_until(self.shared.t0 + self.nominal + d);
+        }
+        if let Some(z) = &self.zk {
+            z.freeze()?;
+            self.note(format!("its session's process {} is SIGSTOPped", z.pid()));
+        }
+        self.wait(d);
+        if let Some(z) = &self.zk {
+            z.thaw()?;
+        }
+        self.note("wakes".into());
+        Ok(())
+    }
+
+    /// `write`: the snapshot minus `debit`, under the policy; the storage's answer is recorded.
+    fn write_step(&mut self, debit: i64, via_session: bool) -> Result<(), Stop> {
+        let (snapshot, version) = self.snapshot.ok_or("write before any read")?;
+        let value = snapshot - debit;
+        let held = self.held;
+        let policy = self.setup.policy;
+        let conn = self.conn(via_session)?;
+        let result = write(conn, policy, held, version, value);
+        let accepted = result.is_ok();
+        let token = held.and_then(|h| h.token);
+        let tok = token.map_or(String::new(), |t| format!(" tok={t}"));
+        match &result {
+            Ok(()) => self.note(format!("write {value}{tok} → ACCEPTED")),
+            Err(Denied::Refused) => {
+                self.note(format!("write {value}{tok} → REJECTED by the storage"))
+            }
+            Err(Denied::Failed(e)) => self.note(format!("write {value}{tok} → FAILED: {e}")),
+        }
+        let t = SimTime(self.shared.t0.elapsed().as_micros() as u64);
+        let rec = WriteRecord {
+            client: self.idx,
+            token: token.unwrap_or(0) as u64,
+            snapshot,
+            value,
+            debit,
+            t,
+            accepted,
+            reason: None,
+            stale: false,
+        };
+        self.shared.with(|st| st.run.writes.push(rec));
+        if accepted {
+            Ok(())
+        } else {
+            Err(Stop::GaveUp)
         }
     }
 
@@ -989,126 +1019,139 @@ impl<'a> Client<'a> {
         }
     }
 
+    /// One try at the lock with the scenario's service: `Some` when granted.
     fn try_acquire(&mut self) -> Result<Option<Held>, Stop> {
-        let svc = &self.sc.service;
-        let p = &self.setup.params;
         let value = random_value(self.idx);
-        match svc.kind {
-            ServiceKind::Session => {
-                let fence = self.setup.fence_counter;
-                let s = self.session.as_mut().ok_or("no session")?;
-                let got = match s.query_one("SELECT pg_try_advisory_lock($1)", &[&LOCK_KEY]) {
-                    Ok(row) => row.get::<_, bool>(0),
-                    Err(e) => {
-                        self.note(format!("pg_try_advisory_lock({LOCK_KEY}) FAILED: {e}"));
-                        return Err(Stop::GaveUp);
-                    }
-                };
-                let mut token = None;
-                if got && fence {
-                    let t: i64 = s
-                        .query_one("SELECT nextval('fence')", &[])
-                        .map_err(|e| format!("nextval: {e}"))?
-                        .get(0);
-                    token = Some(t);
-                }
-                self.note(format!(
-                    "pg_try_advisory_lock({LOCK_KEY}) → {}{}",
-                    if got { "t" } else { "f" },
-                    token.map_or(String::new(), |t| format!(", fence token {t}"))
-                ));
-                Ok(got.then_some(Held {
-                    token,
-                    value,
-                    believed_end: None,
-                }))
-            }
-            ServiceKind::Lease | ServiceKind::Redis => {
-                let ttl = us(svc.ttl, p);
-                let port = self.redis_port.ok_or("no redis")?;
-                let sent = Instant::now();
-                let mut con = connect_redis(port, Duration::from_secs(2))?;
-                let r: i64 = redis::cmd("EVAL")
-                    .arg(ACQUIRE_LUA)
-                    .arg(2)
-                    .arg(LOCK)
-                    .arg(FENCE)
-                    .arg(value)
-                    .arg(ttl.as_millis() as u64)
-                    .arg(if svc.tokens { "1" } else { "0" })
-                    .query(&mut con)
-                    .map_err(|e| format!("SET NX PX: {e}"))?;
-                let granted = r != 0;
-                let token = (r > 0).then_some(r);
-                self.note(format!(
-                    "SET {LOCK} NX PX {} → {}",
-                    ttl.as_millis(),
-                    match token {
-                        Some(t) => format!("OK, tok={t}"),
-                        None if granted => "OK".into(),
-                        None => "nil".into(),
-                    }
-                ));
-                Ok(granted.then_some(Held {
-                    token,
-                    value,
-                    believed_end: Some(sent + ttl),
-                }))
-            }
+        match self.sc.service.kind {
+            ServiceKind::Session => self.session_try_acquire(value),
+            ServiceKind::Lease | ServiceKind::Redis => self.redis_try_acquire(value),
             ServiceKind::Etcd => self.etcd_lock(value),
             ServiceKind::Zookeeper => self.zk_lock(),
-            ServiceKind::Redlock => {
-                let ttl = us(svc.ttl, p);
-                let drift = Duration::from_micros(ServiceSpec::drift(ttl.as_micros() as u64));
-                let timeout = us(svc.timeout, p).max(Duration::from_millis(50));
-                let reach = self.sc.clients[usize::from(self.idx)].reach;
-                let sent = Instant::now();
-                let mut granted = 0u8;
-                let mut who = Vec::new();
-                for (k, &port) in self.node_ports.iter().enumerate() {
-                    if reach & (1 << k) == 0 {
-                        continue; // partitioned away
-                    }
-                    let ok = connect_redis(port, timeout).ok().and_then(|mut con| {
-                        redis::cmd("SET")
-                            .arg(LOCK)
-                            .arg(value)
-                            .arg("NX")
-                            .arg("PX")
-                            .arg(ttl.as_millis() as u64)
-                            .query::<Option<String>>(&mut con)
-                            .ok()
-                    });
-                    if matches!(ok, Some(Some(_))) {
-                        granted += 1;
-                        who.push(format!("n{}", k + 1));
-                    }
-                }
-                let elapsed = sent.elapsed();
-                let validity =
-                    ttl.as_micros() as i64 - elapsed.as_micros() as i64 - drift.as_micros() as i64;
-                let quorum = 5 / 2 + 1;
-                if granted >= quorum && validity > 0 {
-                    self.note(format!(
-                        "{granted}/5 nodes OK ({}), validity {} ms → holds the lock",
-                        who.join(","),
-                        validity / 1000
-                    ));
-                    return Ok(Some(Held {
-                        token: None,
-                        value,
-                        believed_end: Some(sent + ttl - drift),
-                    }));
-                }
-                self.note(format!(
-                    "{granted}/5 nodes OK ({}), validity {} ms → unlock all, retry",
-                    who.join(","),
-                    validity / 1000
-                ));
-                self.redlock_unlock(value);
-                Ok(None)
+            ServiceKind::Redlock => self.redlock_try_acquire(value),
+        }
+    }
+
+    /// A session lock: `pg_try_advisory_lock` on the client's session (and a fence token from a
+    /// sequence, for a case with a fence counter).
+    fn session_try_acquire(&mut self, value: i64) -> Result<Option<Held>, Stop> {
+        let fence = self.setup.fence_counter;
+        let s = self.session.as_mut().ok_or("no session")?;
+        let got = match s.query_one("SELECT pg_try_advisory_lock($1)", &[&LOCK_KEY]) {
+            Ok(row) => row.get::<_, bool>(0),
+            Err(e) => {
+                self.note(format!("pg_try_advisory_lock({LOCK_KEY}) FAILED: {e}"));
+                return Err(Stop::GaveUp);
+            }
+        };
+        let mut token = None;
+        if got && fence {
+            let t: i64 = s
+                .query_one("SELECT nextval('fence')", &[])
+                .map_err(|e| format!("nextval: {e}"))?
+                .get(0);
+            token = Some(t);
+        }
+        self.note(format!(
+            "pg_try_advisory_lock({LOCK_KEY}) → {}{}",
+            if got { "t" } else { "f" },
+            token.map_or(String::new(), |t| format!(", fence token {t}"))
+        ));
+        Ok(got.then_some(Held {
+            token,
+            value,
+            believed_end: None,
+        }))
+    }
+
+    /// A redis lease: `SET NX PX` with the fencing token from `INCR` in one Lua script.
+    fn redis_try_acquire(&mut self, value: i64) -> Result<Option<Held>, Stop> {
+        let svc = &self.sc.service;
+        let p = &self.setup.params;
+        let ttl = us(svc.ttl, p);
+        let port = self.redis_port.ok_or("no redis")?;
+        let sent = Instant::now();
+        let mut con = connect_redis(port, Duration::from_secs(2))?;
+        let r: i64 = redis::cmd("EVAL")
+            .arg(ACQUIRE_LUA)
+            .arg(2)
+            .arg(LOCK)
+            .arg(FENCE)
+            .arg(value)
+            .arg(ttl.as_millis() as u64)
+            .arg(if svc.tokens { "1" } else { "0" })
+            .query(&mut con)
+            .map_err(|e| format!("SET NX PX: {e}"))?;
+        let granted = r != 0;
+        let token = (r > 0).then_some(r);
+        self.note(format!(
+            "SET {LOCK} NX PX {} → {}",
+            ttl.as_millis(),
+            match token {
+                Some(t) => format!("OK, tok={t}"),
+                None if granted => "OK".into(),
+                None => "nil".into(),
+            }
+        ));
+        Ok(granted.then_some(Held {
+            token,
+            value,
+            believed_end: Some(sent + ttl),
+        }))
+    }
+
+    /// A Redlock round: `SET NX PX` on every node the client reaches; held with a majority in time.
+    fn redlock_try_acquire(&mut self, value: i64) -> Result<Option<Held>, Stop> {
+        let svc = &self.sc.service;
+        let p = &self.setup.params;
+        let ttl = us(svc.ttl, p);
+        let drift = Duration::from_micros(ServiceSpec::drift(ttl.as_micros() as u64));
+        let timeout = us(svc.timeout, p).max(Duration::from_millis(50));
+        let reach = self.sc.clients[usize::from(self.idx)].reach;
+        let sent = Instant::now();
+        let mut granted = 0u8;
+        let mut who = Vec::new();
+        for (k, &port) in self.node_ports.iter().enumerate() {
+            if reach & (1 << k) == 0 {
+                continue; // partitioned away
+            }
+            let ok = connect_redis(port, timeout).ok().and_then(|mut con| {
+                redis::cmd("SET")
+                    .arg(LOCK)
+                    .arg(value)
+                    .arg("NX")
+                    .arg("PX")
+                    .arg(ttl.as_millis() as u64)
+                    .query::<Option<String>>(&mut con)
+                    .ok()
+            });
+            if matches!(ok, Some(Some(_))) {
+                granted += 1;
+                who.push(format!("n{}", k + 1));
             }
         }
+        let elapsed = sent.elapsed();
+        let validity =
+            ttl.as_micros() as i64 - elapsed.as_micros() as i64 - drift.as_micros() as i64;
+        let quorum = 5 / 2 + 1;
+        if granted >= quorum && validity > 0 {
+            self.note(format!(
+                "{granted}/5 nodes OK ({}), validity {} ms → holds the lock",
+                who.join(","),
+                validity / 1000
+            ));
+            return Ok(Some(Held {
+                token: None,
+                value,
+                believed_end: Some(sent + ttl - drift),
+            }));
+        }
+        self.note(format!(
+            "{granted}/5 nodes OK ({}), validity {} ms → unlock all, retry",
+            who.join(","),
+            validity / 1000
+        ));
+        self.redlock_unlock(value);
+        Ok(None)
     }
 
     fn redlock_unlock(&self, value: i64) {

@@ -134,6 +134,29 @@ fn postgres_bin() -> Res<PathBuf> {
     best.map(|b| b.1).ok_or_else(|| "PostgreSQL's server binaries are missing (no /usr/lib/postgresql/N/bin/initdb); run conformance/setup.sh".into())
 }
 
+/// `initdb` of a throwaway cluster in `data` (as `as_user` says), bounded in time.
+fn initdb(bin: &Path, data: &Path, work: &Path, as_user: &dyn Fn(&mut Command)) -> Res<()> {
+    let mut initdb = Command::new(bin.join("initdb"));
+    initdb.arg("-D").arg(data).args([
+        "-U",
+        "postgres",
+        "-A",
+        "trust",
+        "-E",
+        "UTF8",
+        "--locale=C",
+        "--no-sync",
+        "--no-instructions",
+    ]);
+    as_user(&mut initdb);
+    run_bounded(
+        initdb,
+        "initdb",
+        &work.join("initdb.log"),
+        Duration::from_secs(120),
+    )
+}
+
 /// A PostgreSQL cluster in `dir`, listening on 127.0.0.1 only (no Unix socket), trust authentication.
 pub struct Postgres {
     child: Option<Child>,
@@ -161,25 +184,7 @@ impl Postgres {
                     .current_dir("/tmp");
             }
         };
-        let mut initdb = Command::new(bin.join("initdb"));
-        initdb.arg("-D").arg(&data).args([
-            "-U",
-            "postgres",
-            "-A",
-            "trust",
-            "-E",
-            "UTF8",
-            "--locale=C",
-            "--no-sync",
-            "--no-instructions",
-        ]);
-        as_user(&mut initdb);
-        run_bounded(
-            initdb,
-            "initdb",
-            &work.join("initdb.log"),
-            Duration::from_secs(120),
-        )?;
+        initdb(&bin, &data, work, &as_user)?;
 
         let version = fs::read_to_string(data.join("PG_VERSION"))
             .unwrap_or_default()
@@ -216,30 +221,36 @@ impl Postgres {
             version,
             log,
         };
+        pg.wait_ready()?;
+        Ok(pg)
+    }
+
+    /// Waits (bounded) until the server accepts connections; an early exit is an error with its log.
+    fn wait_ready(&mut self) -> Res<()> {
         let end = Instant::now() + READY_WITHIN;
         loop {
-            if let Some(c) = pg.child.as_mut() {
+            if let Some(c) = self.child.as_mut() {
                 if let Ok(Some(status)) = c.try_wait() {
-                    pg.child = None;
+                    self.child = None;
                     return Err(format!(
                         "postgres exited at start ({status}); its log:\n{}",
-                        tail(&pg.log, 2000)
+                        tail(&self.log, 2000)
                     ));
                 }
             }
-            match pg.connect("postgres", "ready-check") {
+            match self.connect("postgres", "ready-check") {
                 Ok(_) => break,
                 Err(e) if Instant::now() >= end => {
                     return Err(format!(
                         "postgres did not accept connections within {}s: {e}; its log:\n{}",
                         READY_WITHIN.as_secs(),
-                        tail(&pg.log, 2000)
+                        tail(&self.log, 2000)
                     ))
                 }
                 Err(_) => sleep(Duration::from_millis(100)),
             }
         }
-        Ok(pg)
+        Ok(())
     }
 
     /// A connection to database `db`. Every statement is bounded by `statement_timeout` on the server,

@@ -44,63 +44,19 @@ pub fn run(pg: &Postgres) -> Res<(Verdict, Vec<String>)> {
     ));
     granted.push("A");
 
-    let try_once = |log: &mut Vec<String>| -> Res<bool> {
-        let mut t2 = pg.connect("postgres", "terminal-2")?;
-        let got: bool = t2
-            .query_one(TRY, &[])
-            .map_err(|e| format!("{TRY} {e}"))?
-            .get(0);
-        log.push(format!(
-            "terminal 2: {TRY} → {}",
-            if got { "t" } else { "f" }
-        ));
-        Ok(got)
-        // Dropping t2 closes the connection, as psql -c does when it exits.
-    };
-    let first = try_once(&mut log)?;
+    let first = try_once(pg, &mut log)?;
     tries.push(first);
     if first {
         granted.push("B");
     }
 
-    let mut admin = pg.connect("postgres", "admin")?;
-    let rows = admin
-        .query(KILL, &[])
-        .map_err(|e| format!("pg_terminate_backend: {e}"))?;
-    let killed: Vec<bool> = rows.iter().map(|r| r.get(0)).collect();
-    log.push(format!(
-        "admin: pg_terminate_backend(pid) … → {}",
-        killed
-            .iter()
-            .map(|&k| if k { "t" } else { "f" })
-            .collect::<Vec<_>>()
-            .join(" ")
-    ));
-    drop(admin);
+    terminate_others(pg, &mut log)?;
 
     // pg_terminate_backend signals the backend and returns; it releases its locks as it exits.
     // Watch it go (bounded) before terminal 2 tries again, as a person typing would take that long.
-    let mut watch = pg.connect("leaselab", "watch")?;
-    let end = Instant::now() + Duration::from_secs(10);
-    let gone = loop {
-        let n: i64 = watch
-            .query_one(
-                "SELECT count(*) FROM pg_stat_activity WHERE pid = $1",
-                &[&holder_pid],
-            )
-            .map_err(|e| e.to_string())?
-            .get(0);
-        if n == 0 {
-            break true;
-        }
-        if Instant::now() >= end {
-            break false;
-        }
-        sleep(Duration::from_millis(10));
-    };
-    drop(watch);
+    let gone = wait_gone(pg, holder_pid)?;
 
-    let second = try_once(&mut log)?;
+    let second = try_once(pg, &mut log)?;
     tries.push(second);
     if second {
         granted.push("B");
@@ -133,4 +89,61 @@ pub fn run(pg: &Postgres) -> Res<(Verdict, Vec<String>)> {
         ]),
         log,
     ))
+}
+
+/// Terminal 2: one `pg_try_advisory_lock` on a fresh connection (closed after, as `psql -c` does).
+fn try_once(pg: &Postgres, log: &mut Vec<String>) -> Res<bool> {
+    let mut t2 = pg.connect("postgres", "terminal-2")?;
+    let got: bool = t2
+        .query_one(TRY, &[])
+        .map_err(|e| format!("{TRY} {e}"))?
+        .get(0);
+    log.push(format!(
+        "terminal 2: {TRY} → {}",
+        if got { "t" } else { "f" }
+    ));
+    Ok(got)
+}
+
+/// The admin: `pg_terminate_backend` for every other backend of the database.
+fn terminate_others(pg: &Postgres, log: &mut Vec<String>) -> Res<()> {
+    let mut admin = pg.connect("postgres", "admin")?;
+    let rows = admin
+        .query(KILL, &[])
+        .map_err(|e| format!("pg_terminate_backend: {e}"))?;
+    let killed: Vec<bool> = rows.iter().map(|r| r.get(0)).collect();
+    log.push(format!(
+        "admin: pg_terminate_backend(pid) … → {}",
+        killed
+            .iter()
+            .map(|&k| if k { "t" } else { "f" })
+            .collect::<Vec<_>>()
+            .join(" ")
+    ));
+
+    Ok(())
+}
+
+/// Whether backend `pid` is gone within 10 s.
+fn wait_gone(pg: &Postgres, pid: i32) -> Res<bool> {
+    let mut watch = pg.connect("leaselab", "watch")?;
+    let end = Instant::now() + Duration::from_secs(10);
+    let gone = loop {
+        let n: i64 = watch
+            .query_one(
+                "SELECT count(*) FROM pg_stat_activity WHERE pid = $1",
+                &[&pid],
+            )
+            .map_err(|e| e.to_string())?
+            .get(0);
+        if n == 0 {
+            break true;
+        }
+        if Instant::now() >= end {
+            break false;
+        }
+        sleep(Duration::from_millis(10));
+    };
+
+    Ok(gone)
 }
