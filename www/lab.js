@@ -1,8 +1,8 @@
 // The lab's controller: one instance per lab on a page (the page itself, or each <lease-lab>). It binds
 // to a root (the document or a shadow root: ids are looked up there), reads its settings through
-// settings.js from a getter (the URL's query or the element's attributes), owns the state, asks the
-// wasm for a run, and after every change hands a snapshot of itself to the view (view.js); the
-// playback clock is playback.js's. It wires the controls to the state. No simulation logic lives here.
+// settings.js from a getter (the URL's query or the element's attributes), owns the state, gets its
+// runs from engine.js (the build's written runs, or the wasm), and after every change hands a
+// snapshot of itself to the view (view.js); the playback clock is playback.js's. It wires the controls to the state. No simulation logic lives here.
 import { defaultRuns, loadEngine, loadStart, simulationFor } from './engine.js';
 import { loadLang, fmt, numberFormat } from './i18n.js';
 import { eventTimes } from './explain.js';
@@ -68,7 +68,10 @@ export class Lab {
     };
   }
 
-  /** Loads the wasm (shared) and the language, then draws the lab. Rejects if the wasm cannot load. */
+  /**
+   * Loads the catalogue and the language (and the engine, unless the build wrote the first view's
+   * runs: engine.js), then draws the lab. Rejects if they cannot load.
+   */
   async start() {
     const [c] = await Promise.all([loadStart(), loadLang(this.o.get('lang') || 'en')]);
     this.core = c;

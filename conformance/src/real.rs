@@ -232,6 +232,11 @@ struct State {
 }
 
 impl Shared {
+    /// How long until the run's deadline (a blocking lock call waits at most this long).
+    fn time_left(&self) -> Duration {
+        self.deadline.saturating_duration_since(Instant::now())
+    }
+
     fn note(&self, who: &str, text: String) {
         let ms = self.t0.elapsed().as_secs_f64() * 1e3;
         self.state
@@ -1264,10 +1269,7 @@ impl<'a> Client<'a> {
     fn etcd_lock(&mut self, _value: i64) -> Result<Option<Held>, Stop> {
         let svc = &self.sc.service;
         let ttl = us(svc.ttl, &self.setup.params);
-        let within = self
-            .shared
-            .deadline
-            .saturating_duration_since(Instant::now());
+        let within = self.shared.time_left();
         let e = self.etcd.as_mut().ok_or("no etcd")?;
         let lease = match e.lease {
             Some(l) => l,
@@ -1309,10 +1311,7 @@ impl Client<'_> {
     fn zk_lock(&mut self) -> Result<Option<Held>, Stop> {
         let svc = &self.sc.service;
         let session = us(svc.ttl, &self.setup.params);
-        let within = self
-            .shared
-            .deadline
-            .saturating_duration_since(Instant::now());
+        let within = self.shared.time_left();
         if !self.zk_connected {
             self.zk.as_mut().ok_or("no zookeeper")?.connect(session)?;
             self.zk_connected = true;

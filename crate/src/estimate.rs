@@ -65,6 +65,21 @@ impl PauseDist {
         }
     }
 
+    /// The inverse of [`PauseDist::name_a_b`]: `None` for a name other than `pareto` or `lognormal`.
+    pub fn from_name_a_b(name: &str, a_ms: f64, b: f64) -> Option<PauseDist> {
+        match name {
+            "pareto" => Some(PauseDist::Pareto {
+                scale_us: a_ms * 1000.0,
+                shape: b,
+            }),
+            "lognormal" => Some(PauseDist::LogNormal {
+                median_us: a_ms * 1000.0,
+                sigma: b,
+            }),
+            _ => None,
+        }
+    }
+
     /// `P(pause > x)`.
     pub fn tail(&self, x_us: f64) -> f64 {
         match *self {

@@ -270,17 +270,8 @@ impl Estimator {
         if !(a.is_finite() && b.is_finite()) {
             return Err(JsError::new("pause distribution: expected finite numbers"));
         }
-        let dist = match dist {
-            "pareto" => PauseDist::Pareto {
-                scale_us: a * 1000.0,
-                shape: b,
-            },
-            "lognormal" => PauseDist::LogNormal {
-                median_us: a * 1000.0,
-                sigma: b,
-            },
-            _ => return Err(JsError::new("dist: expected pareto or lognormal")),
-        };
+        let dist = PauseDist::from_name_a_b(dist, a, b)
+            .ok_or_else(|| JsError::new("dist: expected pareto or lognormal"))?;
         if !(seed.is_finite()
             && seed >= 0.0
             && seed <= crate::estimate::SEED_MAX_JS as f64

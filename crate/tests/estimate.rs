@@ -204,17 +204,7 @@ fn numbers_at(json: &str, key: &str) -> Vec<f64> {
 }
 
 fn dist_of(name: &str, a: f64, b: f64) -> PauseDist {
-    match name {
-        "pareto" => PauseDist::Pareto {
-            scale_us: a * 1000.0,
-            shape: b,
-        },
-        "lognormal" => PauseDist::LogNormal {
-            median_us: a * 1000.0,
-            sigma: b,
-        },
-        _ => panic!("dist {name}"),
-    }
+    PauseDist::from_name_a_b(name, a, b).unwrap_or_else(|| panic!("dist {name}"))
 }
 
 #[test]
@@ -346,4 +336,13 @@ fn the_forms_defaults_are_the_clis_and_its_limits_are_what_the_estimator_checks(
         numbers_at(limits, "seed"),
         [0.0, leaselab::estimate::SEED_MAX_JS as f64]
     );
+}
+
+#[test]
+fn a_distribution_by_name_round_trips_and_an_unknown_name_is_none() {
+    for (name, a, b) in [("pareto", 50.0, 2.0), ("lognormal", 0.3, 0.5)] {
+        let d = PauseDist::from_name_a_b(name, a, b).unwrap();
+        assert_eq!(d.name_a_b(), (name, a, b));
+    }
+    assert!(PauseDist::from_name_a_b("weibull", 1.0, 1.0).is_none());
 }
