@@ -197,7 +197,13 @@ impl Engine {
         s.alive = true;
         let end = self.hz_touch(ctx, c);
         let lease_end = end;
-        self.record(c, What::LeaseGranted { lease: id, lease_end });
+        self.record(
+            c,
+            What::LeaseGranted {
+                lease: id,
+                lease_end,
+            },
+        );
         self.hz_answer(ctx, c, Tag::SessionOpenReply, Msg::Value(id));
     }
 
@@ -470,7 +476,9 @@ pub(super) fn say(sc: &Scenario, e: &TraceEvent, who: char) -> Option<Said> {
             let behind = behind.map_or('?', |h| sc.client_name(h));
             format!("{who}: lock() (commit {rev}) waits on the CP group behind {behind}")
         }
-        What::Granted { token, .. } => format!("hazelcast: {who} owns the lock{}", fence(sc, token)),
+        What::Granted { token, .. } => {
+            format!("hazelcast: {who} owns the lock{}", fence(sc, token))
+        }
         What::Denied { .. } => format!("{who}: lock() → SessionExpiredException"),
         What::KeepAlive { lease_end: None } => {
             format!("{who}: heartbeat → SessionExpiredException: its session is closed")
@@ -499,5 +507,70 @@ fn fence(sc: &Scenario, token: u64) -> String {
         format!(" (lockAndGetFence → {token}: tok={token})")
     } else {
         String::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::scenario::Scenario;
+    use crate::trace::{Kind, What};
+    use crate::{catalogue, simulate, Config, Policy};
+
+    #[test]
+    fn the_fence_is_the_commit_index_of_the_owners_lock_call() {
+        // A's session is index 1 and its lock 2; B's session 3 and its waiting lock 4; B's heartbeats
+        // at 7 s and 12 s are 5 and 6, A's expiry 7: B owns the lock with its call's index, 4.
+        let sc = catalogue::find("hazelcast-fenced-lock").unwrap();
+        let o = simulate(sc, &Config::new(sc, Policy::None)).unwrap();
+        let grants: Vec<(u8, u64, u64)> = o
+            .run
+            .trace
+            .iter()
+            .filter_map(|e| match e.what {
+                What::Granted { token, .. } => Some((e.client, token, e.t.0)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(grants, [(0, 2, 0), (1, 4, 15_000_000)]);
+    }
+
+    #[test]
+    fn a_frozen_client_sends_no_heartbeats_and_its_session_closes_at_the_check() {
+        let sc = catalogue::find("hazelcast-fenced-lock").unwrap();
+        let mut cfg = Config::new(sc, Policy::None);
+        cfg.params = vec![15_500_000, 25_000_000]; // a TTL of 15.5 s: the check at 16 s closes it
+        let o = simulate(sc, &cfg).unwrap();
+        let a_heartbeats: Vec<u64> = o
+            .run
+            .trace
+            .iter()
+            .filter(|e| e.client == 0 && matches!(e.what, What::KeepAlive { .. }))
+            .map(|e| e.t.0)
+            .collect();
+        assert_eq!(
+            a_heartbeats,
+            [25_000_000],
+            "the one due at 5 s waits until A wakes"
+        );
+        let expired = o
+            .run
+            .trace
+            .iter()
+            .find(|e| e.kind() == Kind::LeaseExpired)
+            .unwrap();
+        assert_eq!((expired.client, expired.t.0), (0, 16_000_000));
+    }
+
+    #[test]
+    fn a_session_ttl_not_longer_than_the_heartbeat_is_refused() {
+        let base = "id: t\ntitle: t\nsummary: s\nservice: hazelcast session-ttl=5s heartbeat=5s\nclient A: acquire; read; write 1\n";
+        let err = Scenario::parse(base).unwrap_err().to_string();
+        assert!(err.contains("longer than heartbeat"), "{err}");
+        let err = Scenario::parse(&base.replace("hazelcast", "etcd"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("needs `service: hazelcast`"), "{err}");
+        let ok = Scenario::parse(&base.replace("=5s heartbeat", "=6s heartbeat"));
+        assert!(ok.is_ok(), "{:?}", ok.err());
     }
 }
