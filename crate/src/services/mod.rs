@@ -18,8 +18,11 @@
 //! cargo feature (all on by default). The page's first wasm is built without them, so a reader of the seed
 //! downloads only the core engine; a scenario on another service loads the full build. A build without
 //! a service refuses its scenarios ([`built_in`]): the dispatch below never reaches a missing one.
+//! `hazelcast` is also left out of the build by `cfg` (its module, its state and its arms): a const
+//! guard drops its calls, but its state's drop and reset code would still cost the core ~220 B.
 
 mod etcd;
+#[cfg(feature = "hazelcast")]
 mod hazelcast;
 mod lease;
 mod redis;
@@ -77,6 +80,7 @@ pub(crate) struct Services {
     pub redlock: redlock::State,
     pub etcd: etcd::State,
     pub zookeeper: zookeeper::State,
+    #[cfg(feature = "hazelcast")]
     pub hazelcast: hazelcast::State,
 }
 
@@ -86,16 +90,16 @@ impl Services {
         self.redlock.reset(clients);
         self.etcd.reset(clients);
         self.zookeeper.reset(clients);
+        #[cfg(feature = "hazelcast")]
         self.hazelcast.reset(clients);
     }
 
     /// The grants of services that keep their own (the others' are in `Engine::locks`).
     pub fn own_grants(&self) -> impl Iterator<Item = &crate::lock::LeaseRecord> {
-        self.etcd
-            .records
-            .iter()
-            .chain(&self.zookeeper.records)
-            .chain(&self.hazelcast.records)
+        let grants = self.etcd.records.iter().chain(&self.zookeeper.records);
+        #[cfg(feature = "hazelcast")]
+        let grants = grants.chain(&self.hazelcast.records);
+        grants
     }
 }
 
@@ -117,6 +121,7 @@ pub fn say(sc: &Scenario, e: &TraceEvent) -> Option<Said> {
         ServiceKind::Redlock if REDLOCK => redlock::say(sc, e, who),
         ServiceKind::Etcd if ETCD => etcd::say(sc, e, who),
         ServiceKind::Zookeeper if ZOOKEEPER => zookeeper::say(sc, e, who),
+        #[cfg(feature = "hazelcast")]
         ServiceKind::Hazelcast if HAZELCAST => hazelcast::say(sc, e, who),
         ServiceKind::Redlock
         | ServiceKind::Etcd
@@ -146,6 +151,7 @@ impl Engine {
             }
             _ if ETCD && ctx.service == ServiceKind::Etcd => self.on_etcd_event(ctx, ev),
             _ if ZOOKEEPER && ctx.service == ServiceKind::Zookeeper => self.on_zk_event(ctx, ev),
+            #[cfg(feature = "hazelcast")]
             _ if HAZELCAST && ctx.service == ServiceKind::Hazelcast => self.on_hz_event(ctx, ev),
             _ => self.on_lease_event(ctx, ev),
         }
@@ -157,6 +163,7 @@ impl Engine {
             ServiceKind::Redlock if REDLOCK => self.redlock_acquire(ctx, c),
             ServiceKind::Etcd if ETCD => self.etcd_acquire(ctx, c),
             ServiceKind::Zookeeper if ZOOKEEPER => self.zk_acquire(ctx, c),
+            #[cfg(feature = "hazelcast")]
             ServiceKind::Hazelcast if HAZELCAST => self.hz_acquire(ctx, c),
             _ => self.lease_acquire(ctx, c),
         }
@@ -168,6 +175,7 @@ impl Engine {
             ServiceKind::Redlock if REDLOCK => self.redlock_release(ctx, c),
             ServiceKind::Etcd if ETCD => self.etcd_release(ctx, c),
             ServiceKind::Zookeeper if ZOOKEEPER => self.zk_release(ctx, c),
+            #[cfg(feature = "hazelcast")]
             ServiceKind::Hazelcast if HAZELCAST => self.hz_release(ctx, c),
             _ => self.lease_release(ctx, c, value),
         }
@@ -181,7 +189,8 @@ impl Engine {
             ServiceKind::Redlock => self.services.redlock.majority,
             ServiceKind::Etcd => self.services.etcd.owner,
             ServiceKind::Zookeeper => self.services.zookeeper.owner,
-            ServiceKind::Hazelcast => self.services.hazelcast.owner,
+            #[cfg(feature = "hazelcast")]
+            ServiceKind::Hazelcast if HAZELCAST => self.services.hazelcast.owner,
             _ => self.locks[0].latest_grantee(),
         }
     }
@@ -199,6 +208,7 @@ impl Engine {
             ServiceKind::Session => self.session_on_script_end(c),
             ServiceKind::Etcd if ETCD => self.etcd_on_script_end(ctx, c),
             ServiceKind::Zookeeper if ZOOKEEPER => self.zk_on_script_end(ctx, c),
+            #[cfg(feature = "hazelcast")]
             ServiceKind::Hazelcast if HAZELCAST => self.hz_on_script_end(ctx, c),
             _ => {}
         }
