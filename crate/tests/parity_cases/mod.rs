@@ -187,6 +187,13 @@ pub const CASES: &[Case] = &[
         retries: 0,
         naive: false,
     },
+    Case {
+        scenario: "s3-etag-aba",
+        policy: "etag",
+        params: &[],
+        retries: 0,
+        naive: false,
+    },
 ];
 
 pub struct SweepCase {
