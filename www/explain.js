@@ -43,8 +43,10 @@ export function describeEvent(e, run, d, num) {
   else if (key === 'partition') key = e.cut ? 'partition-cut' : 'partition-heal';
   else if (key === 'redlock-acquired' && e.validity_us <= 0) key = 'redlock-trusted';
   else if (key === 'redlock-failed' && e.granted_nodes >= run.quorum) key = 'redlock-late';
-  // etcd and ZooKeeper word their grants, failures, expiries and unlocks in their own terms.
-  if (['etcd', 'zookeeper'].includes(run.service) && `${run.service}-${key}` in d.ev) key = `${run.service}-${key}`;
+  // Hazelcast: an unlock that freed nothing failed (LockOwnershipLostException).
+  else if (key === 'released' && e.ended_lease === false && run.service === 'hazelcast') key = 'releasedNothing';
+  // etcd, ZooKeeper and Hazelcast word their grants, failures, expiries and unlocks in their own terms.
+  if (['etcd', 'zookeeper', 'hazelcast'].includes(run.service) && `${run.service}-${key}` in d.ev) key = `${run.service}-${key}`;
   // Redlock: the node's own words for what happens on it.
   if (e.node != null && ['granted', 'grantedNoToken', 'denied', 'released', 'lease-expired', 'server-clock-step'].includes(key)) key = `node-${key}`;
   v.freed = e.freed_lock ? d.ev.freed : '';

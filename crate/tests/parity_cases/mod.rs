@@ -194,6 +194,13 @@ pub const CASES: &[Case] = &[
         retries: 0,
         naive: false,
     },
+    Case {
+        scenario: "hazelcast-fenced-lock",
+        policy: "token",
+        params: &[],
+        retries: 1,
+        naive: false,
+    },
 ];
 
 pub struct SweepCase {
