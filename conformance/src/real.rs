@@ -132,6 +132,9 @@ pub fn supported(sc: &Scenario, setup: &Setup) -> Res<()> {
             sc.id
         ))
     };
+    if svc.kind == ServiceKind::Kubernetes {
+        return no("a Kubernetes API server");
+    }
     if svc.clock != Clock::default() || svc.node_clocks.iter().any(|c| *c != Clock::default()) {
         return no("server clock steps or rates");
     }
@@ -1033,6 +1036,7 @@ impl<'a> Client<'a> {
             ServiceKind::Etcd => self.etcd_lock(value),
             ServiceKind::Zookeeper => self.zk_lock(),
             ServiceKind::Redlock => self.redlock_try_acquire(value),
+            ServiceKind::Kubernetes => Err(Stop::Error("no Kubernetes API server here".into())),
         }
     }
 
@@ -1217,6 +1221,7 @@ impl<'a> Client<'a> {
                 self.redlock_unlock(h.value);
                 self.note("unlocks every node it reaches".into());
             }
+            ServiceKind::Kubernetes => {} // refused by `supported`
         }
         Ok(())
     }

@@ -10,14 +10,17 @@
 //! - `redlock`: N independent redis nodes and a client that needs a majority in time;
 //! - `etcd`: etcd's lock API on a lease the client keeps alive; waiters queued by revision;
 //! - `zookeeper`: ZooKeeper's lock recipe on a session kept alive by pings, with Curator's
-//!   connection states.
+//!   connection states;
+//! - `kubernetes`: client-go's leader election on a Lease object, expiry judged by each candidate's
+//!   own observation.
 //!
-//! The first four are the lab page's core; `redlock`, `etcd` and `zookeeper` are each a cargo
+//! The first four are the lab page's core; `redlock`, `etcd`, `zookeeper` and `kubernetes` are each a cargo
 //! feature (all on by default). The page's first wasm is built without them, so a reader of the seed
 //! downloads only the core engine; a scenario on another service loads the full build. A build without
 //! a service refuses its scenarios ([`built_in`]): the dispatch below never reaches a missing one.
 
 mod etcd;
+mod kubernetes;
 mod lease;
 mod redis;
 mod redlock;
@@ -43,6 +46,7 @@ pub const fn built_in(kind: ServiceKind) -> bool {
         ServiceKind::Redlock => REDLOCK,
         ServiceKind::Etcd => ETCD,
         ServiceKind::Zookeeper => ZOOKEEPER,
+        ServiceKind::Kubernetes => KUBERNETES,
     }
 }
 
@@ -65,6 +69,7 @@ pub fn check_built_in(sc: &Scenario) -> Result<(), crate::error::Error> {
 const REDLOCK: bool = cfg!(feature = "redlock");
 const ETCD: bool = cfg!(feature = "etcd");
 const ZOOKEEPER: bool = cfg!(feature = "zookeeper");
+const KUBERNETES: bool = cfg!(feature = "kubernetes");
 
 /// The services' own state during a run, one field per service that keeps any.
 #[derive(Default)]
@@ -72,6 +77,7 @@ pub(crate) struct Services {
     pub redlock: redlock::State,
     pub etcd: etcd::State,
     pub zookeeper: zookeeper::State,
+    pub kubernetes: kubernetes::State,
 }
 
 impl Services {
@@ -80,11 +86,13 @@ impl Services {
         self.redlock.reset(clients);
         self.etcd.reset(clients);
         self.zookeeper.reset(clients);
+        self.kubernetes.reset(clients);
     }
 
     /// The grants of services that keep their own (the others' are in `Engine::locks`).
     pub fn own_grants(&self) -> impl Iterator<Item = &crate::lock::LeaseRecord> {
-        self.etcd.records.iter().chain(&self.zookeeper.records)
+        let k8s = &self.kubernetes.records;
+        self.etcd.records.iter().chain(&self.zookeeper.records).chain(k8s)
     }
 }
 
@@ -106,7 +114,11 @@ pub fn say(sc: &Scenario, e: &TraceEvent) -> Option<Said> {
         ServiceKind::Redlock if REDLOCK => redlock::say(sc, e, who),
         ServiceKind::Etcd if ETCD => etcd::say(sc, e, who),
         ServiceKind::Zookeeper if ZOOKEEPER => zookeeper::say(sc, e, who),
-        ServiceKind::Redlock | ServiceKind::Etcd | ServiceKind::Zookeeper => None,
+        ServiceKind::Kubernetes if KUBERNETES => kubernetes::say(sc, e, who),
+        ServiceKind::Redlock
+        | ServiceKind::Etcd
+        | ServiceKind::Zookeeper
+        | ServiceKind::Kubernetes => None,
     }
 }
 
@@ -131,6 +143,7 @@ impl Engine {
             }
             _ if ETCD && ctx.service == ServiceKind::Etcd => self.on_etcd_event(ctx, ev),
             _ if ZOOKEEPER && ctx.service == ServiceKind::Zookeeper => self.on_zk_event(ctx, ev),
+            _ if KUBERNETES && ctx.service == ServiceKind::Kubernetes => self.on_k8s_event(ctx, ev),
             _ => self.on_lease_event(ctx, ev),
         }
     }
@@ -141,6 +154,7 @@ impl Engine {
             ServiceKind::Redlock if REDLOCK => self.redlock_acquire(ctx, c),
             ServiceKind::Etcd if ETCD => self.etcd_acquire(ctx, c),
             ServiceKind::Zookeeper if ZOOKEEPER => self.zk_acquire(ctx, c),
+            ServiceKind::Kubernetes if KUBERNETES => self.k8s_acquire(ctx, c),
             _ => self.lease_acquire(ctx, c),
         }
     }
@@ -151,18 +165,20 @@ impl Engine {
             ServiceKind::Redlock if REDLOCK => self.redlock_release(ctx, c),
             ServiceKind::Etcd if ETCD => self.etcd_release(ctx, c),
             ServiceKind::Zookeeper if ZOOKEEPER => self.zk_release(ctx, c),
+            ServiceKind::Kubernetes if KUBERNETES => self.k8s_release(ctx, c),
             _ => self.lease_release(ctx, c, value),
         }
     }
 
     /// The client the ideal guard lets write: the lock service's latest grantee, for Redlock the
     /// latest client to hold live keys on a majority of the nodes, for etcd the latest client whose
-    /// key became the lowest live one.
+    /// key became the lowest live one, for Kubernetes the client the Lease names.
     pub(crate) fn rightful(&self, ctx: &Ctx) -> Option<u8> {
         match ctx.service {
             ServiceKind::Redlock => self.services.redlock.majority,
             ServiceKind::Etcd => self.services.etcd.owner,
             ServiceKind::Zookeeper => self.services.zookeeper.owner,
+            ServiceKind::Kubernetes => self.services.kubernetes.owner,
             _ => self.locks[0].latest_grantee(),
         }
     }
@@ -180,6 +196,7 @@ impl Engine {
             ServiceKind::Session => self.session_on_script_end(c),
             ServiceKind::Etcd if ETCD => self.etcd_on_script_end(ctx, c),
             ServiceKind::Zookeeper if ZOOKEEPER => self.zk_on_script_end(ctx, c),
+            ServiceKind::Kubernetes if KUBERNETES => self.k8s_on_script_end(c),
             _ => {}
         }
     }
