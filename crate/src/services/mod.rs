@@ -86,13 +86,19 @@ impl Services {
         self.redlock.reset(clients);
         self.etcd.reset(clients);
         self.zookeeper.reset(clients);
-        self.kubernetes.reset(clients);
+        if KUBERNETES {
+            // (Only a build with the service touches its state: the core wasm carries no reset.)
+            self.kubernetes.reset(clients);
+        }
     }
 
     /// The grants of services that keep their own (the others' are in `Engine::locks`).
     pub fn own_grants(&self) -> impl Iterator<Item = &crate::lock::LeaseRecord> {
-        let k8s = &self.kubernetes.records;
-        self.etcd.records.iter().chain(&self.zookeeper.records).chain(k8s)
+        let grants = self.etcd.records.iter().chain(&self.zookeeper.records);
+        // Chained only where the service is built in: the core wasm is not one iterator longer.
+        #[cfg(feature = "kubernetes")]
+        let grants = grants.chain(&self.kubernetes.records);
+        grants
     }
 }
 
