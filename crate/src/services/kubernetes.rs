@@ -100,6 +100,8 @@ struct Elector {
     req_timeout: SimTime,
     /// `sent` or its answer is on the network.
     wire: bool,
+    /// Its timeout timer is queued.
+    armed: bool,
     /// The answer to a request it stopped waiting for is still on its way.
     stale: bool,
     /// A try to make once that stale answer is in.
@@ -205,8 +207,10 @@ impl Engine {
     }
 
     /// Sends a request (lost if the network is cut); it fails if no answer comes within the timeout.
-    /// (The client's timer is queued only for a request or answer the network drops: an answered
-    /// call never reaches it, and a run ends when its last event has.)
+    /// (The client's timer is queued only for a request or answer the network drops — an answered
+    /// call never reaches it — and a leader's only when it times out before the round's deadline,
+    /// which queues it otherwise: a run ends with its last event, and a timer nobody waits for
+    /// would stretch it.)
     fn k8s_request(&mut self, ctx: &Ctx, c: u8, want: Want, rv: u64) {
         let now = self.now;
         let timeout = ctx.sc.service.request_timeout.resolve(ctx.params);
@@ -217,8 +221,9 @@ impl Engine {
         e.req = true;
         e.req_timeout = now.plus(timeout);
         e.wire = linked;
+        e.armed = false;
         if !linked {
-            self.schedule(now.plus(timeout), Ev::bare(Tag::ConnTimeout, c));
+            self.k8s_arm(c);
         } else {
             let tag = if want == Want::Get {
                 Tag::LockAt
@@ -235,14 +240,30 @@ impl Engine {
             self.schedule(self.now.plus(ctx.lock_latency), Ev::new(tag, c, msg));
             return;
         }
-        let now = self.now;
-        let e = self.elector(c);
-        e.wire = false;
-        let (req, due) = (e.req, e.req_timeout);
-        if req {
-            let at = if self.decide(due >= now) { due } else { now };
-            self.schedule(at, Ev::bare(Tag::ConnTimeout, c));
+        self.elector(c).wire = false;
+        if self.elector(c).req {
+            self.k8s_arm(c);
         }
+    }
+
+    /// Queues the timeout of the pending call — unless a leader's round ends first (the deadline
+    /// queues it then, if the leader still waits).
+    fn k8s_arm(&mut self, c: u8) {
+        let e = *self.elector(c);
+        if let Some(deadline) = e.deadline.filter(|_| e.role == Role::Leading) {
+            if !self.decide(e.req_timeout < deadline) {
+                return;
+            }
+        }
+        self.k8s_arm_now(c);
+    }
+
+    fn k8s_arm_now(&mut self, c: u8) {
+        let now = self.now;
+        let due = self.elector(c).req_timeout;
+        self.elector(c).armed = true;
+        let at = if self.decide(due >= now) { due } else { now };
+        self.schedule(at, Ev::bare(Tag::ConnTimeout, c));
     }
 
     /// A Get arrives: the answer is the record as it is now.
@@ -518,6 +539,9 @@ impl Engine {
         }
         if e.req {
             if ctx.naive {
+                if !e.armed && !e.wire {
+                    self.k8s_arm_now(c); // it waits for the call to fail
+                }
                 return;
             }
             let el = self.elector(c);
@@ -536,7 +560,9 @@ impl Engine {
         let el = self.elector(c);
         el.req = false;
         el.stale = el.wire;
-        if e.role == Role::Leading {
+        el.armed = false;
+        if e.sent == Want::Renew {
+            // The call fails (the old client-go's leader learns it only now, a minute on).
             self.record(c, What::KeepAlive { lease_end: None });
         }
         if e.sent != Want::Release {
