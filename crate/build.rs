@@ -115,10 +115,11 @@ fn emit(out: &mut String, n: usize, sc: &scenario::Scenario) {
     let _ = writeln!(
         out,
         "  service: ServiceSpec {{ kind: ServiceKind::{:?}, idle: {:?}, ttl: {:?}, lock_delay: {:?}, tokens: {}, lock_latency: {:?}, store_latency: {:?}, clock: {}, \
-         nodes: {}, node_clocks: Cow::Borrowed(&[{}]), timeout: {:?}, jitter: {:?}, persist: Persist::{:?}, replica_lag: {:?}, first_token: {}, keepalive: {:?}, etcd_token: EtcdToken::{:?}, tick: {:?}, tolerate_suspended: {}, naive_default: {} }},",
+         nodes: {}, node_clocks: Cow::Borrowed(&[{}]), timeout: {:?}, jitter: {:?}, persist: Persist::{:?}, replica_lag: {:?}, first_token: {}, keepalive: {:?}, etcd_token: EtcdToken::{:?}, tick: {:?}, tolerate_suspended: {}, naive_default: {}, renew_deadline: {:?}, retry_period: {:?}, request_timeout: {:?} }},",
         v.kind, v.idle, v.ttl, v.lock_delay, v.tokens, v.lock_latency, v.store_latency, clock(&v.clock),
         v.nodes, node_clocks.join(", "), v.timeout, v.jitter, v.persist, v.replica_lag, v.first_token,
-        v.keepalive, v.etcd_token, v.tick, v.tolerate_suspended, v.naive_default
+        v.keepalive, v.etcd_token, v.tick, v.tolerate_suspended, v.naive_default,
+        v.renew_deadline, v.retry_period, v.request_timeout
     );
     let _ = writeln!(out, "  balance: {},", sc.balance);
     let _ = writeln!(out, "  clients: Cow::Borrowed(&[");

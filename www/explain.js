@@ -45,14 +45,17 @@ export function describeEvent(e, run, d, num) {
   else if (key === 'redlock-failed' && e.granted_nodes >= run.quorum) key = 'redlock-late';
   // Hazelcast: an unlock that freed nothing failed (LockOwnershipLostException).
   else if (key === 'released' && e.ended_lease === false && run.service === 'hazelcast') key = 'releasedNothing';
-  // etcd, ZooKeeper and Hazelcast word their grants, failures, expiries and unlocks in their own terms.
-  if (['etcd', 'zookeeper', 'hazelcast'].includes(run.service) && `${run.service}-${key}` in d.ev) key = `${run.service}-${key}`;
+  // etcd, ZooKeeper, Hazelcast and Kubernetes word their grants, failures, expiries and unlocks in their own terms.
+  if (OWN_WORDS.includes(run.service) && `${run.service}-${key}` in d.ev) key = `${run.service}-${key}`;
   // Redlock: the node's own words for what happens on it.
   if (e.node != null && ['granted', 'grantedNoToken', 'denied', 'released', 'lease-expired', 'server-clock-step'].includes(key)) key = `node-${key}`;
   v.freed = e.freed_lock ? d.ev.freed : '';
   v.tok = e.token != null && run.tokens ? fmt(d.ev.tok, { token: num(e.token) }) : '';
   return key in d.ev ? fmt(d.ev[key], v) : `${e.actor}: ${e.kind}`;
 }
+
+// The services that word their own events in the table (keys `SERVICE-KIND` in the language's `ev`).
+const OWN_WORDS = ['etcd', 'zookeeper', 'hazelcast', 'kubernetes'];
 
 /** Who the events table names: the client itself, or the lock service / storage acting on it. */
 export function whoOf(e, d) {
@@ -163,6 +166,7 @@ export function safetyMargin(run, d, num) {
     if (byClock && !lease.open && check.t_ms >= lease.ends_ms) {
       causes.push(fmt(d.marginClock, { c: w.client, left: num(check.left_us / 1000), t: num(check.t_ms), over: num(check.t_ms - lease.ends_ms) }));
     }
+    if (run.service === 'kubernetes') causes.push(...k8sCauses(run, w, lease, d, num));
     const ttl = run.ttl_ms;
     const head = lease.session_ended
       ? fmt(d.marginSession, { c: w.client, t: num(w.t_ms), end: num(lease.ends_ms), late: num(late) })
@@ -174,6 +178,20 @@ export function safetyMargin(run, d, num) {
   }
   if (!out.length) out.push(run.service === 'session' ? d.marginNoTtl : d.marginOk);
   return out;
+}
+
+/**
+ * Kubernetes: a leader that had not given up leading when another took over. Its last renewal is in the
+ * trace; with client-go before 1.12 (the naive switch) it kept leading on a renew call that had no
+ * answer; otherwise it was still inside its renew deadline, which is then no shorter than the lease as
+ * the new holder observed it.
+ */
+function k8sCauses(run, w, lease, d, num) {
+  const stopped = run.events.some((e) => e.actor === w.client && e.kind === 'renew-denied' && e.t_ms >= lease.granted_ms && e.t_ms <= w.t_ms);
+  if (stopped) return [];
+  const renewals = run.events.filter((e) => e.actor === w.client && e.kind === 'keepalive' && e.t_ms <= w.t_ms);
+  const last = renewals.length ? renewals[renewals.length - 1].t_ms : lease.granted_ms;
+  return [fmt(run.naive ? d.marginHungRenew : d.marginRenewDeadline, { c: w.client, last: num(last) })];
 }
 
 /**

@@ -167,6 +167,10 @@ MARKS['read-rejected'] = MARKS.read;
 MARKS['check-failed'] = MARKS['check-ok'];
 MARKS['write-rejected'] = MARKS['write-accepted'];
 
+/** How a lease that was neither released nor lost ended, where the service has its own word for it:
+ *  ZooKeeper's session expires; a Kubernetes Lease is overwritten by the candidate that takes over. */
+const END_WORD = { zookeeper: 'sessionExpired', kubernetes: 'takenOver' };
+
 /** Every event's marks, then how each lease ended (expired, released, lost, its session gone). */
 function collectMarks(run, c) {
   const notes = Object.fromEntries(c.laneKeys.map((k) => [k, []]));
@@ -186,7 +190,7 @@ function collectMarks(run, c) {
     else if (l.released) {
       if (!nodes) m.note(lane, x, fmt(narrow ? d.releasedShort : d.released, { c: l.client }), '');
     } else if (l.session_ended) m.note(lane, x, fmt(narrow ? d.sessionEndedShort : d.sessionEnded, { c: l.client }), 'n-bad');
-    else m.note(lane, x, fmt(narrow || nodes ? d.expiredShort : run.service === 'zookeeper' ? d.sessionExpired : d.expired, { c: l.client }), 'n-exp');
+    else m.note(lane, x, fmt(narrow || nodes ? d.expiredShort : d[END_WORD[run.service] || 'expired'], { c: l.client }), 'n-exp');
   }
   return m;
 }
@@ -220,8 +224,8 @@ function placeNotes(notes, c) {
 function laneName(k, run, c) {
   const { d, nodes } = c;
   // Named by the service where it has a name of its own: Redis, the etcd server, the ZooKeeper ensemble,
-  // Hazelcast's CP group.
-  if (k === 'lock') return (!nodes && ['redis', 'etcd', 'zookeeper', 'hazelcast'].includes(run.service) && d.lanes[run.service]) || d.lanes.lock;
+  // Hazelcast's CP group, the Kubernetes API server.
+  if (k === 'lock') return (!nodes && ['redis', 'etcd', 'zookeeper', 'hazelcast', 'kubernetes'].includes(run.service) && d.lanes[run.service]) || d.lanes.lock;
   if (k === 'storage') return d.lanes.storage;
   if (nodes && nodes.includes(k)) {
     const i = nodes.indexOf(k);

@@ -1,18 +1,23 @@
-// The marks of etcd's, ZooKeeper's and Hazelcast's own on the diagram, read from the run's trace alone; pure (no
-// DOM), called by layout.js. Three of them, and the text alternative that says what they are:
+// The marks of etcd's, ZooKeeper's, Hazelcast's and Kubernetes's own on the diagram, read from the run's
+// trace alone; pure (no DOM), called by layout.js. Four of them, and the text alternative that says what
+// they are:
 //
-// - Keepalive ticks: each keepalive (etcd), ping (ZooKeeper) or heartbeat (Hazelcast) that reached the server, a small upward
+// - Keepalive ticks: each keepalive (etcd), ping (ZooKeeper), heartbeat (Hazelcast) or Lease renewal
+//   (Kubernetes: the leader's update of its own record, every retry period) that reached the server, a small upward
 //   triangle on the sending client's lane line at the instant it arrived. The trace records a keepalive
 //   only when it arrives, so the ticks stop where the client stops sending — frozen in a pause, or cut
 //   off by the network — and the gap lines up with the pause's hatched block. One that arrives after
 //   its lease (or session) is gone is hollow, with a note on the client's lane: that reply is how the
-//   client learns it.
+//   client learns it. (Kubernetes: a renew call that never got an answer, when the client learns it
+//   failed; and when the leader gives up leading, a note of its own.)
 // - The queue of waiters, on the lock-service lane: both keep the lock as an ordered list — etcd the
 //   lock's keys by create revision, ZooKeeper its ephemeral sequential nodes by sequence number — whose
 //   first entry holds the lock while each other one waits for the entry before it; Hazelcast's CP group
 //   queues the waiting lock calls themselves, first come first served (by commit index). Noted each time
 //   its waiters change, from `queued` (a key or node created behind another), `granted` (an entry
 //   reaches the front) and the entry going away (`lease-expired`, `released`, `session-ended`).
+// - Kubernetes: what a candidate judges expiry by — the last change of the record it saw before it
+//   took over, noted on its lane (it takes over a lease duration later, by its own clock).
 // - Curator's connection states on a ZooKeeper client's lane: SUSPENDED from the moment the client has
 //   heard nothing from the server for two thirds of the session timeout, LOST from when Curator takes
 //   the session as gone, each a band in the row under the lane line (where a pause's block goes; a
@@ -28,10 +33,30 @@ const HALF = 4;
 const UP = 3;
 const DOWN = 4.5;
 
-/** The note of a keepalive that came too late: "keepalive ✗: lease gone" (etcd), "ping ✗: session gone". */
+const FAILED = { zookeeper: 'pingFailed', hazelcast: 'heartbeatFailed', kubernetes: 'renewFailed' };
+
+/**
+ * The note of a keepalive that came too late: "keepalive ✗: lease gone" (etcd), "ping ✗: session
+ * gone", "renew ✗: no answer" (Kubernetes); and Kubernetes's leader giving up: "stops leading".
+ */
 export function keepaliveNotes(run, c, note) {
-  const text = { zookeeper: c.d.pingFailed, hazelcast: c.d.heartbeatFailed }[run.service] || c.d.keepaliveFailed;
+  const text = c.d[FAILED[run.service] || 'keepaliveFailed'];
   for (const e of run.events) if (e.kind === 'keepalive-failed') note(e.actor, c.sx(e.t_ms), text, 'n-bad');
+  if (run.service !== 'kubernetes') return;
+  for (const e of run.events) if (e.kind === 'renew-denied') note(e.actor, c.sx(e.t_ms), c.d.stoppedLeading, 'n-bad');
+  observedNotes(run, c, note);
+}
+
+/** Kubernetes: each takeover's last observation of the record, on the candidate's lane. */
+function observedNotes(run, c, note) {
+  const last = {};
+  for (const e of run.events) {
+    if (e.kind === 'queued') last[e.actor] = e;
+    if (e.kind !== 'granted' || !last[e.actor]) continue;
+    const seen = last[e.actor];
+    delete last[e.actor];
+    note(e.actor, c.sx(seen.t_ms), fmt(c.narrow ? c.d.lastSeenShort : c.d.lastSeen, { h: seen.behind }), '');
+  }
 }
 
 /**
@@ -149,8 +174,9 @@ export function connectionBands(run, c, lanes, bar) {
  */
 export function diagramDesc(run, d) {
   const zk = run.service === 'zookeeper';
-  if (run.nodes > 1 || !(zk || run.service === 'etcd' || run.service === 'hazelcast')) return d.svgDesc;
+  if (run.nodes > 1 || !(zk || ['etcd', 'hazelcast', 'kubernetes'].includes(run.service))) return d.svgDesc;
   const legend = new Map(d.legend);
-  const marks = ['ka', 'queue', ...(zk ? ['conn'] : [])].map((k) => legend.get(k));
+  const keys = run.service === 'kubernetes' ? ['ka'] : ['ka', 'queue', ...(zk ? ['conn'] : [])];
+  const marks = keys.map((k) => legend.get(k));
   return [d.svgDesc, fmt(d.svgDescService, { s: d.lanes[run.service] }), ...marks].join(' ');
 }

@@ -312,16 +312,19 @@ function syncSlider(v, { s, d, num }, id, p, value, label, note) {
   $(`${id}-note`).hidden = !note;
 }
 
+/** The naive switch's words per service (the dictionary's naiveLabel… and noteNaive…). */
+const NAIVE_WORDS = { etcd: 'Etcd', kubernetes: 'K8s' };
+
 /** The settings' controls showing the settings: sliders, boxes. */
 export function syncSliders(v, snap) {
   const { st, s, d } = snap;
   renderExtra(v, snap);
   v.$('retries').checked = st.retries > 0;
-  // The naive switch: Redlock's client that skips the validity check; etcd 3.4's lock.
-  const etcd = s.service === 'etcd';
+  // The naive switch: Redlock's client that skips the validity check; etcd 3.4's lock; client-go 1.11.
+  const which = NAIVE_WORDS[s.service] || '';
   v.$('naive-box').hidden = !s.has_naive;
-  v.$('naive-box').querySelector('label span').textContent = etcd ? d.naiveLabelEtcd : d.naiveLabel;
-  v.$('naive-note').textContent = etcd ? d.noteNaiveEtcd : d.noteNaive;
+  v.$('naive-box').querySelector('label span').textContent = d[`naiveLabel${which}`];
+  v.$('naive-note').textContent = d[`noteNaive${which}`];
   v.$('naive').checked = Boolean(st.naive);
   // A session lock (PostgreSQL) has no TTL at all: that is the point of those scenarios. Others may
   // fix their TTL in the scenario itself.
@@ -391,7 +394,7 @@ export function renderEvents(v, { d, num, run }) {
  * where the two part and the comparison's verdict. Returns the first diagram (for its playhead).
  */
 /** Legend entries for marks only some services draw (keepalives, the queue, Curator's states). */
-const LEGEND_FOR = { ka: ['etcd', 'zookeeper', 'hazelcast'], queue: ['etcd', 'zookeeper', 'hazelcast'], conn: ['zookeeper'] };
+const LEGEND_FOR = { ka: ['etcd', 'zookeeper', 'hazelcast', 'kubernetes'], queue: ['etcd', 'zookeeper', 'hazelcast'], conn: ['zookeeper'] };
 
 export function renderDiagram(v, { st, d, num, run, other, width }) {
   for (const li of v.$('legend').children) {

@@ -132,6 +132,9 @@ pub fn supported(sc: &Scenario, setup: &Setup) -> Res<()> {
             sc.id
         ))
     };
+    if svc.kind == ServiceKind::Kubernetes {
+        return no("a Kubernetes API server");
+    }
     if svc.clock != Clock::default() || svc.node_clocks.iter().any(|c| *c != Clock::default()) {
         return no("server clock steps or rates");
     }
@@ -1041,6 +1044,7 @@ impl<'a> Client<'a> {
             ServiceKind::Zookeeper => self.zk_lock(),
             ServiceKind::Redlock => self.redlock_try_acquire(value),
             ServiceKind::Hazelcast => Err("no Hazelcast server in the conformance suite".into()),
+            ServiceKind::Kubernetes => Err(Stop::Error("no Kubernetes API server here".into())),
         }
     }
 
@@ -1228,6 +1232,7 @@ impl<'a> Client<'a> {
             ServiceKind::Hazelcast => {
                 return Err("no Hazelcast server in the conformance suite".into())
             }
+            ServiceKind::Kubernetes => {} // refused by `supported`
         }
         Ok(())
     }

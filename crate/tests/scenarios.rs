@@ -80,6 +80,7 @@ scenario_tests! {
     s3_etag_aba => "s3-etag-aba",
     curator_suspended => "curator-suspended",
     hazelcast_fenced_lock => "hazelcast-fenced-lock",
+    k8s_lease_slow_renew => "k8s-lease-slow-renew",
 }
 
 #[test]

@@ -163,7 +163,7 @@ test('every scenario in the picker renders a verdict and a diagram', () =>
     const ids = await page.locator('#scenario option').evaluateAll((os) => os.map((o) => o.value));
     assert.ok(ids.length >= 9, `found ${ids.length} scenarios`);
     const groups = await page.locator('#scenario optgroup').evaluateAll((gs) => gs.map((g) => g.label));
-    assert.deepEqual(groups, ['The seed', 'Kleppmann’s cases', 'antirez’s replies', 'PostgreSQL', 'Networks', 'Lock services', 'Clocks', 'etcd', 'ZooKeeper', 'Storage that fences', 'Hazelcast']);
+    assert.deepEqual(groups, ['The seed', 'Kleppmann’s cases', 'antirez’s replies', 'PostgreSQL', 'Networks', 'Lock services', 'Clocks', 'etcd', 'ZooKeeper', 'Storage that fences', 'Hazelcast', 'Kubernetes']);
     const policies = await page.locator('#fencing option').evaluateAll((os) => os.map((o) => o.value));
     assert.deepEqual(policies, ['none', 'token', 'first-touch', 'version', 'etag', 'owner', 'equal-token']);
     for (const id of ids) {
@@ -508,6 +508,31 @@ test('hazelcast: the CP group lane, heartbeats, the waiting lock call, the fence
     assert.match(await page.locator('#svg').textContent(), /হার্টবিট ✗: সেশন বন্ধ/);
   }));
 
+test('Kubernetes: client-go 1.11 by default (a lost update), 1.12 with the switch off, in both languages', () =>
+  withPage('?scenario=k8s-lease-slow-renew', async (page) => {
+    await expectVerdict(page, 'lost-update', 440, 450);
+    const group = (label) => page.locator(`#scenario optgroup[label="${label}"] option`).evaluateAll((os) => os.map((o) => o.value));
+    assert.deepEqual(await group('Kubernetes'), ['k8s-lease-slow-renew']);
+    assert.equal(await page.locator('#svg text.lane-name').first().textContent(), 'Kubernetes API server');
+    // A's renewals at 2, 4 and 6 s; the one at 8 s never reaches the API server, and fails at 68 s.
+    assert.equal(await page.locator('#svg path.ka:not(.bad)').count(), 3);
+    assert.match(await page.locator('#svg').textContent(), /renew ✗: no answer/);
+    const svg = await page.locator('#svg').textContent();
+    assert.match(svg, /last sees A’s Lease change/);
+    assert.match(svg, /A’s Lease taken over/);
+    assert.match(await page.locator('#margin').textContent(), /kept leading on a renew call that had no answer: no renewal had succeeded since 6000 ms/);
+    assert.equal(await page.locator('#naive').isChecked(), true);
+    assert.match(await page.locator('#naive-box label span').textContent(), /client-go before Kubernetes 1\.12/);
+    // client-go 1.12: A stops leading at the deadline (18 s), its check fails, B's write stands.
+    await page.locator('#naive').uncheck();
+    await expectVerdict(page, 'safe', 450, 450);
+    assert.match(await page.locator('#svg').textContent(), /stops leading/);
+    await page.goto(env.url + '?scenario=k8s-lease-slow-renew&lang=bn');
+    await expectVerdict(page, 'lost-update', 440, 450);
+    assert.equal(await page.locator('#svg text.lane-name').first().textContent(), 'Kubernetes API সার্ভার');
+    assert.match(await page.locator('#svg').textContent(), /A-র Lease অন্যের দখলে/);
+  }));
+
 test('redlock: the compliant client by default, the naive switch in the URL, bad values noticed', () =>
   withPage('?scenario=redlock-pause-before-check', async (page) => {
     await expectVerdict(page, 'safe', 390, 390);
@@ -529,7 +554,7 @@ test('redlock: the compliant client by default, the naive switch in the URL, bad
     await page.goto(env.url + '?naive=1');
     await expectVerdict(page, 'lost-update', 440, 450);
     assert.equal(await page.locator('#naive-box').isHidden(), true);
-    assert.match(await page.locator('#notice').textContent(), /uses neither Redlock nor etcd/);
+    assert.match(await page.locator('#notice').textContent(), /uses neither Redlock, etcd nor Kubernetes/);
     await page.goto(env.url + '?scenario=redlock-pause-before-check&naive=maybe');
     await expectVerdict(page, 'safe', 390, 390);
     assert.match(await page.locator('#notice').textContent(), /naive=maybe is not 1 or 0/);

@@ -52,7 +52,12 @@
 //! (Hazelcast's FencedLock on a CP session: heartbeats every `heartbeat` (5 s) that freeze with the
 //! client; the CP group closes a session that had none for `session-ttl` (300 s; more than
 //! `heartbeat`) at its next expiry check (every `check`, 1 s), releasing its lock; waiters queue on the
-//! server; the fence is the Raft commit index of the holder's lock call). Redlock nodes' own clocks: `node n3: step=+300ms@50ms` or
+//! server; the fence is the Raft commit index of the holder's lock call), `kubernetes [lease=D] [renew-deadline=D] [retry=D] [request-timeout=D]
+//! [client-go=1.11|1.12] [tokens=transitions|no]` (client-go's leader election on a Lease object:
+//! LeaseDuration 15 s, RenewDeadline 10 s, RetryPeriod 2 s, a request the API server never answers
+//! fails after 60 s; a candidate takes over a lease duration after it last saw the record change, by
+//! its own clock; the naive switch is client-go 1.11's renew, whose request the deadline does not
+//! bound; `cut A n1` cuts a client off its API server). Redlock nodes' own clocks: `node n3: step=+300ms@50ms` or
 //! `node n3: monotonic`; a client's reachable nodes: `client A reach=n1,n2,n3: …`, and the delay of its
 //! links to particular nodes: `client A latency=n1:1ms,n2:3ms: …` (others: `lock-latency`). Any service:
 //! `lock-latency=D`, `store-latency=D` (one-way network delay).
@@ -123,6 +128,12 @@ pub enum ServiceKind {
     /// that sent none for its TTL and releases its lock to the next waiter; the fence (the Raft commit
     /// index of the holder's lock call) is the token.
     Hazelcast,
+    /// Kubernetes leader election (client-go's `LeaderElector` on a `coordination.k8s.io` Lease): the
+    /// record is updated optimistically (resourceVersion); a candidate takes over once a lease
+    /// duration has passed, by its own clock, since it last saw the record change; the leader renews
+    /// every retry period and stops leading when it cannot renew within the renew deadline. No token
+    /// unless `tokens=transitions` (the record's `leaseTransitions`).
+    Kubernetes,
 }
 
 impl ServiceKind {
@@ -136,14 +147,19 @@ impl ServiceKind {
             ServiceKind::Etcd => "etcd",
             ServiceKind::Zookeeper => "zookeeper",
             ServiceKind::Hazelcast => "hazelcast",
+            ServiceKind::Kubernetes => "kubernetes",
         }
     }
 
     /// Whether the naive switch means something for this service: Redlock clients that trust a
     /// majority of OKs without checking the validity; an etcd server without the waiter check that
-    /// etcd 3.4.4 added (it grants a waiter whose lease expired while it waited).
+    /// etcd 3.4.4 added (it grants a waiter whose lease expired while it waited); client-go before
+    /// Kubernetes 1.12, whose renew waits for a hung request past the renew deadline.
     pub fn has_naive(self) -> bool {
-        matches!(self, ServiceKind::Redlock | ServiceKind::Etcd)
+        matches!(
+            self,
+            ServiceKind::Redlock | ServiceKind::Etcd | ServiceKind::Kubernetes
+        )
     }
 }
 
@@ -236,6 +252,14 @@ pub struct ServiceSpec {
     /// ZooKeeper: the client keeps acting on its lock while Curator's connection state is SUSPENDED
     /// (SessionConnectionStateErrorPolicy) instead of treating SUSPENDED as losing it (the default).
     pub tolerate_suspended: bool,
+    /// Kubernetes: client-go's RenewDeadline, how long the leader keeps trying to renew before it
+    /// stops leading (the lease duration, LeaseDuration, is `ttl`).
+    pub renew_deadline: Dur,
+    /// Kubernetes: client-go's RetryPeriod, how often a candidate tries to acquire and the leader
+    /// renews.
+    pub retry_period: Dur,
+    /// Kubernetes: how long a request the API server does not answer takes to fail.
+    pub request_timeout: Dur,
 }
 
 impl ServiceSpec {
@@ -414,6 +438,9 @@ impl Parser {
                 tick: Dur::Lit(0),
                 tolerate_suspended: false,
                 naive_default: false,
+                renew_deadline: Dur::Lit(10_000 * MS),
+                retry_period: Dur::Lit(2_000 * MS),
+                request_timeout: Dur::Lit(60_000 * MS),
             },
             balance: 500,
             clients: List::Borrowed(&[]),
@@ -457,6 +484,7 @@ impl Parser {
                 why: "no clients".into(),
             });
         }
+        Self::check_kubernetes(&sc)?;
         Ok(sc)
     }
 
@@ -603,9 +631,15 @@ impl Parser {
                 svc.keepalive = Dur::Lit(5_000 * MS);
                 svc.tick = Dur::Lit(1_000 * MS);
             }
+            Some("kubernetes") => {
+                let svc = &mut self.sc().service;
+                svc.kind = ServiceKind::Kubernetes;
+                svc.tokens = false; // client-go hands the leader no token
+                svc.ttl = Dur::Lit(15_000 * MS);
+            }
             other => {
                 return Err(self.err(format!(
-                    "unknown lock service \"{}\"; expected lease, session, redis, redlock, etcd, zookeeper or hazelcast",
+                    "unknown lock service \"{}\"; expected lease, session, redis, redlock, etcd, zookeeper, hazelcast or kubernetes",
                     other.unwrap_or("")
                 )))
             }
@@ -657,6 +691,7 @@ impl Parser {
                     ("yes", ServiceKind::Lease) | ("incr", ServiceKind::Redis) => true,
                     ("revision", ServiceKind::Etcd) | ("czxid", ServiceKind::Zookeeper) => true,
                     ("fence", ServiceKind::Hazelcast) => true,
+                    ("transitions", ServiceKind::Kubernetes) => true,
                     ("lease-id", ServiceKind::Etcd) => {
                         self.sc().service.etcd_token = EtcdToken::LeaseId;
                         true
@@ -664,13 +699,16 @@ impl Parser {
                     ("no", _) => false,
                     _ => {
                         return Err(self.err(
-                            "tokens must be yes or no (lease), incr or no (redis), revision, lease-id or no (etcd), czxid or no (zookeeper), fence or no (hazelcast)",
+                            "tokens must be yes or no (lease), incr or no (redis), revision, lease-id or no (etcd), czxid or no (zookeeper), fence or no (hazelcast), transitions or no (kubernetes)",
                         ))
                     }
                 }
             }
             "session" | "tick" | "suspended" => self.zookeeper_setting(k, v)?,
             "session-ttl" | "heartbeat" | "check" => self.hazelcast_setting(k, v)?,
+            "lease" | "renew-deadline" | "retry" | "request-timeout" | "client-go" => {
+                self.kubernetes_setting(k, v)?
+            }
             "version" => {
                 if self.sc().service.kind != ServiceKind::Etcd {
                     return Err(self.err("version needs `service: etcd`"));
@@ -756,6 +794,54 @@ impl Parser {
         Ok(())
     }
 
+    /// Kubernetes's own settings: client-go's `lease=D` (LeaseDuration), `renew-deadline=D`,
+    /// `retry=D` (RetryPeriod), the API server's `request-timeout=D`, and `client-go=1.11|1.12`.
+    fn kubernetes_setting(&mut self, k: &str, v: &str) -> Result<(), Error> {
+        if self.sc().service.kind != ServiceKind::Kubernetes {
+            return Err(self.err(format!("{k} needs `service: kubernetes`")));
+        }
+        match k {
+            "lease" => self.sc().service.ttl = self.dur(v)?,
+            "renew-deadline" => self.sc().service.renew_deadline = self.dur(v)?,
+            "retry" => self.sc().service.retry_period = self.dur(v)?,
+            "request-timeout" => self.sc().service.request_timeout = self.dur(v)?,
+            _ => {
+                self.sc().service.naive_default = match v {
+                    "1.11" => true,
+                    "1.12" => false,
+                    _ => return Err(self.err("client-go must be 1.11 or 1.12")),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// client-go's own checks (`NewLeaderElector`), on the defaults: LeaseDuration > RenewDeadline >
+    /// JitterFactor (1.2) × RetryPeriod > 0. A run with other values is the lab's to try.
+    fn check_kubernetes(sc: &Scenario) -> Result<(), Error> {
+        let svc = &sc.service;
+        if svc.kind != ServiceKind::Kubernetes {
+            return Ok(());
+        }
+        let d = sc.defaults();
+        let (lease, renew) = (svc.ttl.resolve(&d), svc.renew_deadline.resolve(&d));
+        let (retry, timeout) = (svc.retry_period.resolve(&d), svc.request_timeout.resolve(&d));
+        let why = if lease <= renew {
+            "the lease duration must be longer than the renew deadline (client-go refuses it)"
+        } else if renew * 5 <= retry * 6 {
+            "the renew deadline must be longer than 1.2 × the retry period (client-go refuses it)"
+        } else if retry == 0 || timeout == 0 {
+            "the retry period and the request timeout must be longer than zero"
+        } else {
+            return Ok(());
+        };
+        Err(Error::Scenario {
+            id: sc.id.to_string(),
+            line: 0,
+            why: why.into(),
+        })
+    }
+
     /// One clock setting: `clock=Nppm` (rate), `step=±BY@AT` (the reading steps by BY at true time AT),
     /// `monotonic`. `None` when `w` is not a clock setting.
     fn clock_setting(&mut self, clock: &mut Clock, w: &str) -> Option<Result<(), Error>> {
@@ -823,10 +909,10 @@ impl Parser {
         let n = self.sc().service.nodes;
         if !matches!(
             self.sc().service.kind,
-            ServiceKind::Redlock | ServiceKind::Zookeeper
+            ServiceKind::Redlock | ServiceKind::Zookeeper | ServiceKind::Kubernetes
         ) {
             return Err(self.err(
-                "nodes need `service: redlock` (or zookeeper's one server, n1) declared before them",
+                "nodes need `service: redlock` (or zookeeper's or kubernetes's one server, n1) declared before them",
             ));
         }
         name.strip_prefix('n')

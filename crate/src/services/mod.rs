@@ -14,8 +14,11 @@
 //! - `hazelcast`: Hazelcast's FencedLock on a CP session kept alive by heartbeats; waiters queued on
 //!   the CP group, the fence a Raft commit index.
 //!
-//! The first four are the lab page's core; `redlock`, `etcd`, `zookeeper` and `hazelcast` are each a
-//! cargo feature (all on by default). The page's first wasm is built without them, so a reader of the seed
+//! - `kubernetes`: client-go's leader election on a Lease object, expiry judged by each candidate's
+//!   own observation.
+//!
+//! The first four are the lab page's core; the others are each a cargo feature (all on by default).
+//! The page's first wasm is built without them, so a reader of the seed
 //! downloads only the core engine; a scenario on another service loads the full build. A build without
 //! a service refuses its scenarios ([`built_in`]): the dispatch below never reaches a missing one.
 //! `hazelcast` is also left out of the build by `cfg` (its module, its state and its arms): a const
@@ -24,6 +27,7 @@
 mod etcd;
 #[cfg(feature = "hazelcast")]
 mod hazelcast;
+mod kubernetes;
 mod lease;
 mod redis;
 mod redlock;
@@ -50,6 +54,7 @@ pub const fn built_in(kind: ServiceKind) -> bool {
         ServiceKind::Etcd => ETCD,
         ServiceKind::Zookeeper => ZOOKEEPER,
         ServiceKind::Hazelcast => HAZELCAST,
+        ServiceKind::Kubernetes => KUBERNETES,
     }
 }
 
@@ -73,6 +78,7 @@ const REDLOCK: bool = cfg!(feature = "redlock");
 const ETCD: bool = cfg!(feature = "etcd");
 const ZOOKEEPER: bool = cfg!(feature = "zookeeper");
 const HAZELCAST: bool = cfg!(feature = "hazelcast");
+const KUBERNETES: bool = cfg!(feature = "kubernetes");
 
 /// The services' own state during a run, one field per service that keeps any.
 #[derive(Default)]
@@ -82,6 +88,7 @@ pub(crate) struct Services {
     pub zookeeper: zookeeper::State,
     #[cfg(feature = "hazelcast")]
     pub hazelcast: hazelcast::State,
+    pub kubernetes: kubernetes::State,
 }
 
 impl Services {
@@ -92,6 +99,10 @@ impl Services {
         self.zookeeper.reset(clients);
         #[cfg(feature = "hazelcast")]
         self.hazelcast.reset(clients);
+        if KUBERNETES {
+            // (Only a build with the service touches its state: the core wasm carries no reset.)
+            self.kubernetes.reset(clients);
+        }
     }
 
     /// The grants of services that keep their own (the others' are in `Engine::locks`).
@@ -99,6 +110,9 @@ impl Services {
         let grants = self.etcd.records.iter().chain(&self.zookeeper.records);
         #[cfg(feature = "hazelcast")]
         let grants = grants.chain(&self.hazelcast.records);
+        // Chained only where the service is built in: the core wasm is not one iterator longer.
+        #[cfg(feature = "kubernetes")]
+        let grants = grants.chain(&self.kubernetes.records);
         grants
     }
 }
@@ -123,10 +137,12 @@ pub fn say(sc: &Scenario, e: &TraceEvent) -> Option<Said> {
         ServiceKind::Zookeeper if ZOOKEEPER => zookeeper::say(sc, e, who),
         #[cfg(feature = "hazelcast")]
         ServiceKind::Hazelcast if HAZELCAST => hazelcast::say(sc, e, who),
+        ServiceKind::Kubernetes if KUBERNETES => kubernetes::say(sc, e, who),
         ServiceKind::Redlock
         | ServiceKind::Etcd
         | ServiceKind::Zookeeper
-        | ServiceKind::Hazelcast => None,
+        | ServiceKind::Hazelcast
+        | ServiceKind::Kubernetes => None,
     }
 }
 
@@ -153,6 +169,7 @@ impl Engine {
             _ if ZOOKEEPER && ctx.service == ServiceKind::Zookeeper => self.on_zk_event(ctx, ev),
             #[cfg(feature = "hazelcast")]
             _ if HAZELCAST && ctx.service == ServiceKind::Hazelcast => self.on_hz_event(ctx, ev),
+            _ if KUBERNETES && ctx.service == ServiceKind::Kubernetes => self.on_k8s_event(ctx, ev),
             _ => self.on_lease_event(ctx, ev),
         }
     }
@@ -165,6 +182,7 @@ impl Engine {
             ServiceKind::Zookeeper if ZOOKEEPER => self.zk_acquire(ctx, c),
             #[cfg(feature = "hazelcast")]
             ServiceKind::Hazelcast if HAZELCAST => self.hz_acquire(ctx, c),
+            ServiceKind::Kubernetes if KUBERNETES => self.k8s_acquire(ctx, c),
             _ => self.lease_acquire(ctx, c),
         }
     }
@@ -177,13 +195,15 @@ impl Engine {
             ServiceKind::Zookeeper if ZOOKEEPER => self.zk_release(ctx, c),
             #[cfg(feature = "hazelcast")]
             ServiceKind::Hazelcast if HAZELCAST => self.hz_release(ctx, c),
+            ServiceKind::Kubernetes if KUBERNETES => self.k8s_release(ctx, c),
             _ => self.lease_release(ctx, c, value),
         }
     }
 
     /// The client the ideal guard lets write: the lock service's latest grantee, for Redlock the
     /// latest client to hold live keys on a majority of the nodes, for etcd the latest client whose
-    /// key became the lowest live one, for Hazelcast the latest owner of the FencedLock.
+    /// key became the lowest live one, for Hazelcast the latest owner of the FencedLock, for
+    /// Kubernetes the client the Lease names.
     pub(crate) fn rightful(&self, ctx: &Ctx) -> Option<u8> {
         match ctx.service {
             ServiceKind::Redlock => self.services.redlock.majority,
@@ -191,6 +211,7 @@ impl Engine {
             ServiceKind::Zookeeper => self.services.zookeeper.owner,
             #[cfg(feature = "hazelcast")]
             ServiceKind::Hazelcast if HAZELCAST => self.services.hazelcast.owner,
+            ServiceKind::Kubernetes => self.services.kubernetes.owner,
             _ => self.locks[0].latest_grantee(),
         }
     }
@@ -210,6 +231,7 @@ impl Engine {
             ServiceKind::Zookeeper if ZOOKEEPER => self.zk_on_script_end(ctx, c),
             #[cfg(feature = "hazelcast")]
             ServiceKind::Hazelcast if HAZELCAST => self.hz_on_script_end(ctx, c),
+            ServiceKind::Kubernetes if KUBERNETES => self.k8s_on_script_end(c),
             _ => {}
         }
     }

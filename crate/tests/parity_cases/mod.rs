@@ -201,6 +201,13 @@ pub const CASES: &[Case] = &[
         retries: 1,
         naive: false,
     },
+    Case {
+        scenario: "k8s-lease-slow-renew",
+        policy: "none",
+        params: &[],
+        retries: 0,
+        naive: true,
+    },
 ];
 
 pub struct SweepCase {

@@ -184,6 +184,33 @@ test('the lock-service lane is named by the service: the etcd server, the ZooKee
   assert.notEqual(dicts.bn.lanes.zookeeper, dicts.en.lanes.zookeeper, 'Bengali has its own words');
 });
 
+test('Kubernetes: the API server\'s lane, A\'s renewals until the cut, B\'s last look and the takeover noted', () => {
+  for (const lang of ['en', 'bn']) {
+    const d = dicts[lang];
+    for (const width of WIDTHS) {
+      const L = layoutOf('k8s-lease-slow-renew', { lang, width });
+      assert.equal(L.lanes[0].name, d.lanes.kubernetes);
+      assert.deepEqual(L.ticks.filter((t) => t.client === 'A').map((t) => [t.t, t.ok]), [[2000, true], [4000, true], [6000, true], [68000, false]], 'renewals until the cut; the hung call fails a minute on');
+      assert.deepEqual(L.queues, [], 'a Lease is no queue');
+      const texts = L.labels.map((l) => l.text);
+      const seen = fmt(width < 600 ? d.lastSeenShort : d.lastSeen, { h: 'A' });
+      assert.ok(texts.includes(seen), `${lang} ${width}: ${seen}`);
+      if (width >= 600) assert.ok(texts.includes(fmt(d.takenOver, { c: 'A' })), `${lang}: the Lease taken over`);
+    }
+  }
+  // client-go 1.12 (the naive switch off): A stops leading at its renew deadline, 18 s.
+  const sim = new pkg.Simulation('k8s-lease-slow-renew');
+  try {
+    sim.setNaive(false);
+    const run = JSON.parse(sim.runJson());
+    const L = layoutDiagram(run, { width: 1280, d: dicts.en, num: numberFormat('en'), lang: 'en' });
+    assert.ok(L.labels.some((l) => l.text === dicts.en.stoppedLeading), 'stops leading');
+    assert.deepEqual(run.events.filter((e) => e.kind === 'renew-denied').map((e) => e.t_ms), [18000]);
+  } finally {
+    sim.free();
+  }
+});
+
 test('no keepalive tick meets a label, at either width and in either language, for every scenario', () => {
   for (const width of WIDTHS) {
     for (const lang of ['en', 'bn']) {
