@@ -78,6 +78,8 @@ scenario_tests! {
     etcd_contrib_lock => "etcd-contrib-lock",
     zk_session_expiry => "zk-session-expiry",
     curator_suspended => "curator-suspended",
+    consul_lock_delay => "consul-lock-delay",
+    consul_lock_delay_exceeded => "consul-lock-delay-exceeded",
 }
 
 #[test]

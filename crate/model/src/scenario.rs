@@ -48,7 +48,10 @@
 //! `zookeeper session=D [tick=D] [suspended=error|tolerate] [tokens=czxid|no]` (a session kept alive by
 //! pings every third of its timeout; ephemeral sequential nodes, the lowest holds; Curator's
 //! SUSPENDED after two thirds of the timeout without a reply, LOST a timeout later; `cut A n1` cuts
-//! a client off the server). Redlock nodes' own clocks: `node n3: step=+300ms@50ms` or
+//! a client off the server), `consul ttl=D [lock-delay=D] [tokens=lock-index|no]` (a session with a TTL
+//! of 10 s to 1 h, 15 s by default, renewed every half TTL and invalidated by the server after twice
+//! the TTL without a renewal; its lock released, then closed for the lock-delay, 15 s by default and
+//! at most 60 s; the key's LockIndex is the token). Redlock nodes' own clocks: `node n3: step=+300ms@50ms` or
 //! `node n3: monotonic`; a client's reachable nodes: `client A reach=n1,n2,n3: …`, and the delay of its
 //! links to particular nodes: `client A latency=n1:1ms,n2:3ms: …` (others: `lock-latency`). Any service:
 //! `lock-latency=D`, `store-latency=D` (one-way network delay).
@@ -66,7 +69,7 @@ use crate::client::{ClientSpec, Dur, Op};
 use crate::clock::Clock;
 use crate::error::Error;
 use crate::store::Policy;
-use crate::time::{parse_duration, MS};
+use crate::time::{parse_duration, DURATION_US_MAX, MS, SEC};
 
 /// Text in a scenario: borrowed from the binary for the compiled catalogue, owned when parsed.
 pub type Text = Cow<'static, str>;
@@ -115,6 +118,11 @@ pub enum ServiceKind {
     /// pings, an ephemeral sequential node per contender, the lowest holds, each waiter watches its
     /// predecessor; an expired session's nodes are deleted. The holder's node `czxid` is the token.
     Zookeeper,
+    /// Consul's sessions and KV locks (as the Go client's `api.Lock` uses them): a session with a TTL
+    /// renewed every half TTL, invalidated by the server after twice the TTL without a renewal; its
+    /// lock is then released and closed for the session's lock-delay. `PUT ?acquire` succeeds on a
+    /// key no session holds once no lock-delay is in force; the key's `LockIndex` is the token.
+    Consul,
 }
 
 impl ServiceKind {
@@ -127,6 +135,7 @@ impl ServiceKind {
             ServiceKind::Redlock => "redlock",
             ServiceKind::Etcd => "etcd",
             ServiceKind::Zookeeper => "zookeeper",
+            ServiceKind::Consul => "consul",
         }
     }
 
@@ -584,9 +593,16 @@ impl Parser {
                 svc.kind = ServiceKind::Zookeeper;
                 svc.ttl = Dur::Lit(6_000 * MS);
             }
+            Some("consul") => {
+                // api.Lock's DefaultLockSessionTTL, and the lock-delay a session gets by default.
+                let svc = &mut self.sc().service;
+                svc.kind = ServiceKind::Consul;
+                svc.ttl = Dur::Lit(15 * SEC);
+                svc.lock_delay = Dur::Lit(15 * SEC);
+            }
             other => {
                 return Err(self.err(format!(
-                    "unknown lock service \"{}\"; expected lease, session, redis, redlock, etcd or zookeeper",
+                    "unknown lock service \"{}\"; expected lease, session, redis, redlock, etcd, zookeeper or consul",
                     other.unwrap_or("")
                 )))
             }
@@ -604,6 +620,32 @@ impl Parser {
                 .ok_or_else(|| self.err(format!("expected key=value, got \"{w}\"")))?;
             self.service_setting(k, v)?;
         }
+        if self.sc().service.kind == ServiceKind::Consul {
+            self.consul_bounds()?;
+        }
+        Ok(())
+    }
+
+    /// Consul refuses a session TTL outside 10 s … 24 h (`SessionTTLMin`, `SessionTTLMax`; here at most
+    /// the longest duration, an hour) and caps a lock-delay at 60 s (`MaxLockDelay`): a scenario that
+    /// asks for more, literally or by a parameter's range, is an error rather than a silent clamp.
+    fn consul_bounds(&mut self) -> Result<(), Error> {
+        let (ttl, delay) = (self.sc().service.ttl, self.sc().service.lock_delay);
+        let span = |sc: &Scenario, d: Dur| match d {
+            Dur::Lit(us) => (us, us),
+            Dur::Param(i) => {
+                let p = &sc.params[usize::from(i)];
+                (p.min_us, p.max_us)
+            }
+        };
+        let (lo, hi) = span(self.sc(), ttl);
+        if lo < 10 * SEC || hi > DURATION_US_MAX {
+            return Err(self.err("Consul's session TTL must be between 10s and 1 hour"));
+        }
+        let (_, hi) = span(self.sc(), delay);
+        if hi > 60 * SEC {
+            return Err(self.err("Consul's lock-delay is at most 60s (MaxLockDelay)"));
+        }
         Ok(())
     }
 
@@ -620,6 +662,7 @@ impl Parser {
                 self.sc().service.tokens = match (v, kind) {
                     ("yes", ServiceKind::Lease) | ("incr", ServiceKind::Redis) => true,
                     ("revision", ServiceKind::Etcd) | ("czxid", ServiceKind::Zookeeper) => true,
+                    ("lock-index", ServiceKind::Consul) => true,
                     ("lease-id", ServiceKind::Etcd) => {
                         self.sc().service.etcd_token = EtcdToken::LeaseId;
                         true
@@ -627,7 +670,7 @@ impl Parser {
                     ("no", _) => false,
                     _ => {
                         return Err(self.err(
-                            "tokens must be yes or no (lease), incr or no (redis), revision, lease-id or no (etcd), czxid or no (zookeeper)",
+                            "tokens must be yes or no (lease), incr or no (redis), revision, lease-id or no (etcd), czxid or no (zookeeper), lock-index or no (consul)",
                         ))
                     }
                 }

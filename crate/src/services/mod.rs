@@ -10,13 +10,16 @@
 //! - `redlock`: N independent redis nodes and a client that needs a majority in time;
 //! - `etcd`: etcd's lock API on a lease the client keeps alive; waiters queued by revision;
 //! - `zookeeper`: ZooKeeper's lock recipe on a session kept alive by pings, with Curator's
-//!   connection states.
+//!   connection states;
+//! - `consul`: Consul's KV lock on a session with a TTL, released under lock-delay when the session
+//!   is invalidated.
 //!
-//! The first four are the lab page's core; `redlock`, `etcd` and `zookeeper` are each a cargo
+//! The first four are the lab page's core; `redlock`, `etcd`, `zookeeper` and `consul` are each a cargo
 //! feature (all on by default). The page's first wasm is built without them, so a reader of the seed
 //! downloads only the core engine; a scenario on another service loads the full build. A build without
 //! a service refuses its scenarios ([`built_in`]): the dispatch below never reaches a missing one.
 
+mod consul;
 mod etcd;
 mod lease;
 mod redis;
@@ -43,6 +46,7 @@ pub const fn built_in(kind: ServiceKind) -> bool {
         ServiceKind::Redlock => REDLOCK,
         ServiceKind::Etcd => ETCD,
         ServiceKind::Zookeeper => ZOOKEEPER,
+        ServiceKind::Consul => CONSUL,
     }
 }
 
@@ -65,6 +69,7 @@ pub fn check_built_in(sc: &Scenario) -> Result<(), crate::error::Error> {
 const REDLOCK: bool = cfg!(feature = "redlock");
 const ETCD: bool = cfg!(feature = "etcd");
 const ZOOKEEPER: bool = cfg!(feature = "zookeeper");
+const CONSUL: bool = cfg!(feature = "consul");
 
 /// The services' own state during a run, one field per service that keeps any.
 #[derive(Default)]
@@ -72,6 +77,7 @@ pub(crate) struct Services {
     pub redlock: redlock::State,
     pub etcd: etcd::State,
     pub zookeeper: zookeeper::State,
+    pub consul: consul::State,
 }
 
 impl Services {
@@ -80,11 +86,16 @@ impl Services {
         self.redlock.reset(clients);
         self.etcd.reset(clients);
         self.zookeeper.reset(clients);
+        self.consul.reset(clients);
     }
 
     /// The grants of services that keep their own (the others' are in `Engine::locks`).
     pub fn own_grants(&self) -> impl Iterator<Item = &crate::lock::LeaseRecord> {
-        self.etcd.records.iter().chain(&self.zookeeper.records)
+        self.etcd
+            .records
+            .iter()
+            .chain(&self.zookeeper.records)
+            .chain(&self.consul.records)
     }
 }
 
@@ -106,7 +117,10 @@ pub fn say(sc: &Scenario, e: &TraceEvent) -> Option<Said> {
         ServiceKind::Redlock if REDLOCK => redlock::say(sc, e, who),
         ServiceKind::Etcd if ETCD => etcd::say(sc, e, who),
         ServiceKind::Zookeeper if ZOOKEEPER => zookeeper::say(sc, e, who),
-        ServiceKind::Redlock | ServiceKind::Etcd | ServiceKind::Zookeeper => None,
+        ServiceKind::Consul if CONSUL => consul::say(sc, e, who),
+        ServiceKind::Redlock | ServiceKind::Etcd | ServiceKind::Zookeeper | ServiceKind::Consul => {
+            None
+        }
     }
 }
 
@@ -131,6 +145,7 @@ impl Engine {
             }
             _ if ETCD && ctx.service == ServiceKind::Etcd => self.on_etcd_event(ctx, ev),
             _ if ZOOKEEPER && ctx.service == ServiceKind::Zookeeper => self.on_zk_event(ctx, ev),
+            _ if CONSUL && ctx.service == ServiceKind::Consul => self.on_consul_event(ctx, ev),
             _ => self.on_lease_event(ctx, ev),
         }
     }
@@ -141,6 +156,7 @@ impl Engine {
             ServiceKind::Redlock if REDLOCK => self.redlock_acquire(ctx, c),
             ServiceKind::Etcd if ETCD => self.etcd_acquire(ctx, c),
             ServiceKind::Zookeeper if ZOOKEEPER => self.zk_acquire(ctx, c),
+            ServiceKind::Consul if CONSUL => self.consul_acquire(ctx, c),
             _ => self.lease_acquire(ctx, c),
         }
     }
@@ -151,6 +167,7 @@ impl Engine {
             ServiceKind::Redlock if REDLOCK => self.redlock_release(ctx, c),
             ServiceKind::Etcd if ETCD => self.etcd_release(ctx, c),
             ServiceKind::Zookeeper if ZOOKEEPER => self.zk_release(ctx, c),
+            ServiceKind::Consul if CONSUL => self.consul_release(ctx, c),
             _ => self.lease_release(ctx, c, value),
         }
     }
@@ -163,6 +180,7 @@ impl Engine {
             ServiceKind::Redlock => self.services.redlock.majority,
             ServiceKind::Etcd => self.services.etcd.owner,
             ServiceKind::Zookeeper => self.services.zookeeper.owner,
+            ServiceKind::Consul => self.services.consul.owner,
             _ => self.locks[0].latest_grantee(),
         }
     }
@@ -180,6 +198,7 @@ impl Engine {
             ServiceKind::Session => self.session_on_script_end(c),
             ServiceKind::Etcd if ETCD => self.etcd_on_script_end(ctx, c),
             ServiceKind::Zookeeper if ZOOKEEPER => self.zk_on_script_end(ctx, c),
+            ServiceKind::Consul if CONSUL => self.consul_on_script_end(ctx, c),
             _ => {}
         }
     }
