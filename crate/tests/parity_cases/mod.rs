@@ -187,6 +187,13 @@ pub const CASES: &[Case] = &[
         retries: 0,
         naive: false,
     },
+    Case {
+        scenario: "consul-lock-delay-exceeded",
+        policy: "none",
+        params: &[],
+        retries: 0,
+        naive: false,
+    },
 ];
 
 pub struct SweepCase {
