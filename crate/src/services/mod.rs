@@ -86,7 +86,9 @@ impl Services {
         self.redlock.reset(clients);
         self.etcd.reset(clients);
         self.zookeeper.reset(clients);
-        self.consul.reset(clients);
+        if CONSUL {
+            self.consul.reset(clients); // (the core build carries none of Consul's code)
+        }
     }
 
     /// The grants of services that keep their own (the others' are in `Engine::locks`).
@@ -95,7 +97,11 @@ impl Services {
             .records
             .iter()
             .chain(&self.zookeeper.records)
-            .chain(&self.consul.records)
+            .chain(if CONSUL {
+                &self.consul.records[..]
+            } else {
+                &[]
+            })
     }
 }
 
@@ -180,7 +186,7 @@ impl Engine {
             ServiceKind::Redlock => self.services.redlock.majority,
             ServiceKind::Etcd => self.services.etcd.owner,
             ServiceKind::Zookeeper => self.services.zookeeper.owner,
-            ServiceKind::Consul => self.services.consul.owner,
+            ServiceKind::Consul if CONSUL => self.services.consul.owner,
             _ => self.locks[0].latest_grantee(),
         }
     }
