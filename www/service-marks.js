@@ -1,8 +1,8 @@
-// The marks of etcd's and ZooKeeper's own on the diagram, read from the run's trace alone; pure (no
-// DOM), called by layout.js. Three of them, and the text alternative that says what they are:
+// The marks of etcd's, ZooKeeper's and Consul's own on the diagram, read from the run's trace alone;
+// pure (no DOM), called by layout.js. Three of them, and the text alternative that says what they are:
 //
-// - Keepalive ticks: each keepalive (etcd) or ping (ZooKeeper) that reached the server, a small upward
-//   triangle on the sending client's lane line at the instant it arrived. The trace records a keepalive
+// - Keepalive ticks: each keepalive (etcd), ping (ZooKeeper) or session renewal (Consul) that reached
+//   the server, a small upward triangle on the sending client's lane line at the instant it arrived. The trace records a keepalive
 //   only when it arrives, so the ticks stop where the client stops sending — frozen in a pause, or cut
 //   off by the network — and the gap lines up with the pause's hatched block. One that arrives after
 //   its lease (or session) is gone is hollow, with a note on the client's lane: that reply is how the
@@ -29,7 +29,7 @@ const DOWN = 4.5;
 
 /** The note of a keepalive that came too late: "keepalive ✗: lease gone" (etcd), "ping ✗: session gone". */
 export function keepaliveNotes(run, c, note) {
-  const text = run.service === 'zookeeper' ? c.d.pingFailed : c.d.keepaliveFailed;
+  const text = { zookeeper: c.d.pingFailed, consul: c.d.renewFailed }[run.service] || c.d.keepaliveFailed;
   for (const e of run.events) if (e.kind === 'keepalive-failed') note(e.actor, c.sx(e.t_ms), text, 'n-bad');
 }
 
@@ -145,8 +145,10 @@ export function connectionBands(run, c, lanes, bar) {
  */
 export function diagramDesc(run, d) {
   const zk = run.service === 'zookeeper';
-  if (run.nodes > 1 || !(zk || run.service === 'etcd')) return d.svgDesc;
+  if (run.nodes > 1 || !['etcd', 'zookeeper', 'consul'].includes(run.service)) return d.svgDesc;
   const legend = new Map(d.legend);
-  const marks = ['ka', 'queue', ...(zk ? ['conn'] : [])].map((k) => legend.get(k));
+  // Consul's lock is one key, not a queue: its waiters poll; only its renewals are marks of its own.
+  const kinds = run.service === 'consul' ? ['ka'] : ['ka', 'queue', ...(zk ? ['conn'] : [])];
+  const marks = kinds.map((k) => legend.get(k));
   return [d.svgDesc, fmt(d.svgDescService, { s: d.lanes[run.service] }), ...marks].join(' ');
 }
