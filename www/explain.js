@@ -72,11 +72,13 @@ function whyRejected(w, run, d, num) {
   let seen = 0;
   const tokenOf = {};
   const versionRead = {};
+  const valueRead = {};
   for (const e of run.events) {
     if (e.kind === 'write-rejected' && e.actor === w.client && e.t_ms === w.t_ms) break;
     if (e.kind === 'granted') tokenOf[e.actor] = e.token;
     if (e.kind === 'read') {
       versionRead[e.actor] = e.version;
+      valueRead[e.actor] = e.value;
       // first-touch: a read with a token also raises the highest token the storage has seen.
       if (run.fencing === 'first-touch' && tokenOf[e.actor]) seen = Math.max(seen, tokenOf[e.actor]);
     }
@@ -87,6 +89,8 @@ function whyRejected(w, run, d, num) {
       return fmt(d.whyToken, { t: num(w.token), seen: seen ? num(seen) : '?' });
     case 'version-changed':
       return fmt(d.whyVersion, { c: w.client, vr: w.client in versionRead ? num(versionRead[w.client]) : '?' });
+    case 'etag-changed':
+      return fmt(d.whyEtag, { c: w.client, vr: w.client in valueRead ? num(valueRead[w.client]) : '?' });
     case 'not-owner':
       return fmt(d.whyOwner, { c: w.client });
     case 'session-gone':
@@ -114,8 +118,13 @@ export function explainVerdict(run, d, num) {
     for (const w of refused) {
       lines.push(fmt(d.safeRejected, { c: w.client, v: num(w.value), why: whyRejected(w, run, d, num) }));
     }
-    if (run.final !== run.expected) lines.push(fmt(d.safeDiffers, { final: num(run.final), expected: num(run.expected) }));
-    else if (!refused.length) lines.push(run.stale_write_accepted ? d.safeStale : d.safeClean);
+    const stale = writes.find((w) => w.accepted && w.stale);
+    if (run.final !== run.expected) {
+      const key = refused.length || !stale ? 'safeDiffers' : 'safeStaleCounted';
+      lines.push(fmt(d[key], { final: num(run.final), expected: num(run.expected), c: stale && stale.client }));
+    } else if (!refused.length) lines.push(run.stale_write_accepted ? d.safeStale : d.safeClean);
+    // S3's ETag is the content: a stale writer's condition holds again once the content is back (ABA).
+    if (stale && run.fencing === 'etag') lines.push(fmt(d.etagAba, { c: stale.client, v: num(stale.snapshot) }));
   }
   if (run.locked_out) lines.push(fmt(d.lockedOut, { c: run.locked_out }));
   return {

@@ -77,6 +77,7 @@ scenario_tests! {
     etcd_waiter_expired_lease => "etcd-waiter-expired-lease",
     etcd_contrib_lock => "etcd-contrib-lock",
     zk_session_expiry => "zk-session-expiry",
+    s3_etag_aba => "s3-etag-aba",
     curator_suspended => "curator-suspended",
     consul_lock_delay => "consul-lock-delay",
     consul_lock_delay_exceeded => "consul-lock-delay-exceeded",

@@ -163,9 +163,11 @@ test('every scenario in the picker renders a verdict and a diagram', () =>
     const ids = await page.locator('#scenario option').evaluateAll((os) => os.map((o) => o.value));
     assert.ok(ids.length >= 9, `found ${ids.length} scenarios`);
     const groups = await page.locator('#scenario optgroup').evaluateAll((gs) => gs.map((g) => g.label));
-    assert.deepEqual(groups, ['The seed', 'Kleppmann’s cases', 'antirez’s replies', 'PostgreSQL', 'Networks', 'Lock services', 'Clocks', 'etcd', 'ZooKeeper', 'Consul']);
+    assert.deepEqual(groups, ['The seed', 'Kleppmann’s cases', 'antirez’s replies', 'PostgreSQL', 'Networks', 'Lock services', 'Clocks', 'etcd', 'ZooKeeper', 'Storage that fences', 'Consul']);
+    const policies = await page.locator('#fencing option').evaluateAll((os) => os.map((o) => o.value));
+    assert.deepEqual(policies, ['none', 'token', 'first-touch', 'version', 'etag', 'owner', 'equal-token']);
     for (const id of ids) {
-      for (const fencing of ['none', 'token', 'first-touch', 'version', 'owner', 'equal-token']) {
+      for (const fencing of policies) {
         await page.locator('#scenario').selectOption(id);
         await page.locator('#fencing').selectOption(fencing);
         const v = await verdict(page);
@@ -335,6 +337,26 @@ test('side by side: the seed unfenced next to fenced, with the divergence marked
     await page.locator('#fencing').selectOption('token');
     await page.locator('#compare-verdict.lost-update').waitFor();
     assert.equal(await page.locator('#compare-policy').inputValue(), 'none');
+  }));
+
+test('S3’s ETag next to GCS’s generation: compare= opens the side by side; the ETag matches again after A → B → A', () =>
+  withPage('?scenario=s3-etag-aba&fencing=etag&compare=version', async (page) => {
+    const v = await expectVerdict(page, 'safe', 440, 500);
+    assert.match(v.text, /A’s If-Match carried the ETag of 500, and the content was 500 again/);
+    assert.match(v.text, /A’s write was accepted after A had lost the lock/);
+    await page.locator('#compare[open] #compare-verdict.safe').waitFor();
+    assert.equal(await page.locator('#compare-policy').inputValue(), 'version');
+    assert.match(await page.locator('#compare-verdict').textContent(), /version.*SAFE, final 500 · expected 500/);
+    assert.match(await page.evaluate(() => location.search), /compare=version/);
+    // A wakes between B's withdrawal and C's refund: the content differs, and the ETag refuses A.
+    await page.goto(env.url + '?scenario=s3-etag-aba&fencing=etag&pause=340');
+    const w = await expectVerdict(page, 'safe', 500, 500);
+    assert.match(w.text, /A read 500 and sent its ETag with If-Match/);
+    assert.equal(await page.locator('#compare[open]').count(), 0, 'closed unless asked');
+    await page.goto(env.url + '?scenario=s3-etag-aba&compare=bogus');
+    await expectVerdict(page, 'safe', 440, 500);
+    assert.match(await page.locator('#notice-list').textContent(), /compare=bogus is not one of/);
+    assert.equal(await page.locator('#compare[open]').count(), 0);
   }));
 
 test('safety margin: says how late the stale write was and which assumption broke', () =>

@@ -979,13 +979,13 @@ impl Parser {
         Ok(Op::Acquire { every, tries })
     }
 
-    /// `write DEBIT [delay D] [via session]`.
+    /// `write DEBIT [delay D] [via session]`; a negative debit is a credit (a refund puts money back).
     fn write_op(&mut self, debit: &str, rest: &[&str]) -> Result<Op, Error> {
         let debit: i64 = debit
             .parse()
             .ok()
-            .filter(|d: &i64| (0..=1_000_000_000).contains(d))
-            .ok_or_else(|| self.err("write needs a debit between 0 and 1e9"))?;
+            .filter(|d: &i64| (-1_000_000_000..=1_000_000_000).contains(d))
+            .ok_or_else(|| self.err("write needs a debit between -1e9 and 1e9 (negative: a credit)"))?;
         let (mut delay, mut via_session) = (Dur::Lit(0), false);
         let mut it = rest.iter();
         while let Some(k) = it.next() {

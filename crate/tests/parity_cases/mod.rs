@@ -188,6 +188,13 @@ pub const CASES: &[Case] = &[
         naive: false,
     },
     Case {
+        scenario: "s3-etag-aba",
+        policy: "etag",
+        params: &[],
+        retries: 0,
+        naive: false,
+    },
+    Case {
         scenario: "consul-lock-delay-exceeded",
         policy: "none",
         params: &[],
