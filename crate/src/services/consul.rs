@@ -87,6 +87,8 @@ struct Client {
     sent_local: i64,
     /// A renewal timer of its own is queued.
     ticking: bool,
+    /// The session its renewal in flight names (`PUT /v1/session/renew/:id`).
+    renewing: u64,
 }
 
 impl State {
@@ -389,15 +391,17 @@ impl Engine {
             return;
         }
         cl.sent_local = local;
+        cl.renewing = cl.session.unwrap_or(0);
         self.consul_send(ctx, c, Tag::HeartbeatAt);
     }
 
-    /// `PUT /v1/session/renew`: a live session's timer is re-armed for TTL × 2 from now; a session
-    /// already invalidated is not found.
+    /// `PUT /v1/session/renew/:id`: a live session's timer is re-armed for TTL × 2 from now; a
+    /// session already invalidated (or replaced by a newer one of the client's) is not found.
     fn session_renew_at(&mut self, ctx: &Ctx, c: u8) {
         let now = self.now;
         let s = self.consul().sessions[usize::from(c)];
-        let live = s.alive && self.decide(now < s.expires_at);
+        let named = self.consul().clients[usize::from(c)].renewing;
+        let live = s.alive && s.id == named && self.decide(now < s.expires_at);
         let renewed = live.then(|| now.plus(Self::invalidate_after(ctx)));
         if let Some(end) = renewed {
             self.consul().sessions[usize::from(c)].expires_at = end;
@@ -409,7 +413,12 @@ impl Engine {
     /// Renewed: the lock is believed to last a TTL from when the renewal was sent. Not found:
     /// `RenewPeriodic` returns `ErrSessionExpired`, and the client knows it holds nothing.
     fn on_session_renewed(&mut self, ctx: &Ctx, c: u8, renewed: Option<SimTime>) {
-        let sent = self.consul().clients[usize::from(c)].sent_local;
+        let cl = self.consul().clients[usize::from(c)];
+        if cl.session != Some(cl.renewing) {
+            // The answer for a session it has since destroyed (a new one, if any, renews itself).
+            return;
+        }
+        let sent = cl.sent_local;
         if renewed.is_some() {
             if let Some(lease) = self.clients[usize::from(c)].lease.as_mut() {
                 lease.believed_end_local = sent.saturating_add(ctx.ttl_local());
