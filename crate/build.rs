@@ -65,6 +65,7 @@ fn left_out(kind: scenario::ServiceKind) -> bool {
         K::Redlock => "REDLOCK",
         K::Etcd => "ETCD",
         K::Zookeeper => "ZOOKEEPER",
+        K::Hazelcast => "HAZELCAST",
         K::Consul => "CONSUL",
     };
     std::env::var_os(format!("CARGO_FEATURE_{feature}")).is_none()

@@ -43,12 +43,13 @@ export function describeEvent(e, run, d, num) {
   else if (key === 'partition') key = e.cut ? 'partition-cut' : 'partition-heal';
   else if (key === 'redlock-acquired' && e.validity_us <= 0) key = 'redlock-trusted';
   else if (key === 'redlock-failed' && e.granted_nodes >= run.quorum) key = 'redlock-late';
-  // Consul: a release by a session that no longer holds the key frees nothing; a session destroyed
-  // while it holds the key releases it under lock-delay.
-  if (run.service === 'consul' && key === 'released' && !e.ended_lease) key = 'released-nothing';
+  // An unlock that freed nothing: Hazelcast's fails (LockOwnershipLostException); Consul's PUT
+  // ?release by a session that no longer holds the key does nothing.
+  else if (key === 'released' && e.ended_lease === false && ['hazelcast', 'consul'].includes(run.service)) key = 'releasedNothing';
+  // Consul: a session destroyed while it holds the key releases it under lock-delay.
   if (run.service === 'consul' && key === 'session-ended-disconnected' && e.freed_lock) key = 'session-ended-freed';
-  // etcd, ZooKeeper and Consul word their grants, failures, expiries and unlocks in their own terms.
-  if (['etcd', 'zookeeper', 'consul'].includes(run.service) && `${run.service}-${key}` in d.ev) key = `${run.service}-${key}`;
+  // etcd, ZooKeeper, Hazelcast and Consul word their grants, failures, expiries and unlocks in their own terms.
+  if (['etcd', 'zookeeper', 'hazelcast', 'consul'].includes(run.service) && `${run.service}-${key}` in d.ev) key = `${run.service}-${key}`;
   // Redlock: the node's own words for what happens on it.
   if (e.node != null && ['granted', 'grantedNoToken', 'denied', 'released', 'lease-expired', 'server-clock-step'].includes(key)) key = `node-${key}`;
   v.freed = e.freed_lock ? d.ev.freed : '';

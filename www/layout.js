@@ -225,8 +225,9 @@ function expiryWords(run, d) {
 /** A lane's name: the service (or Redlock node and its clock), a client (and the nodes it reaches), storage. */
 function laneName(k, run, c) {
   const { d, nodes } = c;
-  // Named by the service where it has a name of its own: Redis, the etcd server, the ZooKeeper ensemble.
-  if (k === 'lock') return (!nodes && ['redis', 'etcd', 'zookeeper', 'consul'].includes(run.service) && d.lanes[run.service]) || d.lanes.lock;
+  // Named by the service where it has a name of its own: Redis, the etcd server, the ZooKeeper ensemble,
+  // Hazelcast's CP group, the Consul server.
+  if (k === 'lock') return (!nodes && ['redis', 'etcd', 'zookeeper', 'hazelcast', 'consul'].includes(run.service) && d.lanes[run.service]) || d.lanes.lock;
   if (k === 'storage') return d.lanes.storage;
   if (nodes && nodes.includes(k)) {
     const i = nodes.indexOf(k);

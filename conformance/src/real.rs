@@ -1043,6 +1043,7 @@ impl<'a> Client<'a> {
             ServiceKind::Etcd => self.etcd_lock(value),
             ServiceKind::Zookeeper => self.zk_lock(),
             ServiceKind::Redlock => self.redlock_try_acquire(value),
+            ServiceKind::Hazelcast => Err("no Hazelcast server in the conformance suite".into()),
             ServiceKind::Consul => unreachable!("supported() refuses Consul scenarios"),
         }
     }
@@ -1227,6 +1228,9 @@ impl<'a> Client<'a> {
             ServiceKind::Redlock => {
                 self.redlock_unlock(h.value);
                 self.note("unlocks every node it reaches".into());
+            }
+            ServiceKind::Hazelcast => {
+                return Err("no Hazelcast server in the conformance suite".into())
             }
             ServiceKind::Consul => unreachable!("supported() refuses Consul scenarios"),
         }

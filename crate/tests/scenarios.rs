@@ -79,6 +79,7 @@ scenario_tests! {
     zk_session_expiry => "zk-session-expiry",
     s3_etag_aba => "s3-etag-aba",
     curator_suspended => "curator-suspended",
+    hazelcast_fenced_lock => "hazelcast-fenced-lock",
     consul_lock_delay => "consul-lock-delay",
     consul_lock_delay_exceeded => "consul-lock-delay-exceeded",
 }

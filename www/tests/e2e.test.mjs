@@ -163,7 +163,7 @@ test('every scenario in the picker renders a verdict and a diagram', () =>
     const ids = await page.locator('#scenario option').evaluateAll((os) => os.map((o) => o.value));
     assert.ok(ids.length >= 9, `found ${ids.length} scenarios`);
     const groups = await page.locator('#scenario optgroup').evaluateAll((gs) => gs.map((g) => g.label));
-    assert.deepEqual(groups, ['The seed', 'Kleppmann’s cases', 'antirez’s replies', 'PostgreSQL', 'Networks', 'Lock services', 'Clocks', 'etcd', 'ZooKeeper', 'Storage that fences', 'Consul']);
+    assert.deepEqual(groups, ['The seed', 'Kleppmann’s cases', 'antirez’s replies', 'PostgreSQL', 'Networks', 'Lock services', 'Clocks', 'etcd', 'ZooKeeper', 'Storage that fences', 'Hazelcast', 'Consul']);
     const policies = await page.locator('#fencing option').evaluateAll((os) => os.map((o) => o.value));
     assert.deepEqual(policies, ['none', 'token', 'first-touch', 'version', 'etag', 'owner', 'equal-token']);
     for (const id of ids) {
@@ -503,6 +503,30 @@ test('Consul: the lock-delay holds B off until A\'s late write lands; past it, o
     await expectVerdict(page, 'lost-update', 440, 450);
     assert.equal(await page.locator('#svg text.lane-name').first().textContent(), 'Consul সার্ভার');
     assert.match(await page.locator('#svg-desc').textContent(), /Consul সার্ভার।/);
+  }));
+
+test('hazelcast: the CP group lane, heartbeats, the waiting lock call, the fence refuses A, in both languages', () =>
+  withPage('?scenario=hazelcast-fenced-lock', async (page) => {
+    await expectVerdict(page, 'lost-update', 440, 450);
+    const group = (label) => page.locator(`#scenario optgroup[label="${label}"] option`).evaluateAll((os) => os.map((o) => o.value));
+    assert.deepEqual(await group('Hazelcast'), ['hazelcast-fenced-lock']);
+    assert.equal(await page.locator('#svg text.lane-name').first().textContent(), 'Hazelcast CP group');
+    // B heartbeats while it waits; A's one heartbeat, after its freeze, fails.
+    assert.ok((await page.locator('#svg path.ka:not(.bad)').count()) >= 2);
+    assert.equal(await page.locator('#svg path.ka.bad').count(), 1);
+    const svg = await page.locator('#svg').textContent();
+    assert.match(svg, /queue: A › B \(commit 4\)/);
+    assert.match(svg, /heartbeat ✗: session closed/);
+    assert.match(await page.locator('#svg-desc').textContent(), /Hazelcast CP group\. Triangles/);
+    assert.match(await page.locator('#margin').textContent(), /after its session ended at 15,?000 ms/);
+    // The fence, checked by the storage: A's write with fence 2 is refused after B's 4.
+    await page.locator('#fencing').selectOption('token');
+    await expectVerdict(page, 'safe', 450, 450);
+    // Bengali: the same story in its words.
+    await page.goto(env.url + '?scenario=hazelcast-fenced-lock&lang=bn');
+    await expectVerdict(page, 'lost-update', 440, 450);
+    assert.equal(await page.locator('#svg text.lane-name').first().textContent(), 'Hazelcast CP গ্রুপ');
+    assert.match(await page.locator('#svg').textContent(), /হার্টবিট ✗: সেশন বন্ধ/);
   }));
 
 test('redlock: the compliant client by default, the naive switch in the URL, bad values noticed', () =>

@@ -48,10 +48,15 @@
 //! `zookeeper session=D [tick=D] [suspended=error|tolerate] [tokens=czxid|no]` (a session kept alive by
 //! pings every third of its timeout; ephemeral sequential nodes, the lowest holds; Curator's
 //! SUSPENDED after two thirds of the timeout without a reply, LOST a timeout later; `cut A n1` cuts
-//! a client off the server), `consul ttl=D [lock-delay=D] [tokens=lock-index|no]` (a session with a TTL
-//! of 10 s to 1 h, 15 s by default, renewed every half TTL and invalidated by the server after twice
-//! the TTL without a renewal; its lock released, then closed for the lock-delay, 15 s by default and
-//! at most 60 s; the key's LockIndex is the token). Redlock nodes' own clocks: `node n3: step=+300ms@50ms` or
+//! a client off the server), `hazelcast [session-ttl=D] [heartbeat=D] [check=D] [tokens=fence|no]`
+//! (Hazelcast's FencedLock on a CP session: heartbeats every `heartbeat` (5 s) that freeze with the
+//! client; the CP group closes a session that had none for `session-ttl` (300 s; more than
+//! `heartbeat`) at its next expiry check (every `check`, 1 s), releasing its lock; waiters queue on the
+//! server; the fence is the Raft commit index of the holder's lock call), `consul ttl=D [lock-delay=D]
+//! [tokens=lock-index|no]` (a session with a TTL of 10 s to 1 h, 15 s by default, renewed every half
+//! TTL and invalidated by the server after twice the TTL without a renewal; its lock released, then
+//! closed for the lock-delay, 15 s by default and at most 60 s; the key's LockIndex is the token).
+//! Redlock nodes' own clocks: `node n3: step=+300ms@50ms` or
 //! `node n3: monotonic`; a client's reachable nodes: `client A reach=n1,n2,n3: …`, and the delay of its
 //! links to particular nodes: `client A latency=n1:1ms,n2:3ms: …` (others: `lock-latency`). Any service:
 //! `lock-latency=D`, `store-latency=D` (one-way network delay).
@@ -118,6 +123,10 @@ pub enum ServiceKind {
     /// pings, an ephemeral sequential node per contender, the lowest holds, each waiter watches its
     /// predecessor; an expired session's nodes are deleted. The holder's node `czxid` is the token.
     Zookeeper,
+    /// Hazelcast's FencedLock on a CP session kept alive by heartbeats: the CP group closes a session
+    /// that sent none for its TTL and releases its lock to the next waiter; the fence (the Raft commit
+    /// index of the holder's lock call) is the token.
+    Hazelcast,
     /// Consul's sessions and KV locks (as the Go client's `api.Lock` uses them): a session with a TTL
     /// renewed every half TTL, invalidated by the server after twice the TTL without a renewal; its
     /// lock is then released and closed for the session's lock-delay. `PUT ?acquire` succeeds on a
@@ -135,6 +144,7 @@ impl ServiceKind {
             ServiceKind::Redlock => "redlock",
             ServiceKind::Etcd => "etcd",
             ServiceKind::Zookeeper => "zookeeper",
+            ServiceKind::Hazelcast => "hazelcast",
             ServiceKind::Consul => "consul",
         }
     }
@@ -222,12 +232,13 @@ pub struct ServiceSpec {
     /// The first fencing token (Kafka-style epochs need not start at 1).
     pub first_token: u64,
     /// etcd: how often a client sends a keepalive for its lease (`Lit(0)`: a third of the TTL, as
-    /// etcd's Go client does).
+    /// etcd's Go client does). Hazelcast: the CP session heartbeat interval.
     pub keepalive: Dur,
     /// etcd: what the holder's token is.
     pub etcd_token: EtcdToken,
     /// ZooKeeper: the server's tickTime; a session expires at the first tick after its timeout
-    /// (`Lit(0)`: exactly at the timeout).
+    /// (`Lit(0)`: exactly at the timeout). Hazelcast: the period of the CP group's expired-session
+    /// check (a session closes at the first check at or after its expiration time).
     pub tick: Dur,
     /// The naive switch's setting when a run does not say: on for an etcd whose lock is 3.4's
     /// (`version=3.4`: what Debian ships), off otherwise.
@@ -600,9 +611,18 @@ impl Parser {
                 svc.ttl = Dur::Lit(15 * SEC);
                 svc.lock_delay = Dur::Lit(15 * SEC);
             }
+            Some("hazelcast") => {
+                // CPSubsystemConfig's defaults: session-time-to-live-seconds 300, session-heartbeat-
+                // interval-seconds 5; RaftSessionService checks for expired sessions every second.
+                let svc = &mut self.sc().service;
+                svc.kind = ServiceKind::Hazelcast;
+                svc.ttl = Dur::Lit(300_000 * MS);
+                svc.keepalive = Dur::Lit(5_000 * MS);
+                svc.tick = Dur::Lit(1_000 * MS);
+            }
             other => {
                 return Err(self.err(format!(
-                    "unknown lock service \"{}\"; expected lease, session, redis, redlock, etcd, zookeeper or consul",
+                    "unknown lock service \"{}\"; expected lease, session, redis, redlock, etcd, zookeeper, hazelcast or consul",
                     other.unwrap_or("")
                 )))
             }
@@ -623,7 +643,7 @@ impl Parser {
         if self.sc().service.kind == ServiceKind::Consul {
             self.consul_bounds()?;
         }
-        Ok(())
+        self.check_hazelcast()
     }
 
     /// Consul refuses a session TTL outside 10 s … 24 h (`SessionTTLMin`, `SessionTTLMax`; here at most
@@ -649,6 +669,23 @@ impl Parser {
         Ok(())
     }
 
+    /// Hazelcast refuses a session TTL that is not longer than the heartbeat interval
+    /// (CPSubsystemConfig); checked where both are numbers (a parameter's range is the scenario's).
+    fn check_hazelcast(&mut self) -> Result<(), Error> {
+        let svc = &self.sc().service;
+        if svc.kind != ServiceKind::Hazelcast {
+            return Ok(());
+        }
+        match (svc.ttl, svc.keepalive, svc.tick) {
+            (_, Dur::Lit(0), _) => Err(self.err("heartbeat must be positive")),
+            (_, _, Dur::Lit(0)) => Err(self.err("check must be positive")),
+            (Dur::Lit(ttl), Dur::Lit(hb), _) if ttl <= hb => Err(self.err(
+                "session-ttl must be longer than heartbeat (Hazelcast's CPSubsystemConfig)",
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// One `key=value` setting of a service.
     fn service_setting(&mut self, k: &str, v: &str) -> Result<(), Error> {
         match k {
@@ -662,6 +699,7 @@ impl Parser {
                 self.sc().service.tokens = match (v, kind) {
                     ("yes", ServiceKind::Lease) | ("incr", ServiceKind::Redis) => true,
                     ("revision", ServiceKind::Etcd) | ("czxid", ServiceKind::Zookeeper) => true,
+                    ("fence", ServiceKind::Hazelcast) => true,
                     ("lock-index", ServiceKind::Consul) => true,
                     ("lease-id", ServiceKind::Etcd) => {
                         self.sc().service.etcd_token = EtcdToken::LeaseId;
@@ -670,12 +708,13 @@ impl Parser {
                     ("no", _) => false,
                     _ => {
                         return Err(self.err(
-                            "tokens must be yes or no (lease), incr or no (redis), revision, lease-id or no (etcd), czxid or no (zookeeper), lock-index or no (consul)",
+                            "tokens must be yes or no (lease), incr or no (redis), revision, lease-id or no (etcd), czxid or no (zookeeper), fence or no (hazelcast), lock-index or no (consul)",
                         ))
                     }
                 }
             }
             "session" | "tick" | "suspended" => self.zookeeper_setting(k, v)?,
+            "session-ttl" | "heartbeat" | "check" => self.hazelcast_setting(k, v)?,
             "version" => {
                 if self.sc().service.kind != ServiceKind::Etcd {
                     return Err(self.err("version needs `service: etcd`"));
@@ -741,6 +780,22 @@ impl Parser {
                     _ => return Err(self.err("suspended must be error or tolerate")),
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// Hazelcast's own settings: `session-ttl=D` (session-time-to-live-seconds), `heartbeat=D`
+    /// (session-heartbeat-interval-seconds), `check=D` (the expired-session check's period).
+    fn hazelcast_setting(&mut self, k: &str, v: &str) -> Result<(), Error> {
+        if self.sc().service.kind != ServiceKind::Hazelcast {
+            return Err(self.err(format!("{k} needs `service: hazelcast`")));
+        }
+        let d = self.dur(v)?;
+        let svc = &mut self.sc().service;
+        match k {
+            "session-ttl" => svc.ttl = d,
+            "heartbeat" => svc.keepalive = d,
+            _ => svc.tick = d,
         }
         Ok(())
     }

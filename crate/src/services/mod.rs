@@ -11,16 +11,24 @@
 //! - `etcd`: etcd's lock API on a lease the client keeps alive; waiters queued by revision;
 //! - `zookeeper`: ZooKeeper's lock recipe on a session kept alive by pings, with Curator's
 //!   connection states;
+//! - `hazelcast`: Hazelcast's FencedLock on a CP session kept alive by heartbeats; waiters queued on
+//!   the CP group, the fence a Raft commit index;
 //! - `consul`: Consul's KV lock on a session with a TTL, released under lock-delay when the session
 //!   is invalidated.
 //!
-//! The first four are the lab page's core; `redlock`, `etcd`, `zookeeper` and `consul` are each a cargo
-//! feature (all on by default). The page's first wasm is built without them, so a reader of the seed
-//! downloads only the core engine; a scenario on another service loads the full build. A build without
+//! The first four are the lab page's core; `redlock`, `etcd`, `zookeeper`, `hazelcast` and `consul`
+//! are each a cargo feature (all on by default). The page's first wasm is built without them, so a
+//! reader of the seed downloads only the core engine; a scenario on another service loads the full build. A build without
 //! a service refuses its scenarios ([`built_in`]): the dispatch below never reaches a missing one.
+//! `hazelcast` and `consul` are also left out of the build by `cfg` (their modules, their state and
+//! their arms): a const guard drops their calls, but a state's drop and reset code would still cost
+//! the core ~220 B each.
 
+#[cfg(feature = "consul")]
 mod consul;
 mod etcd;
+#[cfg(feature = "hazelcast")]
+mod hazelcast;
 mod lease;
 mod redis;
 mod redlock;
@@ -46,6 +54,7 @@ pub const fn built_in(kind: ServiceKind) -> bool {
         ServiceKind::Redlock => REDLOCK,
         ServiceKind::Etcd => ETCD,
         ServiceKind::Zookeeper => ZOOKEEPER,
+        ServiceKind::Hazelcast => HAZELCAST,
         ServiceKind::Consul => CONSUL,
     }
 }
@@ -69,6 +78,7 @@ pub fn check_built_in(sc: &Scenario) -> Result<(), crate::error::Error> {
 const REDLOCK: bool = cfg!(feature = "redlock");
 const ETCD: bool = cfg!(feature = "etcd");
 const ZOOKEEPER: bool = cfg!(feature = "zookeeper");
+const HAZELCAST: bool = cfg!(feature = "hazelcast");
 const CONSUL: bool = cfg!(feature = "consul");
 
 /// The services' own state during a run, one field per service that keeps any.
@@ -77,6 +87,9 @@ pub(crate) struct Services {
     pub redlock: redlock::State,
     pub etcd: etcd::State,
     pub zookeeper: zookeeper::State,
+    #[cfg(feature = "hazelcast")]
+    pub hazelcast: hazelcast::State,
+    #[cfg(feature = "consul")]
     pub consul: consul::State,
 }
 
@@ -86,22 +99,20 @@ impl Services {
         self.redlock.reset(clients);
         self.etcd.reset(clients);
         self.zookeeper.reset(clients);
-        if CONSUL {
-            self.consul.reset(clients); // (the core build carries none of Consul's code)
-        }
+        #[cfg(feature = "hazelcast")]
+        self.hazelcast.reset(clients);
+        #[cfg(feature = "consul")]
+        self.consul.reset(clients);
     }
 
     /// The grants of services that keep their own (the others' are in `Engine::locks`).
     pub fn own_grants(&self) -> impl Iterator<Item = &crate::lock::LeaseRecord> {
-        self.etcd
-            .records
-            .iter()
-            .chain(&self.zookeeper.records)
-            .chain(if CONSUL {
-                &self.consul.records[..]
-            } else {
-                &[]
-            })
+        let grants = self.etcd.records.iter().chain(&self.zookeeper.records);
+        #[cfg(feature = "hazelcast")]
+        let grants = grants.chain(&self.hazelcast.records);
+        #[cfg(feature = "consul")]
+        let grants = grants.chain(&self.consul.records);
+        grants
     }
 }
 
@@ -123,10 +134,15 @@ pub fn say(sc: &Scenario, e: &TraceEvent) -> Option<Said> {
         ServiceKind::Redlock if REDLOCK => redlock::say(sc, e, who),
         ServiceKind::Etcd if ETCD => etcd::say(sc, e, who),
         ServiceKind::Zookeeper if ZOOKEEPER => zookeeper::say(sc, e, who),
+        #[cfg(feature = "hazelcast")]
+        ServiceKind::Hazelcast if HAZELCAST => hazelcast::say(sc, e, who),
+        #[cfg(feature = "consul")]
         ServiceKind::Consul if CONSUL => consul::say(sc, e, who),
-        ServiceKind::Redlock | ServiceKind::Etcd | ServiceKind::Zookeeper | ServiceKind::Consul => {
-            None
-        }
+        ServiceKind::Redlock
+        | ServiceKind::Etcd
+        | ServiceKind::Zookeeper
+        | ServiceKind::Hazelcast
+        | ServiceKind::Consul => None,
     }
 }
 
@@ -151,6 +167,9 @@ impl Engine {
             }
             _ if ETCD && ctx.service == ServiceKind::Etcd => self.on_etcd_event(ctx, ev),
             _ if ZOOKEEPER && ctx.service == ServiceKind::Zookeeper => self.on_zk_event(ctx, ev),
+            #[cfg(feature = "hazelcast")]
+            _ if HAZELCAST && ctx.service == ServiceKind::Hazelcast => self.on_hz_event(ctx, ev),
+            #[cfg(feature = "consul")]
             _ if CONSUL && ctx.service == ServiceKind::Consul => self.on_consul_event(ctx, ev),
             _ => self.on_lease_event(ctx, ev),
         }
@@ -162,6 +181,9 @@ impl Engine {
             ServiceKind::Redlock if REDLOCK => self.redlock_acquire(ctx, c),
             ServiceKind::Etcd if ETCD => self.etcd_acquire(ctx, c),
             ServiceKind::Zookeeper if ZOOKEEPER => self.zk_acquire(ctx, c),
+            #[cfg(feature = "hazelcast")]
+            ServiceKind::Hazelcast if HAZELCAST => self.hz_acquire(ctx, c),
+            #[cfg(feature = "consul")]
             ServiceKind::Consul if CONSUL => self.consul_acquire(ctx, c),
             _ => self.lease_acquire(ctx, c),
         }
@@ -173,6 +195,9 @@ impl Engine {
             ServiceKind::Redlock if REDLOCK => self.redlock_release(ctx, c),
             ServiceKind::Etcd if ETCD => self.etcd_release(ctx, c),
             ServiceKind::Zookeeper if ZOOKEEPER => self.zk_release(ctx, c),
+            #[cfg(feature = "hazelcast")]
+            ServiceKind::Hazelcast if HAZELCAST => self.hz_release(ctx, c),
+            #[cfg(feature = "consul")]
             ServiceKind::Consul if CONSUL => self.consul_release(ctx, c),
             _ => self.lease_release(ctx, c, value),
         }
@@ -180,12 +205,15 @@ impl Engine {
 
     /// The client the ideal guard lets write: the lock service's latest grantee, for Redlock the
     /// latest client to hold live keys on a majority of the nodes, for etcd the latest client whose
-    /// key became the lowest live one.
+    /// key became the lowest live one, for Hazelcast the latest owner of the FencedLock.
     pub(crate) fn rightful(&self, ctx: &Ctx) -> Option<u8> {
         match ctx.service {
             ServiceKind::Redlock => self.services.redlock.majority,
             ServiceKind::Etcd => self.services.etcd.owner,
             ServiceKind::Zookeeper => self.services.zookeeper.owner,
+            #[cfg(feature = "hazelcast")]
+            ServiceKind::Hazelcast if HAZELCAST => self.services.hazelcast.owner,
+            #[cfg(feature = "consul")]
             ServiceKind::Consul if CONSUL => self.services.consul.owner,
             _ => self.locks[0].latest_grantee(),
         }
@@ -204,6 +232,9 @@ impl Engine {
             ServiceKind::Session => self.session_on_script_end(c),
             ServiceKind::Etcd if ETCD => self.etcd_on_script_end(ctx, c),
             ServiceKind::Zookeeper if ZOOKEEPER => self.zk_on_script_end(ctx, c),
+            #[cfg(feature = "hazelcast")]
+            ServiceKind::Hazelcast if HAZELCAST => self.hz_on_script_end(ctx, c),
+            #[cfg(feature = "consul")]
             ServiceKind::Consul if CONSUL => self.consul_on_script_end(ctx, c),
             _ => {}
         }

@@ -195,6 +195,13 @@ pub const CASES: &[Case] = &[
         naive: false,
     },
     Case {
+        scenario: "hazelcast-fenced-lock",
+        policy: "token",
+        params: &[],
+        retries: 1,
+        naive: false,
+    },
+    Case {
         scenario: "consul-lock-delay-exceeded",
         policy: "none",
         params: &[],
