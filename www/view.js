@@ -328,8 +328,9 @@ export function syncSliders(v, snap) {
   const tp = ttlParam(s);
   const session = s.service === 'session';
   const [off, offNote] = session ? [d.ttlOff, d.noteNoTtl] : [d.ttlFixed, d.noteTtlFixed];
-  // Hazelcast's TTL is its CP session's (after the last heartbeat), not a lease's: the scenario's word.
-  const ttlLabel = (s.service === 'hazelcast' && tp && paramLabel(d, st.lang, s, tp)) || d.ttl;
+  // Hazelcast's and Consul's TTLs are a session's (after the last heartbeat or renewal), not a lease's:
+  // the scenario's word.
+  const ttlLabel = (['hazelcast', 'consul'].includes(s.service) && tp && paramLabel(d, st.lang, s, tp)) || d.ttl;
   syncSlider(v, snap, 'ttl', tp, st.ttl, tp ? ttlLabel : off, tp ? '' : offNote);
   const p = pauseParam(s);
   const label = !p ? d.pauseOff : p.name === 'delay' ? d.pauseAsDelay : paramLabel(d, st.lang, s, p) || d.pause;

@@ -490,6 +490,7 @@ test('Consul: the lock-delay holds B off until A\'s late write lands; past it, o
     const group = (label) => page.locator(`#scenario optgroup[label="${label}"] option`).evaluateAll((os) => os.map((o) => o.value));
     assert.deepEqual(await group('Consul'), ['consul-lock-delay', 'consul-lock-delay-exceeded']);
     assert.equal(await page.locator('#svg text.lane-name').first().textContent(), 'Consul server');
+    assert.equal(await page.locator('#ttl-label').textContent(), 'Session TTL', 'a session\'s TTL, not a lease\'s');
     assert.equal(await page.locator('#svg rect.lockdelay').count(), 1, 'the key closed from 30 to 45 s');
     assert.equal(await page.locator('#svg path.ka.bad').count(), 1, 'A renews once, when it wakes: 404');
     assert.match(await page.locator('#svg').textContent(), /renew ✗: session gone/);
