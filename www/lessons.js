@@ -517,6 +517,25 @@ export const chapters = [
     beats: [
       // (the lock services' beats come first; the storage that fences closes the chapter)
       {
+        set: { scenario: 'hazelcast-fenced-lock' },
+        say: {
+          en: 'Hazelcast’s FencedLock lives on a CP session kept alive by heartbeats; here the session TTL is {ttl} ms (Hazelcast’s default is five minutes). A takes the lock — lockAndGetFence() returns {A.token} — reads {A.read} and freezes for {pause} ms; its heartbeats freeze with it. B’s lock call waits on the CP group.',
+          bn: 'Hazelcast-এর FencedLock থাকে হার্টবিটে টিকে থাকা একটি CP সেশনে; এখানে সেশন TTL {ttl} ms (Hazelcast-এর ডিফল্ট পাঁচ মিনিট)। A লক নেয় — lockAndGetFence() ফেরায় {A.token} — {A.read} পড়ে আর {pause} ms থমকে যায়; তার হার্টবিটও থমকে যায়। B-র lock কল CP গ্রুপে অপেক্ষা করে।',
+        },
+        ask: {
+          q: { en: 'The storage checks nothing. When A wakes and writes, what happens to B’s update?', bn: 'স্টোরেজ কিছুই যাচাই করে না। A জেগে লিখলে B-র আপডেটের কী হয়?' },
+          choices: [
+            { say: { en: 'It is lost: A’s session was closed, B wrote, and A overwrote it', bn: 'হারিয়ে যায়: A-র সেশন বন্ধ হয়েছিল, B লিখেছিল, আর A তার ওপর লিখে দেয়' }, when: { lost: 'B' } },
+            { say: { en: 'It survives: Hazelcast refuses A’s write', bn: 'টিকে থাকে: Hazelcast A-র লেখা ফিরিয়ে দেয়' }, when: { lost: null } },
+          ],
+        },
+        claims: { verdict: 'lost-update', firstWrite: 'B', overlap: true },
+        why: {
+          en: 'No heartbeat came for the session TTL, so the CP group closed A’s session and B’s waiting call returned fence {B.token}; B wrote {B.value}, and A, not yet told, wrote {A.value}: final {final}, expected {expected}. Hazelcast hands out the fence; only a storage that checks it refuses A — switch Fencing to token and see.',
+          bn: 'সেশন TTL ধরে কোনো হার্টবিট আসেনি, তাই CP গ্রুপ A-র সেশন বন্ধ করে আর B-র অপেক্ষমাণ কল ফেন্স {B.token} নিয়ে ফেরে; B লেখে {B.value}, আর তখনও খবর না-পাওয়া A লেখে {A.value}: চূড়ান্ত {final}, প্রত্যাশিত {expected}। ফেন্স দেয় Hazelcast; A-কে ফেরাতে পারে কেবল সেই স্টোরেজ যে তা যাচাই করে — Fencing-কে token করে দেখুন।',
+        },
+      },
+      {
         set: { scenario: 's3-etag-aba', fencing: 'etag' },
         say: {
           en: 'No token this time: the storage fences by itself, with S3’s conditional write. A reads the balance ({A.read}) and its ETag, then freezes for {pause} ms; its lease ends at {ttl} ms. B takes the lock and withdraws {B.debit}; C takes it next and puts the money back, so the balance is {A.read} again. A wakes and writes with If-Match on the ETag it read.',
