@@ -43,9 +43,12 @@ export function describeEvent(e, run, d, num) {
   else if (key === 'partition') key = e.cut ? 'partition-cut' : 'partition-heal';
   else if (key === 'redlock-acquired' && e.validity_us <= 0) key = 'redlock-trusted';
   else if (key === 'redlock-failed' && e.granted_nodes >= run.quorum) key = 'redlock-late';
-  // Hazelcast: an unlock that freed nothing failed (LockOwnershipLostException).
-  else if (key === 'released' && e.ended_lease === false && run.service === 'hazelcast') key = 'releasedNothing';
-  // etcd, ZooKeeper, Hazelcast and Kubernetes word their grants, failures, expiries and unlocks in their own terms.
+  // An unlock that freed nothing: Hazelcast's fails (LockOwnershipLostException); Consul's PUT
+  // ?release by a session that no longer holds the key does nothing.
+  else if (key === 'released' && e.ended_lease === false && ['hazelcast', 'consul'].includes(run.service)) key = 'releasedNothing';
+  // Consul: a session destroyed while it holds the key releases it under lock-delay.
+  if (run.service === 'consul' && key === 'session-ended-disconnected' && e.freed_lock) key = 'session-ended-freed';
+  // etcd, ZooKeeper, Hazelcast, Kubernetes and Consul word their grants, failures, expiries and unlocks in their own terms.
   if (OWN_WORDS.includes(run.service) && `${run.service}-${key}` in d.ev) key = `${run.service}-${key}`;
   // Redlock: the node's own words for what happens on it.
   if (e.node != null && ['granted', 'grantedNoToken', 'denied', 'released', 'lease-expired', 'server-clock-step'].includes(key)) key = `node-${key}`;
@@ -168,6 +171,10 @@ export function safetyMargin(run, d, num) {
     }
     if (run.service === 'kubernetes') causes.push(...k8sCauses(run, w, lease, d, num));
     const ttl = run.ttl_ms;
+    if (run.service === 'consul' && !lease.session_ended && late > 0) {
+      out.push(consulMargin(w, lease, causes, run, d, num, late));
+      continue;
+    }
     const head = lease.session_ended
       ? fmt(d.marginSession, { c: w.client, t: num(w.t_ms), end: num(lease.ends_ms), late: num(late) })
       : late > 0
@@ -192,6 +199,19 @@ function k8sCauses(run, w, lease, d, num) {
   const renewals = run.events.filter((e) => e.actor === w.client && e.kind === 'keepalive' && e.t_ms <= w.t_ms);
   const last = renewals.length ? renewals[renewals.length - 1].t_ms : lease.granted_ms;
   return [fmt(run.naive ? d.marginHungRenew : d.marginRenewDeadline, { c: w.client, last: num(last) })];
+}
+
+/**
+ * Consul's margin for a write after its writer's session was invalidated (TTL × 2 without a renewal):
+ * what broke, and whether the key's lock-delay still kept everyone else out when the write landed —
+ * the write is stale exactly when another client had been granted the lock before it (the run says).
+ */
+function consulMargin(w, lease, causes, run, d, num, late) {
+  const head = fmt(d.marginConsul, { c: w.client, t: num(w.t_ms), end: num(lease.ends_ms), late: num(late), ttl: num(run.ttl_ms) });
+  const broke = causes.length ? fmt(d.marginBecause, { causes: causes.join(d.marginAnd) }) : '';
+  const delay = run.params && run.params.lockdelay_ms;
+  const until = delay > 0 ? fmt(w.stale ? d.marginDelayOver : d.marginDelayHeld, { until: num(lease.ends_ms + delay) }) : '';
+  return [head, broke, until].filter(Boolean).join(' ');
 }
 
 /**

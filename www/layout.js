@@ -169,7 +169,7 @@ MARKS['write-rejected'] = MARKS['write-accepted'];
 
 /** How a lease that was neither released nor lost ended, where the service has its own word for it:
  *  ZooKeeper's session expires; a Kubernetes Lease is overwritten by the candidate that takes over. */
-const END_WORD = { zookeeper: 'sessionExpired', kubernetes: 'takenOver' };
+const END_WORD = { zookeeper: 'sessionExpired', kubernetes: 'takenOver', consul: 'sessionInvalidated' };
 
 /** Every event's marks, then how each lease ended (expired, released, lost, its session gone). */
 function collectMarks(run, c) {
@@ -190,7 +190,7 @@ function collectMarks(run, c) {
     else if (l.released) {
       if (!nodes) m.note(lane, x, fmt(narrow ? d.releasedShort : d.released, { c: l.client }), '');
     } else if (l.session_ended) m.note(lane, x, fmt(narrow ? d.sessionEndedShort : d.sessionEnded, { c: l.client }), 'n-bad');
-    else m.note(lane, x, fmt(narrow || nodes ? d.expiredShort : d[END_WORD[run.service] || 'expired'], { c: l.client }), 'n-exp');
+    else m.note(lane, x, fmt(narrow || nodes ? d.expiredShort : expiryWords(run, d), { c: l.client }), 'n-exp');
   }
   return m;
 }
@@ -220,12 +220,18 @@ function placeNotes(notes, c) {
   return rowsOf;
 }
 
+/** How a lock's end by its service's timer is said: a lease expires, a ZooKeeper session expires, a
+ * Consul session is invalidated (its key released, then closed for the lock-delay). */
+function expiryWords(run, d) {
+  return d[END_WORD[run.service] || 'expired'];
+}
+
 /** A lane's name: the service (or Redlock node and its clock), a client (and the nodes it reaches), storage. */
 function laneName(k, run, c) {
   const { d, nodes } = c;
   // Named by the service where it has a name of its own: Redis, the etcd server, the ZooKeeper ensemble,
-  // Hazelcast's CP group, the Kubernetes API server.
-  if (k === 'lock') return (!nodes && ['redis', 'etcd', 'zookeeper', 'hazelcast', 'kubernetes'].includes(run.service) && d.lanes[run.service]) || d.lanes.lock;
+  // Hazelcast's CP group, the Kubernetes API server, the Consul server.
+  if (k === 'lock') return (!nodes && ['redis', 'etcd', 'zookeeper', 'hazelcast', 'kubernetes', 'consul'].includes(run.service) && d.lanes[run.service]) || d.lanes.lock;
   if (k === 'storage') return d.lanes.storage;
   if (nodes && nodes.includes(k)) {
     const i = nodes.indexOf(k);
@@ -322,8 +328,8 @@ function clientBars(out, run, c, lanes) {
     const text = tok && t ? fmt(d.belief, { c: b.client, t: num(t) }) : fmt(d.beliefNoToken, { c: b.client });
     const cut = lease && b.to_ms > lease.ends_ms + EPS ? Math.max(lease.ends_ms, b.from_ms) : b.to_ms;
     if (cut > b.from_ms + EPS) bar(out, c, lane, b.from_ms, cut, -17, 14, 'belief', [text, t ? fmt(d.beliefShort, { t: num(t) }) : '']);
-    // A ZooKeeper lock lives as long as its session: when it is gone, so is the session.
-    const stale = lease && (lease.session_ended || run.service === 'zookeeper') ? d.staleSession : d.stale;
+    // A ZooKeeper or Consul lock lives as long as its session: when it is gone, so is the session.
+    const stale = lease && (lease.session_ended || ['zookeeper', 'consul'].includes(run.service)) ? d.staleSession : d.stale;
     if (cut < b.to_ms - EPS) bar(out, c, lane, cut, b.to_ms, -17, 14, 'belief stale', [narrow ? d.staleShort : stale, d.staleShort]);
   }
   for (const p of run.pauses) {

@@ -1,9 +1,10 @@
-// The marks of etcd's, ZooKeeper's, Hazelcast's and Kubernetes's own on the diagram, read from the run's
-// trace alone; pure (no DOM), called by layout.js. Four of them, and the text alternative that says what
-// they are:
+// The marks of etcd's, ZooKeeper's, Hazelcast's, Kubernetes's and Consul's own on the diagram, read from
+// the run's trace alone; pure (no DOM), called by layout.js. Four of them, and the text alternative that
+// says what they are:
 //
-// - Keepalive ticks: each keepalive (etcd), ping (ZooKeeper), heartbeat (Hazelcast) or Lease renewal
-//   (Kubernetes: the leader's update of its own record, every retry period) that reached the server, a small upward
+// - Keepalive ticks: each keepalive (etcd), ping (ZooKeeper), heartbeat (Hazelcast), Lease renewal
+//   (Kubernetes: the leader's update of its own record, every retry period) or session renewal (Consul)
+//   that reached the server, a small upward
 //   triangle on the sending client's lane line at the instant it arrived. The trace records a keepalive
 //   only when it arrives, so the ticks stop where the client stops sending — frozen in a pause, or cut
 //   off by the network — and the gap lines up with the pause's hatched block. One that arrives after
@@ -33,7 +34,7 @@ const HALF = 4;
 const UP = 3;
 const DOWN = 4.5;
 
-const FAILED = { zookeeper: 'pingFailed', hazelcast: 'heartbeatFailed', kubernetes: 'renewFailed' };
+const FAILED = { zookeeper: 'pingFailed', hazelcast: 'heartbeatFailed', kubernetes: 'renewFailed', consul: 'consulRenewFailed' };
 
 /**
  * The note of a keepalive that came too late: "keepalive ✗: lease gone" (etcd), "ping ✗: session
@@ -174,9 +175,11 @@ export function connectionBands(run, c, lanes, bar) {
  */
 export function diagramDesc(run, d) {
   const zk = run.service === 'zookeeper';
-  if (run.nodes > 1 || !(zk || ['etcd', 'hazelcast', 'kubernetes'].includes(run.service))) return d.svgDesc;
+  if (run.nodes > 1 || !(zk || ['etcd', 'hazelcast', 'kubernetes', 'consul'].includes(run.service))) return d.svgDesc;
   const legend = new Map(d.legend);
-  const keys = run.service === 'kubernetes' ? ['ka'] : ['ka', 'queue', ...(zk ? ['conn'] : [])];
+  // Kubernetes's Lease and Consul's key are one record, not a queue: their waiters poll; only the
+  // renewals are marks of their own.
+  const keys = ['kubernetes', 'consul'].includes(run.service) ? ['ka'] : ['ka', 'queue', ...(zk ? ['conn'] : [])];
   const marks = keys.map((k) => legend.get(k));
   return [d.svgDesc, fmt(d.svgDescService, { s: d.lanes[run.service] }), ...marks].join(' ');
 }

@@ -81,6 +81,8 @@ scenario_tests! {
     curator_suspended => "curator-suspended",
     hazelcast_fenced_lock => "hazelcast-fenced-lock",
     k8s_lease_slow_renew => "k8s-lease-slow-renew",
+    consul_lock_delay => "consul-lock-delay",
+    consul_lock_delay_exceeded => "consul-lock-delay-exceeded",
 }
 
 #[test]

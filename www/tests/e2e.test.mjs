@@ -163,7 +163,7 @@ test('every scenario in the picker renders a verdict and a diagram', () =>
     const ids = await page.locator('#scenario option').evaluateAll((os) => os.map((o) => o.value));
     assert.ok(ids.length >= 9, `found ${ids.length} scenarios`);
     const groups = await page.locator('#scenario optgroup').evaluateAll((gs) => gs.map((g) => g.label));
-    assert.deepEqual(groups, ['The seed', 'Kleppmann’s cases', 'antirez’s replies', 'PostgreSQL', 'Networks', 'Lock services', 'Clocks', 'etcd', 'ZooKeeper', 'Storage that fences', 'Hazelcast', 'Kubernetes']);
+    assert.deepEqual(groups, ['The seed', 'Kleppmann’s cases', 'antirez’s replies', 'PostgreSQL', 'Networks', 'Lock services', 'Clocks', 'etcd', 'ZooKeeper', 'Storage that fences', 'Hazelcast', 'Kubernetes', 'Consul']);
     const policies = await page.locator('#fencing option').evaluateAll((os) => os.map((o) => o.value));
     assert.deepEqual(policies, ['none', 'token', 'first-touch', 'version', 'etag', 'owner', 'equal-token']);
     for (const id of ids) {
@@ -482,6 +482,28 @@ test('etcd and ZooKeeper: the service lane by name, keepalive ticks, the queue, 
     assert.match(await page.locator('#svg').textContent(), /সারি: A › B \(ক্রম ১\)/);
     assert.equal(await page.locator('#svg rect.conn.lost').count(), 1);
     assert.match(await page.locator('#svg-desc').textContent(), /ZooKeeper এনসেম্বল।/);
+  }));
+
+test('Consul: the lock-delay holds B off until A\'s late write lands; past it, only LockIndex saves B (en and bn)', () =>
+  withPage('?scenario=consul-lock-delay', async (page) => {
+    await expectVerdict(page, 'safe', 390, 390);
+    const group = (label) => page.locator(`#scenario optgroup[label="${label}"] option`).evaluateAll((os) => os.map((o) => o.value));
+    assert.deepEqual(await group('Consul'), ['consul-lock-delay', 'consul-lock-delay-exceeded']);
+    assert.equal(await page.locator('#svg text.lane-name').first().textContent(), 'Consul server');
+    assert.equal(await page.locator('#ttl-label').textContent(), 'Session TTL', 'a session\'s TTL, not a lease\'s');
+    assert.equal(await page.locator('#svg rect.lockdelay').count(), 1, 'the key closed from 30 to 45 s');
+    assert.equal(await page.locator('#svg path.ka.bad').count(), 1, 'A renews once, when it wakes: 404');
+    assert.match(await page.locator('#svg').textContent(), /renew ✗: session gone/);
+    assert.match(await page.locator('#margin').textContent(), /Consul invalidated its session at 30000 ms.*kept the lock closed to everyone else until 45000 ms/);
+    // Past the session's expiry plus the lock-delay: lost unfenced, safe with LockIndex as the token.
+    await page.locator('#scenario').selectOption('consul-lock-delay-exceeded');
+    await expectVerdict(page, 'lost-update', 440, 450);
+    await page.locator('#fencing').selectOption('token');
+    await expectVerdict(page, 'safe', 450, 450);
+    await page.goto(env.url + '?scenario=consul-lock-delay-exceeded&lang=bn');
+    await expectVerdict(page, 'lost-update', 440, 450);
+    assert.equal(await page.locator('#svg text.lane-name').first().textContent(), 'Consul সার্ভার');
+    assert.match(await page.locator('#svg-desc').textContent(), /Consul সার্ভার।/);
   }));
 
 test('hazelcast: the CP group lane, heartbeats, the waiting lock call, the fence refuses A, in both languages', () =>

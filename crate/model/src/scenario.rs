@@ -57,7 +57,12 @@
 //! LeaseDuration 15 s, RenewDeadline 10 s, RetryPeriod 2 s, a request the API server never answers
 //! fails after 60 s; a candidate takes over a lease duration after it last saw the record change, by
 //! its own clock; the naive switch is client-go 1.11's renew, whose request the deadline does not
-//! bound; `cut A n1` cuts a client off its API server). Redlock nodes' own clocks: `node n3: step=+300ms@50ms` or
+//! bound; `cut A n1` cuts a client off its API server).
+//! `consul ttl=D [lock-delay=D]
+//! [tokens=lock-index|no]` (a session with a TTL of 10 s to 1 h, 15 s by default, renewed every half
+//! TTL and invalidated by the server after twice the TTL without a renewal; its lock released, then
+//! closed for the lock-delay, 15 s by default and at most 60 s; the key's LockIndex is the token).
+//! Redlock nodes' own clocks: `node n3: step=+300ms@50ms` or
 //! `node n3: monotonic`; a client's reachable nodes: `client A reach=n1,n2,n3: …`, and the delay of its
 //! links to particular nodes: `client A latency=n1:1ms,n2:3ms: …` (others: `lock-latency`). Any service:
 //! `lock-latency=D`, `store-latency=D` (one-way network delay).
@@ -75,7 +80,7 @@ use crate::client::{ClientSpec, Dur, Op};
 use crate::clock::Clock;
 use crate::error::Error;
 use crate::store::Policy;
-use crate::time::{parse_duration, MS};
+use crate::time::{parse_duration, DURATION_US_MAX, MS, SEC};
 
 /// Text in a scenario: borrowed from the binary for the compiled catalogue, owned when parsed.
 pub type Text = Cow<'static, str>;
@@ -134,6 +139,11 @@ pub enum ServiceKind {
     /// every retry period and stops leading when it cannot renew within the renew deadline. No token
     /// unless `tokens=transitions` (the record's `leaseTransitions`).
     Kubernetes,
+    /// Consul's sessions and KV locks (as the Go client's `api.Lock` uses them): a session with a TTL
+    /// renewed every half TTL, invalidated by the server after twice the TTL without a renewal; its
+    /// lock is then released and closed for the session's lock-delay. `PUT ?acquire` succeeds on a
+    /// key no session holds once no lock-delay is in force; the key's `LockIndex` is the token.
+    Consul,
 }
 
 impl ServiceKind {
@@ -148,6 +158,7 @@ impl ServiceKind {
             ServiceKind::Zookeeper => "zookeeper",
             ServiceKind::Hazelcast => "hazelcast",
             ServiceKind::Kubernetes => "kubernetes",
+            ServiceKind::Consul => "consul",
         }
     }
 
@@ -622,6 +633,13 @@ impl Parser {
                 svc.kind = ServiceKind::Zookeeper;
                 svc.ttl = Dur::Lit(6_000 * MS);
             }
+            Some("consul") => {
+                // api.Lock's DefaultLockSessionTTL, and the lock-delay a session gets by default.
+                let svc = &mut self.sc().service;
+                svc.kind = ServiceKind::Consul;
+                svc.ttl = Dur::Lit(15 * SEC);
+                svc.lock_delay = Dur::Lit(15 * SEC);
+            }
             Some("hazelcast") => {
                 // CPSubsystemConfig's defaults: session-time-to-live-seconds 300, session-heartbeat-
                 // interval-seconds 5; RaftSessionService checks for expired sessions every second.
@@ -639,7 +657,7 @@ impl Parser {
             }
             other => {
                 return Err(self.err(format!(
-                    "unknown lock service \"{}\"; expected lease, session, redis, redlock, etcd, zookeeper, hazelcast or kubernetes",
+                    "unknown lock service \"{}\"; expected lease, session, redis, redlock, etcd, zookeeper, hazelcast, kubernetes or consul",
                     other.unwrap_or("")
                 )))
             }
@@ -657,7 +675,33 @@ impl Parser {
                 .ok_or_else(|| self.err(format!("expected key=value, got \"{w}\"")))?;
             self.service_setting(k, v)?;
         }
+        if self.sc().service.kind == ServiceKind::Consul {
+            self.consul_bounds()?;
+        }
         self.check_hazelcast()
+    }
+
+    /// Consul refuses a session TTL outside 10 s … 24 h (`SessionTTLMin`, `SessionTTLMax`; here at most
+    /// the longest duration, an hour) and caps a lock-delay at 60 s (`MaxLockDelay`): a scenario that
+    /// asks for more, literally or by a parameter's range, is an error rather than a silent clamp.
+    fn consul_bounds(&mut self) -> Result<(), Error> {
+        let (ttl, delay) = (self.sc().service.ttl, self.sc().service.lock_delay);
+        let span = |sc: &Scenario, d: Dur| match d {
+            Dur::Lit(us) => (us, us),
+            Dur::Param(i) => {
+                let p = &sc.params[usize::from(i)];
+                (p.min_us, p.max_us)
+            }
+        };
+        let (lo, hi) = span(self.sc(), ttl);
+        if lo < 10 * SEC || hi > DURATION_US_MAX {
+            return Err(self.err("Consul's session TTL must be between 10s and 1 hour"));
+        }
+        let (_, hi) = span(self.sc(), delay);
+        if hi > 60 * SEC {
+            return Err(self.err("Consul's lock-delay is at most 60s (MaxLockDelay)"));
+        }
+        Ok(())
     }
 
     /// Hazelcast refuses a session TTL that is not longer than the heartbeat interval
@@ -692,6 +736,7 @@ impl Parser {
                     ("revision", ServiceKind::Etcd) | ("czxid", ServiceKind::Zookeeper) => true,
                     ("fence", ServiceKind::Hazelcast) => true,
                     ("transitions", ServiceKind::Kubernetes) => true,
+                    ("lock-index", ServiceKind::Consul) => true,
                     ("lease-id", ServiceKind::Etcd) => {
                         self.sc().service.etcd_token = EtcdToken::LeaseId;
                         true
@@ -699,7 +744,7 @@ impl Parser {
                     ("no", _) => false,
                     _ => {
                         return Err(self.err(
-                            "tokens must be yes or no (lease), incr or no (redis), revision, lease-id or no (etcd), czxid or no (zookeeper), fence or no (hazelcast), transitions or no (kubernetes)",
+                            "tokens must be yes or no (lease), incr or no (redis), revision, lease-id or no (etcd), czxid or no (zookeeper), fence or no (hazelcast), transitions or no (kubernetes), lock-index or no (consul)",
                         ))
                     }
                 }

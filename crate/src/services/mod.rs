@@ -12,7 +12,9 @@
 //! - `zookeeper`: ZooKeeper's lock recipe on a session kept alive by pings, with Curator's
 //!   connection states;
 //! - `hazelcast`: Hazelcast's FencedLock on a CP session kept alive by heartbeats; waiters queued on
-//!   the CP group, the fence a Raft commit index.
+//!   the CP group, the fence a Raft commit index;
+//! - `consul`: Consul's KV lock on a session with a TTL, released under lock-delay when the session
+//!   is invalidated.
 //!
 //! - `kubernetes`: client-go's leader election on a Lease object, expiry judged by each candidate's
 //!   own observation.
@@ -21,9 +23,12 @@
 //! The page's first wasm is built without them, so a reader of the seed
 //! downloads only the core engine; a scenario on another service loads the full build. A build without
 //! a service refuses its scenarios ([`built_in`]): the dispatch below never reaches a missing one.
-//! `hazelcast` is also left out of the build by `cfg` (its module, its state and its arms): a const
-//! guard drops its calls, but its state's drop and reset code would still cost the core ~220 B.
+//! `hazelcast` and `consul` are also left out of the build by `cfg` (their modules, their state and
+//! their arms): a const guard drops their calls, but a state's drop and reset code would still cost
+//! the core ~220 B each.
 
+#[cfg(feature = "consul")]
+mod consul;
 mod etcd;
 #[cfg(feature = "hazelcast")]
 mod hazelcast;
@@ -55,6 +60,7 @@ pub const fn built_in(kind: ServiceKind) -> bool {
         ServiceKind::Zookeeper => ZOOKEEPER,
         ServiceKind::Hazelcast => HAZELCAST,
         ServiceKind::Kubernetes => KUBERNETES,
+        ServiceKind::Consul => CONSUL,
     }
 }
 
@@ -79,6 +85,7 @@ const ETCD: bool = cfg!(feature = "etcd");
 const ZOOKEEPER: bool = cfg!(feature = "zookeeper");
 const HAZELCAST: bool = cfg!(feature = "hazelcast");
 const KUBERNETES: bool = cfg!(feature = "kubernetes");
+const CONSUL: bool = cfg!(feature = "consul");
 
 /// The services' own state during a run, one field per service that keeps any.
 #[derive(Default)]
@@ -89,6 +96,8 @@ pub(crate) struct Services {
     #[cfg(feature = "hazelcast")]
     pub hazelcast: hazelcast::State,
     pub kubernetes: kubernetes::State,
+    #[cfg(feature = "consul")]
+    pub consul: consul::State,
 }
 
 impl Services {
@@ -103,6 +112,8 @@ impl Services {
             // (Only a build with the service touches its state: the core wasm carries no reset.)
             self.kubernetes.reset(clients);
         }
+        #[cfg(feature = "consul")]
+        self.consul.reset(clients);
     }
 
     /// The grants of services that keep their own (the others' are in `Engine::locks`).
@@ -113,6 +124,8 @@ impl Services {
         // Chained only where the service is built in: the core wasm is not one iterator longer.
         #[cfg(feature = "kubernetes")]
         let grants = grants.chain(&self.kubernetes.records);
+        #[cfg(feature = "consul")]
+        let grants = grants.chain(&self.consul.records);
         grants
     }
 }
@@ -138,11 +151,14 @@ pub fn say(sc: &Scenario, e: &TraceEvent) -> Option<Said> {
         #[cfg(feature = "hazelcast")]
         ServiceKind::Hazelcast if HAZELCAST => hazelcast::say(sc, e, who),
         ServiceKind::Kubernetes if KUBERNETES => kubernetes::say(sc, e, who),
+        #[cfg(feature = "consul")]
+        ServiceKind::Consul if CONSUL => consul::say(sc, e, who),
         ServiceKind::Redlock
         | ServiceKind::Etcd
         | ServiceKind::Zookeeper
         | ServiceKind::Hazelcast
-        | ServiceKind::Kubernetes => None,
+        | ServiceKind::Kubernetes
+        | ServiceKind::Consul => None,
     }
 }
 
@@ -170,6 +186,8 @@ impl Engine {
             #[cfg(feature = "hazelcast")]
             _ if HAZELCAST && ctx.service == ServiceKind::Hazelcast => self.on_hz_event(ctx, ev),
             _ if KUBERNETES && ctx.service == ServiceKind::Kubernetes => self.on_k8s_event(ctx, ev),
+            #[cfg(feature = "consul")]
+            _ if CONSUL && ctx.service == ServiceKind::Consul => self.on_consul_event(ctx, ev),
             _ => self.on_lease_event(ctx, ev),
         }
     }
@@ -183,6 +201,8 @@ impl Engine {
             #[cfg(feature = "hazelcast")]
             ServiceKind::Hazelcast if HAZELCAST => self.hz_acquire(ctx, c),
             ServiceKind::Kubernetes if KUBERNETES => self.k8s_acquire(ctx, c),
+            #[cfg(feature = "consul")]
+            ServiceKind::Consul if CONSUL => self.consul_acquire(ctx, c),
             _ => self.lease_acquire(ctx, c),
         }
     }
@@ -196,6 +216,8 @@ impl Engine {
             #[cfg(feature = "hazelcast")]
             ServiceKind::Hazelcast if HAZELCAST => self.hz_release(ctx, c),
             ServiceKind::Kubernetes if KUBERNETES => self.k8s_release(ctx, c),
+            #[cfg(feature = "consul")]
+            ServiceKind::Consul if CONSUL => self.consul_release(ctx, c),
             _ => self.lease_release(ctx, c, value),
         }
     }
@@ -212,6 +234,8 @@ impl Engine {
             #[cfg(feature = "hazelcast")]
             ServiceKind::Hazelcast if HAZELCAST => self.services.hazelcast.owner,
             ServiceKind::Kubernetes => self.services.kubernetes.owner,
+            #[cfg(feature = "consul")]
+            ServiceKind::Consul if CONSUL => self.services.consul.owner,
             _ => self.locks[0].latest_grantee(),
         }
     }
@@ -232,6 +256,8 @@ impl Engine {
             #[cfg(feature = "hazelcast")]
             ServiceKind::Hazelcast if HAZELCAST => self.hz_on_script_end(ctx, c),
             ServiceKind::Kubernetes if KUBERNETES => self.k8s_on_script_end(c),
+            #[cfg(feature = "consul")]
+            ServiceKind::Consul if CONSUL => self.consul_on_script_end(ctx, c),
             _ => {}
         }
     }

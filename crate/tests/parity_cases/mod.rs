@@ -208,6 +208,13 @@ pub const CASES: &[Case] = &[
         retries: 0,
         naive: true,
     },
+    Case {
+        scenario: "consul-lock-delay-exceeded",
+        policy: "none",
+        params: &[],
+        retries: 0,
+        naive: false,
+    },
 ];
 
 pub struct SweepCase {

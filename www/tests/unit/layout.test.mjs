@@ -321,3 +321,32 @@ test('the text alternative names the service and its own marks (the legend\'s wo
   }
   assert.notEqual(new Map(dicts.bn.legend).get('conn'), new Map(dicts.en.legend).get('conn'));
 });
+
+// Consul: the server's own lane name, the session renewals as ticks, and the lock-delay after the
+// server invalidates a frozen holder's session (twice the TTL after its last renewal).
+
+test('Consul: its lane name, renewals that stop while A is frozen, and the lock-delay bar from 30 to 45 s', async () => {
+  const { explainVerdict, safetyMargin } = await imp('explain.js');
+  for (const lang of ['en', 'bn']) {
+    const d = dicts[lang];
+    const num = numberFormat(lang);
+    for (const width of WIDTHS) {
+      const L = layoutOf('consul-lock-delay', { lang, width });
+      assert.equal(L.lanes[0].name, d.lanes.consul);
+      assert.deepEqual(L.ticks.filter((t) => t.client === 'A').map((t) => [t.t, t.ok]), [[40000, false]], 'A renews only when it wakes: 404');
+      assert.ok(L.ticks.filter((t) => t.client === 'B' && t.ok).length >= 4, 'B renews every 7.5 s while it waits');
+      const bar = L.items.find((i) => i.tag === 'rect' && i.attrs.class === 'lockdelay');
+      assert.ok(bar, `${lang} ${width}: the lock-delay bar`);
+      const desc = L.desc;
+      assert.ok(desc.includes(fmt(d.svgDescService, { s: d.lanes.consul })) && desc.includes(new Map(d.legend).get('ka')), desc);
+      assert.ok(!desc.includes(new Map(d.legend).get('queue')), 'one key, not a queue');
+    }
+    // The margin says the session ended at 30 s and whether the lock-delay still held the others off.
+    const held = safetyMargin(runOf('consul-lock-delay', 'none'), d, num).join(' ');
+    assert.ok(held.includes(fmt(d.marginDelayHeld, { until: num(45000) })), held);
+    const over = safetyMargin(runOf('consul-lock-delay-exceeded', 'none'), d, num).join(' ');
+    assert.ok(over.includes(fmt(d.marginDelayOver, { until: num(45000) })), over);
+    assert.ok(explainVerdict(runOf('consul-lock-delay-exceeded', 'token'), d, num).lines.length > 0);
+  }
+  assert.notEqual(dicts.bn.lanes.consul, dicts.en.lanes.consul, 'Bengali has its own words');
+});
