@@ -44,6 +44,27 @@ fn native_runs_match_the_parity_files() {
     }
 }
 
+/// `tests/web.rs` lists the parity files by hand (`include_str!` needs literals); a case added here
+/// without its line there would leave the wasm half comparing fewer runs, so the two counts must agree.
+#[test]
+fn the_wasm_half_lists_every_parity_file() {
+    let web = std::fs::read_to_string(path("../../web.rs")).unwrap();
+    for i in 0..CASES.len() {
+        let line = format!("include_str!(\"golden/parity/{i}.json\")");
+        assert!(web.contains(&line), "tests/web.rs lacks {line}");
+    }
+    let listed = web
+        .lines()
+        .filter(|l| l.contains("include_str!(\"golden/parity/") && l.contains(".json\")"))
+        .count();
+    assert_eq!(
+        listed,
+        CASES.len(),
+        "tests/web.rs lists {listed} parity files for {} cases",
+        CASES.len()
+    );
+}
+
 #[test]
 fn native_sweep_matches_the_parity_file() {
     let s = &SWEEP;

@@ -37,6 +37,10 @@ const FILES: &[&str] = &[
     include_str!("golden/parity/22.json"),
     include_str!("golden/parity/23.json"),
     include_str!("golden/parity/24.json"),
+    include_str!("golden/parity/25.json"),
+    include_str!("golden/parity/26.json"),
+    include_str!("golden/parity/27.json"),
+    include_str!("golden/parity/28.json"),
 ];
 
 #[wasm_bindgen_test]
