@@ -714,9 +714,8 @@ impl Parser {
         match (svc.ttl, svc.keepalive, svc.tick) {
             (_, Dur::Lit(0), _) => Err(self.err("heartbeat must be positive")),
             (_, _, Dur::Lit(0)) => Err(self.err("check must be positive")),
-            (Dur::Lit(ttl), Dur::Lit(hb), _) if ttl <= hb => Err(self.err(
-                "session-ttl must be longer than heartbeat (Hazelcast's CPSubsystemConfig)",
-            )),
+            (Dur::Lit(ttl), Dur::Lit(hb), _) if ttl <= hb => Err(self
+                .err("session-ttl must be longer than heartbeat (Hazelcast's CPSubsystemConfig)")),
             _ => Ok(()),
         }
     }
@@ -870,7 +869,10 @@ impl Parser {
         }
         let d = sc.defaults();
         let (lease, renew) = (svc.ttl.resolve(&d), svc.renew_deadline.resolve(&d));
-        let (retry, timeout) = (svc.retry_period.resolve(&d), svc.request_timeout.resolve(&d));
+        let (retry, timeout) = (
+            svc.retry_period.resolve(&d),
+            svc.request_timeout.resolve(&d),
+        );
         let why = if lease <= renew {
             "the lease duration must be longer than the renew deadline (client-go refuses it)"
         } else if renew * 5 <= retry * 6 {
@@ -1127,7 +1129,9 @@ impl Parser {
             .parse()
             .ok()
             .filter(|d: &i64| (-1_000_000_000..=1_000_000_000).contains(d))
-            .ok_or_else(|| self.err("write needs a debit between -1e9 and 1e9 (negative: a credit)"))?;
+            .ok_or_else(|| {
+                self.err("write needs a debit between -1e9 and 1e9 (negative: a credit)")
+            })?;
         let (mut delay, mut via_session) = (Dur::Lit(0), false);
         let mut it = rest.iter();
         while let Some(k) = it.next() {

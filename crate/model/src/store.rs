@@ -246,9 +246,12 @@ mod tests {
     #[test]
     fn token_accepts_equal_and_rejects_lower() {
         let mut s = GuardedStore::new(500);
-        assert!(s.write(Policy::Token, cred(2, 0), (0, 0), 450, true).is_ok());
+        assert!(s
+            .write(Policy::Token, cred(2, 0), (0, 0), 450, true)
+            .is_ok());
         assert!(
-            s.write(Policy::Token, cred(2, 0), (0, 0), 400, true).is_ok(),
+            s.write(Policy::Token, cred(2, 0), (0, 0), 400, true)
+                .is_ok(),
             "one holder may write twice"
         );
         assert_eq!(
@@ -262,7 +265,9 @@ mod tests {
     fn token_ignores_reads_but_first_touch_counts_them() {
         let mut token = GuardedStore::new(500);
         token.read(Policy::Token, cred(2, 0)).unwrap();
-        assert!(token.write(Policy::Token, cred(1, 0), (0, 0), 440, true).is_ok());
+        assert!(token
+            .write(Policy::Token, cred(1, 0), (0, 0), 440, true)
+            .is_ok());
 
         let mut ft = GuardedStore::new(500);
         ft.read(Policy::FirstTouch, cred(2, 0)).unwrap();
@@ -280,7 +285,9 @@ mod tests {
     fn version_is_compare_and_set() {
         let mut s = GuardedStore::new(500);
         let (_, v) = s.read(Policy::Version, cred(1, 0)).unwrap();
-        assert!(s.write(Policy::Version, cred(1, 0), (500, v), 440, true).is_ok());
+        assert!(s
+            .write(Policy::Version, cred(1, 0), (500, v), 440, true)
+            .is_ok());
         assert_eq!(
             s.write(Policy::Version, cred(2, 0), (500, v), 450, true),
             Err(Refusal::VersionChanged)
@@ -300,7 +307,8 @@ mod tests {
             assert_eq!(a_read, (500, 0));
         }
         assert!(
-            etag.write(Policy::Etag, cred(1, 0), (500, 0), 440, true).is_ok(),
+            etag.write(Policy::Etag, cred(1, 0), (500, 0), 440, true)
+                .is_ok(),
             "the stale ETag matches the restored content"
         );
         assert_eq!(
@@ -323,7 +331,9 @@ mod tests {
             s.write(Policy::Owner, cred(1, 11), (0, 0), 440, true),
             Err(Refusal::NotOwner)
         );
-        assert!(s.write(Policy::Owner, cred(2, 22), (0, 0), 450, true).is_ok());
+        assert!(s
+            .write(Policy::Owner, cred(2, 22), (0, 0), 450, true)
+            .is_ok());
     }
 
     #[test]

@@ -372,7 +372,13 @@ impl Engine {
             el.seen_local = local;
             if let Some(h) = e.got_holder.filter(|&h| h != c) {
                 let behind = Some(h);
-                self.record(c, What::Queued { rev: e.got_rv, behind });
+                self.record(
+                    c,
+                    What::Queued {
+                        rev: e.got_rv,
+                        behind,
+                    },
+                );
             }
         }
         if e.role == Role::Idle {
@@ -642,7 +648,11 @@ mod tests {
     use crate::{catalogue, simulate, Config, Policy};
 
     fn at(o: &crate::Outcome, kind: Kind, client: u8) -> Vec<u64> {
-        let t = o.run.trace.iter().filter(|e| e.kind() == kind && e.client == client);
+        let t = o
+            .run
+            .trace
+            .iter()
+            .filter(|e| e.kind() == kind && e.client == client);
         t.map(|e| e.t.0 / 1000).collect()
     }
 
@@ -673,8 +683,9 @@ mod tests {
     #[test]
     fn lease_transitions_fence_when_the_storage_checks_them() {
         let text = include_str!("../../scenarios/k8s-lease-slow-renew.txt");
-        let sc = Scenario::parse(&text.replace("client-go=1.11", "client-go=1.11 tokens=transitions"))
-            .unwrap();
+        let sc =
+            Scenario::parse(&text.replace("client-go=1.11", "client-go=1.11 tokens=transitions"))
+                .unwrap();
         let o = simulate(&sc, &Config::new(&sc, Policy::Token)).unwrap();
         let tokens: Vec<u64> = o
             .run

@@ -61,8 +61,13 @@ impl Engine {
         let result = if self.session_gone(c, w.cred) {
             Err(Refusal::SessionGone)
         } else {
-            self.store
-                .write(ctx.policy, w.cred, (w.snapshot, w.version_read), w.value, latest)
+            self.store.write(
+                ctx.policy,
+                w.cred,
+                (w.snapshot, w.version_read),
+                w.value,
+                latest,
+            )
         };
         let token = w.cred.token.unwrap_or(0);
         let reason = result.err();
