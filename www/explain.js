@@ -58,7 +58,7 @@ export function describeEvent(e, run, d, num) {
 }
 
 // The services that word their own events in the table (keys `SERVICE-KIND` in the language's `ev`).
-const OWN_WORDS = ['etcd', 'zookeeper', 'hazelcast', 'kubernetes'];
+export const OWN_WORDS = ['etcd', 'zookeeper', 'hazelcast', 'kubernetes', 'consul'];
 
 /** Who the events table names: the client itself, or the lock service / storage acting on it. */
 export function whoOf(e, d) {

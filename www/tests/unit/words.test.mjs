@@ -1,0 +1,74 @@
+// Unit tests of the events' words (www/explain.js) under plain `node --test`: every event of every
+// catalogue scenario, under every storage policy at its defaults, in English and Bengali, is told in
+// its own service's terms — never in another lock service's name (a Consul session is not "etcd's
+// lease"). The runs are the real ones, from the lab's full wasm build (www/pkg, tools/build-web.sh).
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join, dirname } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const WWW = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const imp = (f) => import(pathToFileURL(join(WWW, f)).href);
+const { describeEvent, OWN_WORDS } = await imp('explain.js');
+const { loadLang, numberFormat } = await imp('i18n.js');
+
+/** How each lock service with words of its own is named in the text (both languages keep the names). */
+const NAMES = { etcd: 'etcd', zookeeper: 'ZooKeeper', consul: 'Consul', kubernetes: 'Kubernetes', hazelcast: 'Hazelcast', dynamodb: 'DynamoDB' };
+
+let pkg;
+let catalogue;
+let policies;
+const dicts = {};
+
+before(async () => {
+  pkg = await imp('pkg/leaselab_full.js');
+  const wasm = await readFile(join(WWW, 'pkg', 'leaselab_full_bg.wasm')).catch(() => {
+    throw new Error('www/pkg/leaselab_full_bg.wasm is missing: run bash tools/build-web.sh first');
+  });
+  await pkg.default({ module_or_path: wasm });
+  catalogue = JSON.parse(pkg.catalogue());
+  policies = pkg.policies().split(',');
+  for (const lang of ['en', 'bn']) dicts[lang] = await loadLang(lang);
+});
+
+function runOf(id, policy) {
+  const sim = new pkg.Simulation(id);
+  try {
+    sim.setPolicy(policy);
+    return JSON.parse(sim.runJson());
+  } finally {
+    sim.free();
+  }
+}
+
+test('a service whose dictionary has words of its own (SERVICE-kind) is one that uses them', () => {
+  for (const lang of ['en', 'bn']) {
+    const prefixes = new Set(Object.keys(dicts[lang].ev).map((k) => k.split('-')[0]));
+    for (const service of Object.keys(NAMES)) {
+      if (prefixes.has(service) && catalogue.some((s) => s.service === service)) {
+        assert.ok(OWN_WORDS.includes(service), `${lang}: ${service}-… words exist but explain.js OWN_WORDS lacks ${service}`);
+      }
+    }
+  }
+});
+
+test('every event is told in its own service’s name, never another’s (en, bn)', () => {
+  for (const lang of ['en', 'bn']) {
+    const d = dicts[lang];
+    const num = numberFormat(lang);
+    for (const s of catalogue) {
+      const others = Object.entries(NAMES).filter(([k]) => k !== s.service).map(([, name]) => name);
+      for (const policy of policies) {
+        const run = runOf(s.id, policy);
+        for (const e of run.events) {
+          const text = describeEvent(e, run, d, num);
+          assert.ok(!text.startsWith(`${e.actor}: ${e.kind}`), `${lang} ${s.id}: no words for ${e.kind}`);
+          for (const name of others) {
+            assert.ok(!text.includes(name), `${lang} ${s.id} ${policy}: “${text}” names ${name}`);
+          }
+        }
+      }
+    }
+  }
+});
