@@ -5,6 +5,7 @@ import { loadEngine, loadStart, simulationForId } from './engine.js';
 import { Lab } from './lab.js';
 import { fmt } from './i18n.js';
 import { chapters, words } from './lessons.js';
+import { naiveMeaning } from './view.js';
 
 export { chapters, words };
 
@@ -104,6 +105,8 @@ export function varsOf(beat, run, scan) {
     const end = run.events.find((e) => e.kind === 'session-ended' && e.actor === c);
     const set = (k, x) => x !== undefined && x !== null && (v[`${c}.${k}`] = x);
     set('token', lease && lease.token);
+    set('granted', lease && lease.granted_ms);
+    set('leaseEnd', lease && lease.ends_ms);
     set('read', ws[0] && ws[0].snapshot);
     set('value', ws[0] && ws[0].value);
     set('debit', ws[0] && ws[0].debit);
@@ -360,7 +363,9 @@ export class Lesson {
     }
     let params = parts.length ? `${parts.join(', ')}${w.stop} ` : '';
     params += fmt(w.fencingIs, { policy: this.lab.d.policies[b.set.fencing || 'none'] });
-    if (b.set.naive) params += ` ${w.naive}`;
+    // Naive is Redlock's word; for etcd or Kubernetes say which client it stands for.
+    const meaning = naiveMeaning(this.lab.d, s.service);
+    if (b.set.naive) params += meaning ? ` ${meaning}${w.stop}` : ` ${w.naive}`;
     if (b.set.retries) params += ` ${w.retries}`;
     return fmt(w.setup, { title, params });
   }

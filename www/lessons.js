@@ -517,6 +517,63 @@ export const chapters = [
     beats: [
       // (the lock services' beats come first; the storage that fences closes the chapter)
       {
+        set: { scenario: 'consul-lock-delay' },
+        say: {
+          en: 'Consul’s lock is a key held by a session. Here the session TTL is {ttl} ms — a lower bound: Consul may invalidate the session up to twice as late. A acquires the key (LockIndex {A.token}), reads {A.read} and freezes for {pause} ms; its renewals freeze with it. When a session goes, Consul keeps its keys closed for the lock-delay, {lockdelay} ms.',
+          bn: 'Consul-এর লক হলো একটি সেশনের ধরে রাখা কী। এখানে সেশনের TTL {ttl} ms — একটি নিম্নসীমা: Consul সেশনটি বাতিল করতে পারে দ্বিগুণ দেরিতেও। A কী-টি দখল করে (LockIndex {A.token}), {A.read} পড়ে আর {pause} ms থমকে যায়; তার নবায়নও থমকে যায়। সেশন গেলে Consul তার কী lock-delay, {lockdelay} ms, পর্যন্ত বন্ধ রাখে।',
+        },
+        ask: {
+          q: { en: 'The storage checks nothing. Does B’s update survive A’s late write?', bn: 'স্টোরেজ কিছুই যাচাই করে না। A-র দেরির লেখার পরে B-র আপডেট কি টিকে থাকে?' },
+          choices: [
+            { say: { en: 'Yes: the lock-delay keeps B out until A has written', bn: 'হ্যাঁ: A লেখা শেষ না করা পর্যন্ত lock-delay B-কে বাইরে রাখে' }, when: { lost: null } },
+            { say: { en: 'No: B takes the lock and A overwrites its update', bn: 'না: B লক নেয় আর A তার আপডেটের ওপর লিখে দেয়' }, when: { lost: 'B' } },
+          ],
+        },
+        claims: { verdict: 'safe', firstWrite: 'A' },
+        why: {
+          en: 'Consul invalidated A’s session at {A.leaseEnd} ms, not at {ttl} ms; the lock-delay then held B off, and A woke and wrote {A.value} before B could acquire. B took the lock at {B.granted} ms with LockIndex {B.token} and wrote {B.value}: final {final}, expected {expected}. Safe by timing alone — A wrote long after its TTL, and nothing checked it.',
+          bn: 'Consul A-র সেশন বাতিল করেছে {A.leaseEnd} ms-এ, {ttl} ms-এ নয়; তারপর lock-delay B-কে আটকে রাখে, আর B দখল পাওয়ার আগেই A জেগে {A.value} লেখে। B {B.granted} ms-এ LockIndex {B.token} নিয়ে লক পায় আর {B.value} লেখে: চূড়ান্ত {final}, প্রত্যাশিত {expected}। নিরাপদ কেবল সময়ের জোরে — A লিখেছে তার TTL-এর অনেক পরে, আর কিছুই তা যাচাই করেনি।',
+        },
+      },
+      {
+        set: { scenario: 'consul-lock-delay-exceeded' },
+        say: {
+          en: 'The same lock, but now A freezes for {pause} ms: longer than its session’s life and the lock-delay together.',
+          bn: 'একই লক, কিন্তু এবার A থমকে থাকে {pause} ms: তার সেশনের আয়ু আর lock-delay মিলিয়ে যত, তার চেয়ে বেশি।',
+        },
+        ask: {
+          q: { en: 'The storage still checks nothing. What happens to B’s update when A wakes?', bn: 'স্টোরেজ এখনো কিছুই যাচাই করে না। A জেগে উঠলে B-র আপডেটের কী হয়?' },
+          choices: [
+            { say: { en: 'It is lost: A writes over it', bn: 'হারিয়ে যায়: A তার ওপর লিখে দেয়' }, when: { lost: 'B' } },
+            { say: { en: 'It survives: Consul refuses A’s write', bn: 'টিকে থাকে: Consul A-র লেখা ফিরিয়ে দেয়' }, when: { lost: null } },
+          ],
+        },
+        claims: { verdict: 'lost-update', firstWrite: 'B', overlap: true },
+        why: {
+          en: 'B acquired at {B.granted} ms with LockIndex {B.token} and wrote {B.value}; A woke and wrote {A.value} with LockIndex {A.token}, before a renewal could tell it the session was gone: final {final}, expected {expected}. Consul’s docs ask the resource to check the sequencer — switch Fencing to token: the storage keeps the highest LockIndex it has seen and refuses A.',
+          bn: 'B {B.granted} ms-এ LockIndex {B.token} নিয়ে দখল পায় আর {B.value} লেখে; A জেগে LockIndex {A.token} নিয়ে {A.value} লেখে, কোনো নবায়ন তাকে সেশন হারানোর খবর দেওয়ার আগেই: চূড়ান্ত {final}, প্রত্যাশিত {expected}। Consul-এর ডকুমেন্টেশন রিসোর্সকে সিকোয়েন্সার যাচাই করতে বলে — Fencing-কে token করুন: স্টোরেজ দেখা সর্বোচ্চ LockIndex মনে রাখে আর A-কে ফিরিয়ে দেয়।',
+        },
+      },
+      {
+        set: { scenario: 'k8s-lease-slow-renew', naive: true },
+        say: {
+          en: 'Kubernetes leader election (client-go) keeps a Lease object, with its real defaults: lease duration {lease} ms, renew deadline {renew} ms, retry period {retry} ms. A leads and works for {work} ms. B polls, and judges the lease over {lease} ms after it last saw the record change, by its own clock. Then A’s API server stops answering A, and A’s renew call hangs — for up to the request timeout, {timeout} ms.',
+          bn: 'Kubernetes-এর লিডার নির্বাচন (client-go) একটি Lease অবজেক্ট রাখে, আসল ডিফল্ট মান নিয়ে: লিজের মেয়াদ {lease} ms, নবায়নের শেষসীমা {renew} ms, রিট্রাই পিরিয়ড {retry} ms। A নেতৃত্ব দেয় আর {work} ms কাজ করে। B দেখতে থাকে, আর রেকর্ডের শেষ বদল দেখার {lease} ms পরে, নিজের ঘড়িতে, লিজ শেষ ধরে নেয়। তারপর A-র API সার্ভার A-কে আর উত্তর দেয় না, আর A-র নবায়নের কল আটকে থাকে — রিকোয়েস্ট টাইমআউট, {timeout} ms, পর্যন্ত।',
+        },
+        ask: {
+          q: { en: 'This client-go checks the renew deadline only between calls. When its work is done, A checks that it still leads, then writes. What happens to B’s update?', bn: 'এই client-go নবায়নের শেষসীমা দেখে কেবল দুই কলের মাঝে। কাজ শেষে A যাচাই করে যে সে এখনো নেতা, তারপর লেখে। B-র আপডেটের কী হয়?' },
+          choices: [
+            { say: { en: 'It is lost: A still believes it leads', bn: 'হারিয়ে যায়: A এখনো নিজেকে নেতা ভাবে' }, when: { lost: 'B' } },
+            { say: { en: 'It survives: A’s check fails', bn: 'টিকে থাকে: A-র যাচাই ব্যর্থ হয়' }, when: { lost: null } },
+          ],
+        },
+        claims: { verdict: 'lost-update', firstWrite: 'B', overlap: true },
+        why: {
+          en: 'B took over at {B.granted} ms and wrote {B.value}. A’s renew deadline had passed too, but its hung call had not returned, so A still believed it led: its check passed and it wrote {A.value}. Final {final}, expected {expected}: two leaders at once, as the Kubernetes issue reported. client-go hands out no token, so Fencing token changes nothing here; a storage that checks a version, as Kubernetes objects carry one, refuses A — try version.',
+          bn: 'B {B.granted} ms-এ দায়িত্ব নেয় আর {B.value} লেখে। A-র নবায়নের শেষসীমাও পেরিয়ে গিয়েছিল, কিন্তু তার আটকে থাকা কল ফেরেনি, তাই A তখনো নিজেকে নেতা ভাবে: তার যাচাই সফল হয় আর সে {A.value} লেখে। চূড়ান্ত {final}, প্রত্যাশিত {expected}: একই সময়ে দুই নেতা, Kubernetes-এর ইস্যুতে যেমন জানানো হয়েছিল। client-go কোনো টোকেন দেয় না, তাই Fencing token এখানে কিছুই বদলায় না; যে স্টোরেজ ভার্সন যাচাই করে — Kubernetes অবজেক্টেও যেমন একটি থাকে — সে A-কে ফিরিয়ে দেয়: version চেষ্টা করুন।',
+        },
+      },
+      {
         set: { scenario: 'hazelcast-fenced-lock' },
         say: {
           en: 'Hazelcast’s FencedLock lives on a CP session kept alive by heartbeats; here the session TTL is {ttl} ms (Hazelcast’s default is five minutes). A takes the lock — lockAndGetFence() returns {A.token} — reads {A.read} and freezes for {pause} ms; its heartbeats freeze with it. B’s lock call waits on the CP group.',

@@ -315,6 +315,9 @@ function syncSlider(v, { s, d, num }, id, p, value, label, note) {
 /** The naive switch's words per service (the dictionary's naiveLabel… and noteNaive…). */
 const NAIVE_WORDS = { etcd: 'Etcd', kubernetes: 'K8s' };
 
+/** What the naive switch means for a service other than Redlock, in the dictionary's words (or null). */
+export const naiveMeaning = (d, service) => (NAIVE_WORDS[service] ? d[`naiveLabel${NAIVE_WORDS[service]}`] : null);
+
 /** The settings' controls showing the settings: sliders, boxes. */
 export function syncSliders(v, snap) {
   const { st, s, d } = snap;
