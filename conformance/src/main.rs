@@ -354,6 +354,7 @@ fn fresh_servers<'a>(
     };
     match sc.service.kind {
         ServiceKind::Session => {}
+        ServiceKind::Dynamodb => return Err("no real DynamoDB in the conformance suite".into()),
         // A fresh ZooKeeper for every attempt: its zxids start at 0, as the model's do.
         ServiceKind::Zookeeper => {
             let dir = work.join(format!("zookeeper-{tag}"));

@@ -78,6 +78,7 @@ scenario_tests! {
     etcd_contrib_lock => "etcd-contrib-lock",
     zk_session_expiry => "zk-session-expiry",
     curator_suspended => "curator-suspended",
+    dynamodb_heartbeat_pause => "dynamodb-heartbeat-pause",
 }
 
 #[test]

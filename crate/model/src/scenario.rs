@@ -48,7 +48,11 @@
 //! `zookeeper session=D [tick=D] [suspended=error|tolerate] [tokens=czxid|no]` (a session kept alive by
 //! pings every third of its timeout; ephemeral sequential nodes, the lowest holds; Curator's
 //! SUSPENDED after two thirds of the timeout without a reply, LOST a timeout later; `cut A n1` cuts
-//! a client off the server). Redlock nodes' own clocks: `node n3: step=+300ms@50ms` or
+//! a client off the server), `dynamodb [lease=D] [heartbeat=D] [wait=D] [tokens=rvn|no]` (the
+//! DynamoDB lock client: leaseDuration 20 s, heartbeatPeriod 5 s, additionalTimeToWaitForLock 1 s
+//! by default; the item's record version number, a random GUID, is the token; a waiter polls every
+//! `acquire every D` — its refreshPeriod, 1 s in the client — and takes the item over once it has seen
+//! the same RVN for the lease duration by its own clock). Redlock nodes' own clocks: `node n3: step=+300ms@50ms` or
 //! `node n3: monotonic`; a client's reachable nodes: `client A reach=n1,n2,n3: …`, and the delay of its
 //! links to particular nodes: `client A latency=n1:1ms,n2:3ms: …` (others: `lock-latency`). Any service:
 //! `lock-latency=D`, `store-latency=D` (one-way network delay).
@@ -115,6 +119,11 @@ pub enum ServiceKind {
     /// pings, an ephemeral sequential node per contender, the lowest holds, each waiter watches its
     /// predecessor; an expired session's nodes are deleted. The holder's node `czxid` is the token.
     Zookeeper,
+    /// The DynamoDB lock client (awslabs): the lock is an item whose record version number (RVN) is
+    /// a random GUID; the holder's heartbeats write a new one; a waiter that sees the same RVN for
+    /// the lease duration, on its own clock, takes the item over with a put conditional on it. The
+    /// RVN is the token (an ID: only equality means anything).
+    Dynamodb,
 }
 
 impl ServiceKind {
@@ -127,6 +136,7 @@ impl ServiceKind {
             ServiceKind::Redlock => "redlock",
             ServiceKind::Etcd => "etcd",
             ServiceKind::Zookeeper => "zookeeper",
+            ServiceKind::Dynamodb => "dynamodb",
         }
     }
 
@@ -203,7 +213,9 @@ pub struct ServiceSpec {
     pub nodes: u8,
     /// Each node's own clock (Redlock), when they differ from `clock`.
     pub node_clocks: List<Clock>,
-    /// Redlock: how long a client waits for the nodes' replies before it counts them.
+    /// Redlock: how long a client waits for the nodes' replies before it counts them. DynamoDB:
+    /// `additionalTimeToWaitForLock`, how long beyond the lease duration an acquire call keeps
+    /// polling before it gives up (1 s by default: the client's `DEFAULT_BUFFER_MS`).
     pub timeout: Dur,
     /// Redlock: the retry delay after a failed attempt is `every` plus a seeded random share of this.
     pub jitter: Dur,
@@ -213,7 +225,8 @@ pub struct ServiceSpec {
     /// The first fencing token (Kafka-style epochs need not start at 1).
     pub first_token: u64,
     /// etcd: how often a client sends a keepalive for its lease (`Lit(0)`: a third of the TTL, as
-    /// etcd's Go client does).
+    /// etcd's Go client does). DynamoDB: the heartbeat period (5 s by default; `Lit(0)`: no
+    /// heartbeat thread).
     pub keepalive: Dur,
     /// etcd: what the holder's token is.
     pub etcd_token: EtcdToken,
@@ -584,9 +597,17 @@ impl Parser {
                 svc.kind = ServiceKind::Zookeeper;
                 svc.ttl = Dur::Lit(6_000 * MS);
             }
+            Some("dynamodb") => {
+                // The lock client's defaults (AmazonDynamoDBLockClientOptions, DEFAULT_BUFFER_MS).
+                let svc = &mut self.sc().service;
+                svc.kind = ServiceKind::Dynamodb;
+                svc.ttl = Dur::Lit(20_000 * MS);
+                svc.keepalive = Dur::Lit(5_000 * MS);
+                svc.timeout = Dur::Lit(1_000 * MS);
+            }
             other => {
                 return Err(self.err(format!(
-                    "unknown lock service \"{}\"; expected lease, session, redis, redlock, etcd or zookeeper",
+                    "unknown lock service \"{}\"; expected lease, session, redis, redlock, etcd, zookeeper or dynamodb",
                     other.unwrap_or("")
                 )))
             }
@@ -620,6 +641,7 @@ impl Parser {
                 self.sc().service.tokens = match (v, kind) {
                     ("yes", ServiceKind::Lease) | ("incr", ServiceKind::Redis) => true,
                     ("revision", ServiceKind::Etcd) | ("czxid", ServiceKind::Zookeeper) => true,
+                    ("rvn", ServiceKind::Dynamodb) => true,
                     ("lease-id", ServiceKind::Etcd) => {
                         self.sc().service.etcd_token = EtcdToken::LeaseId;
                         true
@@ -627,12 +649,13 @@ impl Parser {
                     ("no", _) => false,
                     _ => {
                         return Err(self.err(
-                            "tokens must be yes or no (lease), incr or no (redis), revision, lease-id or no (etcd), czxid or no (zookeeper)",
+                            "tokens must be yes or no (lease), incr or no (redis), revision, lease-id or no (etcd), czxid or no (zookeeper), rvn or no (dynamodb)",
                         ))
                     }
                 }
             }
             "session" | "tick" | "suspended" => self.zookeeper_setting(k, v)?,
+            "lease" | "heartbeat" | "wait" => self.dynamodb_setting(k, v)?,
             "version" => {
                 if self.sc().service.kind != ServiceKind::Etcd {
                     return Err(self.err("version needs `service: etcd`"));
@@ -698,6 +721,22 @@ impl Parser {
                     _ => return Err(self.err("suspended must be error or tolerate")),
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// The DynamoDB lock client's own settings: `lease=D` (leaseDuration), `heartbeat=D`
+    /// (heartbeatPeriod; 0: no heartbeat thread), `wait=D` (additionalTimeToWaitForLock).
+    fn dynamodb_setting(&mut self, k: &str, v: &str) -> Result<(), Error> {
+        if self.sc().service.kind != ServiceKind::Dynamodb {
+            return Err(self.err(format!("{k} needs `service: dynamodb`")));
+        }
+        let d = self.dur(v)?;
+        let svc = &mut self.sc().service;
+        match k {
+            "lease" => svc.ttl = d,
+            "heartbeat" => svc.keepalive = d,
+            _ => svc.timeout = d,
         }
         Ok(())
     }

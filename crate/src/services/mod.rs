@@ -10,13 +10,16 @@
 //! - `redlock`: N independent redis nodes and a client that needs a majority in time;
 //! - `etcd`: etcd's lock API on a lease the client keeps alive; waiters queued by revision;
 //! - `zookeeper`: ZooKeeper's lock recipe on a session kept alive by pings, with Curator's
-//!   connection states.
+//!   connection states;
+//! - `dynamodb`: the DynamoDB lock client: an item with a random record version number, heartbeats
+//!   that change it, waiters that take it over after seeing it unchanged for the lease duration.
 //!
-//! The first four are the lab page's core; `redlock`, `etcd` and `zookeeper` are each a cargo
+//! The first three are the lab page's core; `redlock`, `etcd`, `zookeeper` and `dynamodb` are each a cargo
 //! feature (all on by default). The page's first wasm is built without them, so a reader of the seed
 //! downloads only the core engine; a scenario on another service loads the full build. A build without
 //! a service refuses its scenarios ([`built_in`]): the dispatch below never reaches a missing one.
 
+mod dynamodb;
 mod etcd;
 mod lease;
 mod redis;
@@ -43,6 +46,7 @@ pub const fn built_in(kind: ServiceKind) -> bool {
         ServiceKind::Redlock => REDLOCK,
         ServiceKind::Etcd => ETCD,
         ServiceKind::Zookeeper => ZOOKEEPER,
+        ServiceKind::Dynamodb => DYNAMODB,
     }
 }
 
@@ -65,6 +69,7 @@ pub fn check_built_in(sc: &Scenario) -> Result<(), crate::error::Error> {
 const REDLOCK: bool = cfg!(feature = "redlock");
 const ETCD: bool = cfg!(feature = "etcd");
 const ZOOKEEPER: bool = cfg!(feature = "zookeeper");
+const DYNAMODB: bool = cfg!(feature = "dynamodb");
 
 /// The services' own state during a run, one field per service that keeps any.
 #[derive(Default)]
@@ -72,6 +77,7 @@ pub(crate) struct Services {
     pub redlock: redlock::State,
     pub etcd: etcd::State,
     pub zookeeper: zookeeper::State,
+    pub dynamodb: dynamodb::State,
 }
 
 impl Services {
@@ -80,11 +86,20 @@ impl Services {
         self.redlock.reset(clients);
         self.etcd.reset(clients);
         self.zookeeper.reset(clients);
+        if DYNAMODB {
+            self.dynamodb.reset(clients); // (the core build carries none of it)
+        }
     }
 
     /// The grants of services that keep their own (the others' are in `Engine::locks`).
     pub fn own_grants(&self) -> impl Iterator<Item = &crate::lock::LeaseRecord> {
-        self.etcd.records.iter().chain(&self.zookeeper.records)
+        let dynamo: &[crate::lock::LeaseRecord] = if DYNAMODB {
+            &self.dynamodb.records
+        } else {
+            &[]
+        };
+        let zk_and_dynamo = self.zookeeper.records.iter().chain(dynamo);
+        self.etcd.records.iter().chain(zk_and_dynamo)
     }
 }
 
@@ -106,7 +121,11 @@ pub fn say(sc: &Scenario, e: &TraceEvent) -> Option<Said> {
         ServiceKind::Redlock if REDLOCK => redlock::say(sc, e, who),
         ServiceKind::Etcd if ETCD => etcd::say(sc, e, who),
         ServiceKind::Zookeeper if ZOOKEEPER => zookeeper::say(sc, e, who),
-        ServiceKind::Redlock | ServiceKind::Etcd | ServiceKind::Zookeeper => None,
+        ServiceKind::Dynamodb if DYNAMODB => dynamodb::say(sc, e, who),
+        ServiceKind::Redlock
+        | ServiceKind::Etcd
+        | ServiceKind::Zookeeper
+        | ServiceKind::Dynamodb => None,
     }
 }
 
@@ -131,6 +150,9 @@ impl Engine {
             }
             _ if ETCD && ctx.service == ServiceKind::Etcd => self.on_etcd_event(ctx, ev),
             _ if ZOOKEEPER && ctx.service == ServiceKind::Zookeeper => self.on_zk_event(ctx, ev),
+            _ if DYNAMODB && ctx.service == ServiceKind::Dynamodb => {
+                self.on_dynamodb_event(ctx, ev)
+            }
             _ => self.on_lease_event(ctx, ev),
         }
     }
@@ -141,6 +163,7 @@ impl Engine {
             ServiceKind::Redlock if REDLOCK => self.redlock_acquire(ctx, c),
             ServiceKind::Etcd if ETCD => self.etcd_acquire(ctx, c),
             ServiceKind::Zookeeper if ZOOKEEPER => self.zk_acquire(ctx, c),
+            ServiceKind::Dynamodb if DYNAMODB => self.dynamodb_acquire(ctx, c),
             _ => self.lease_acquire(ctx, c),
         }
     }
@@ -151,18 +174,20 @@ impl Engine {
             ServiceKind::Redlock if REDLOCK => self.redlock_release(ctx, c),
             ServiceKind::Etcd if ETCD => self.etcd_release(ctx, c),
             ServiceKind::Zookeeper if ZOOKEEPER => self.zk_release(ctx, c),
+            ServiceKind::Dynamodb if DYNAMODB => self.dynamodb_release(ctx, c),
             _ => self.lease_release(ctx, c, value),
         }
     }
 
     /// The client the ideal guard lets write: the lock service's latest grantee, for Redlock the
     /// latest client to hold live keys on a majority of the nodes, for etcd the latest client whose
-    /// key became the lowest live one.
+    /// key became the lowest live one, for DynamoDB the client whose put last took the lock item.
     pub(crate) fn rightful(&self, ctx: &Ctx) -> Option<u8> {
         match ctx.service {
             ServiceKind::Redlock => self.services.redlock.majority,
             ServiceKind::Etcd => self.services.etcd.owner,
             ServiceKind::Zookeeper => self.services.zookeeper.owner,
+            ServiceKind::Dynamodb if DYNAMODB => self.services.dynamodb.owner(),
             _ => self.locks[0].latest_grantee(),
         }
     }
