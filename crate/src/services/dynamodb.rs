@@ -529,32 +529,31 @@ mod tests {
 
     #[test]
     fn the_waiter_takes_over_after_seeing_the_same_rvn_for_the_lease() {
-        // B first reads A's item at 1 s; it polls every second and needs more than 20 s unchanged.
+        // B first reads A's item at 7 s; it polls every second and needs more than 20 s unchanged.
         let sc = catalogue::find("dynamodb-heartbeat-pause").unwrap();
         let o = simulate(sc, &Config::new(sc, Policy::None)).unwrap();
         let b = o.run.leases.iter().find(|l| l.client == 1).unwrap();
-        assert_eq!(b.granted_at.0, 22_000_000);
+        assert_eq!(b.granted_at.0, 28_000_000);
         let a = o.run.leases.iter().find(|l| l.client == 0).unwrap();
         assert_eq!(
-            a.ends_at.0, 22_000_000,
+            a.ends_at.0, 28_000_000,
             "A's item is taken over, not expired by a server"
         );
     }
 
     #[test]
-    fn a_frozen_holder_sends_no_heartbeats_and_rvns_differ() {
+    fn a_frozen_holder_sends_no_heartbeats_and_every_write_draws_a_new_rvn() {
         let sc = catalogue::find("dynamodb-heartbeat-pause").unwrap();
         let o = simulate(sc, &Config::new(sc, Policy::None)).unwrap();
-        let a_beats = o
+        let a_beats: Vec<u64> = o
             .run
             .trace
             .iter()
-            .filter(|e| e.client == 0 && e.kind() == Kind::KeepAlive);
-        assert_eq!(
-            a_beats.count(),
-            0,
-            "A is frozen from 0 to 30 s; at 30 s it knows it is too late"
-        );
+            .filter(|e| e.client == 0 && e.kind() == Kind::KeepAlive)
+            .map(|e| e.t.0)
+            .collect();
+        assert_eq!(a_beats, [5_000_000], "frozen 6–36 s; at 36 s it lets go");
+        // Three RVNs: A's put, A's heartbeat, B's put; each is the token of the moment.
         let tokens: Vec<u64> = o
             .run
             .trace
