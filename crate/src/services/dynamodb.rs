@@ -123,12 +123,13 @@ fn unpack(v: u64) -> Option<(u8, u64)> {
 }
 
 impl Engine {
+    /// The service's state (made by `Services::reset` before any event of a run).
     fn ddb(&mut self) -> &mut State {
-        &mut self.services.dynamodb
+        self.services.dynamodb.get_or_insert_default()
     }
 
     fn ddb_client(&mut self, c: u8) -> &mut LockClient {
-        &mut self.services.dynamodb.clients[usize::from(c)]
+        &mut self.ddb().clients[usize::from(c)]
     }
 
     /// The client's own clock now.

@@ -77,7 +77,9 @@ pub(crate) struct Services {
     pub redlock: redlock::State,
     pub etcd: etcd::State,
     pub zookeeper: zookeeper::State,
-    pub dynamodb: dynamodb::State,
+    /// Boxed, and made at the first reset of a build that has the service: the core's engine stays
+    /// as small as it was.
+    pub dynamodb: Option<Box<dynamodb::State>>,
 }
 
 impl Services {
@@ -87,19 +89,23 @@ impl Services {
         self.etcd.reset(clients);
         self.zookeeper.reset(clients);
         if DYNAMODB {
-            self.dynamodb.reset(clients); // (the core build carries none of it)
+            // Once per engine, not per run: later runs reuse it (tests/alloc.rs).
+            self.dynamodb.get_or_insert_default().reset(clients);
         }
     }
 
     /// The grants of services that keep their own (the others' are in `Engine::locks`).
     pub fn own_grants(&self) -> impl Iterator<Item = &crate::lock::LeaseRecord> {
-        let dynamo: &[crate::lock::LeaseRecord] = if DYNAMODB {
-            &self.dynamodb.records
-        } else {
-            &[]
-        };
-        let zk_and_dynamo = self.zookeeper.records.iter().chain(dynamo);
-        self.etcd.records.iter().chain(zk_and_dynamo)
+        self.etcd.records.iter().chain(&self.zookeeper.records)
+    }
+
+    /// DynamoDB's grants, apart from [`Services::own_grants`] so that the core build, which has no
+    /// DynamoDB, carries none of the iterator code they would add (nothing, without the feature).
+    pub fn dynamodb_grants(&self) -> &[crate::lock::LeaseRecord] {
+        match &self.dynamodb {
+            Some(st) if DYNAMODB => &st.records,
+            _ => &[],
+        }
     }
 }
 
@@ -187,7 +193,9 @@ impl Engine {
             ServiceKind::Redlock => self.services.redlock.majority,
             ServiceKind::Etcd => self.services.etcd.owner,
             ServiceKind::Zookeeper => self.services.zookeeper.owner,
-            ServiceKind::Dynamodb if DYNAMODB => self.services.dynamodb.owner(),
+            ServiceKind::Dynamodb if DYNAMODB => {
+                self.services.dynamodb.as_ref().and_then(|s| s.owner())
+            }
             _ => self.locks[0].latest_grantee(),
         }
     }
