@@ -43,8 +43,9 @@ export function describeEvent(e, run, d, num) {
   else if (key === 'partition') key = e.cut ? 'partition-cut' : 'partition-heal';
   else if (key === 'redlock-acquired' && e.validity_us <= 0) key = 'redlock-trusted';
   else if (key === 'redlock-failed' && e.granted_nodes >= run.quorum) key = 'redlock-late';
-  // etcd and ZooKeeper word their grants, failures, expiries and unlocks in their own terms.
-  if (['etcd', 'zookeeper'].includes(run.service) && `${run.service}-${key}` in d.ev) key = `${run.service}-${key}`;
+  else if (key === 'released' && e.ended_lease === false) key = 'released-failed';
+  // etcd, ZooKeeper and DynamoDB word their grants, failures, expiries and unlocks in their own terms.
+  if (['etcd', 'zookeeper', 'dynamodb'].includes(run.service) && `${run.service}-${key}` in d.ev) key = `${run.service}-${key}`;
   // Redlock: the node's own words for what happens on it.
   if (e.node != null && ['granted', 'grantedNoToken', 'denied', 'released', 'lease-expired', 'server-clock-step'].includes(key)) key = `node-${key}`;
   v.freed = e.freed_lock ? d.ev.freed : '';
@@ -113,6 +114,8 @@ export function explainVerdict(run, d, num) {
     if (run.final !== run.expected) lines.push(fmt(d.safeDiffers, { final: num(run.final), expected: num(run.expected) }));
     else if (!refused.length) lines.push(run.stale_write_accepted ? d.safeStale : d.safeClean);
   }
+  // DynamoDB's token is a random RVN: whatever a guard that orders tokens did, it did by chance.
+  if (run.service === 'dynamodb' && run.tokens && ['token', 'first-touch'].includes(run.fencing)) lines.push(d.rvnNoOrder);
   if (run.locked_out) lines.push(fmt(d.lockedOut, { c: run.locked_out }));
   return {
     lost,
@@ -153,9 +156,12 @@ export function safetyMargin(run, d, num) {
       causes.push(fmt(d.marginClock, { c: w.client, left: num(check.left_us / 1000), t: num(check.t_ms), over: num(check.t_ms - lease.ends_ms) }));
     }
     const ttl = run.ttl_ms;
+    const words = { c: w.client, t: num(w.t_ms), ttl: num(ttl), from: num(lease.granted_ms), end: num(lease.ends_ms), late: num(late) };
     const head = lease.session_ended
-      ? fmt(d.marginSession, { c: w.client, t: num(w.t_ms), end: num(lease.ends_ms), late: num(late) })
-      : late > 0
+      ? fmt(d.marginSession, words)
+      : late > 0 && run.service === 'dynamodb' // no server expires the item: a waiter took it over
+        ? fmt(d.marginTakenOver, words)
+        : late > 0
         ? fmt(ttl == null ? d.marginLateUntil : d.marginLate, { c: w.client, t: num(w.t_ms), ttl: num(ttl), from: num(lease.granted_ms), end: num(lease.ends_ms), late: num(late) })
         : fmt(d.marginStale, { c: w.client, t: num(w.t_ms) });
     const broke = causes.length ? fmt(d.marginBecause, { causes: causes.join(d.marginAnd) }) : '';

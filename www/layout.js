@@ -186,7 +186,7 @@ function collectMarks(run, c) {
     else if (l.released) {
       if (!nodes) m.note(lane, x, fmt(narrow ? d.releasedShort : d.released, { c: l.client }), '');
     } else if (l.session_ended) m.note(lane, x, fmt(narrow ? d.sessionEndedShort : d.sessionEnded, { c: l.client }), 'n-bad');
-    else m.note(lane, x, fmt(narrow || nodes ? d.expiredShort : run.service === 'zookeeper' ? d.sessionExpired : d.expired, { c: l.client }), 'n-exp');
+    else m.note(lane, x, fmt(narrow || nodes ? d.expiredShort : expiryWords(run.service, d), { c: l.client }), 'n-exp');
   }
   return m;
 }
@@ -216,11 +216,18 @@ function placeNotes(notes, c) {
   return rowsOf;
 }
 
+/** How a lock ends without a release: ZooKeeper's session expires; DynamoDB's item is taken over by a
+ * waiter (no server expires it); anything else, a lease expires. */
+function expiryWords(service, d) {
+  return service === 'zookeeper' ? d.sessionExpired : service === 'dynamodb' ? d.takenOver : d.expired;
+}
+
 /** A lane's name: the service (or Redlock node and its clock), a client (and the nodes it reaches), storage. */
 function laneName(k, run, c) {
   const { d, nodes } = c;
-  // Named by the service where it has a name of its own: Redis, the etcd server, the ZooKeeper ensemble.
-  if (k === 'lock') return (!nodes && ['redis', 'etcd', 'zookeeper'].includes(run.service) && d.lanes[run.service]) || d.lanes.lock;
+  // Named by the service where it has a name of its own: Redis, the etcd server, the ZooKeeper ensemble,
+  // DynamoDB's lock table.
+  if (k === 'lock') return (!nodes && ['redis', 'etcd', 'zookeeper', 'dynamodb'].includes(run.service) && d.lanes[run.service]) || d.lanes.lock;
   if (k === 'storage') return d.lanes.storage;
   if (nodes && nodes.includes(k)) {
     const i = nodes.indexOf(k);

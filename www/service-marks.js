@@ -1,7 +1,7 @@
-// The marks of etcd's and ZooKeeper's own on the diagram, read from the run's trace alone; pure (no
+// The marks of etcd's, ZooKeeper's and DynamoDB's own on the diagram, read from the run's trace alone; pure (no
 // DOM), called by layout.js. Three of them, and the text alternative that says what they are:
 //
-// - Keepalive ticks: each keepalive (etcd) or ping (ZooKeeper) that reached the server, a small upward
+// - Keepalive ticks: each keepalive (etcd), ping (ZooKeeper) or heartbeat (DynamoDB) that reached the server, a small upward
 //   triangle on the sending client's lane line at the instant it arrived. The trace records a keepalive
 //   only when it arrives, so the ticks stop where the client stops sending — frozen in a pause, or cut
 //   off by the network — and the gap lines up with the pause's hatched block. One that arrives after
@@ -29,7 +29,7 @@ const DOWN = 4.5;
 
 /** The note of a keepalive that came too late: "keepalive ✗: lease gone" (etcd), "ping ✗: session gone". */
 export function keepaliveNotes(run, c, note) {
-  const text = run.service === 'zookeeper' ? c.d.pingFailed : c.d.keepaliveFailed;
+  const text = { zookeeper: c.d.pingFailed, dynamodb: c.d.heartbeatFailed }[run.service] || c.d.keepaliveFailed;
   for (const e of run.events) if (e.kind === 'keepalive-failed') note(e.actor, c.sx(e.t_ms), text, 'n-bad');
 }
 
@@ -140,13 +140,14 @@ export function connectionBands(run, c, lanes, bar) {
 // ---------- the text alternative
 
 /**
- * The description of `run`'s diagram in dictionary `d`: the lanes, and for etcd and ZooKeeper which
+ * The description of `run`'s diagram in dictionary `d`: the lanes, and for etcd, ZooKeeper and DynamoDB which
  * service it is and the legend's words for its marks (ZooKeeper's include Curator's bands).
  */
 export function diagramDesc(run, d) {
   const zk = run.service === 'zookeeper';
-  if (run.nodes > 1 || !(zk || run.service === 'etcd')) return d.svgDesc;
+  const dynamo = run.service === 'dynamodb'; // heartbeats, but no queue: waiters poll the item
+  if (run.nodes > 1 || !(zk || dynamo || run.service === 'etcd')) return d.svgDesc;
   const legend = new Map(d.legend);
-  const marks = ['ka', 'queue', ...(zk ? ['conn'] : [])].map((k) => legend.get(k));
+  const marks = ['ka', ...(dynamo ? [] : ['queue']), ...(zk ? ['conn'] : [])].map((k) => legend.get(k));
   return [d.svgDesc, fmt(d.svgDescService, { s: d.lanes[run.service] }), ...marks].join(' ');
 }
