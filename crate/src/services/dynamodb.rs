@@ -125,7 +125,7 @@ fn unpack(v: u64) -> Option<(u8, u64)> {
 impl Engine {
     /// The service's state (made by `Services::reset` before any event of a run).
     fn ddb(&mut self) -> &mut State {
-        self.services.dynamodb.get_or_insert_default()
+        self.services.dynamodb.get_or_insert_with(Default::default)
     }
 
     fn ddb_client(&mut self, c: u8) -> &mut LockClient {

@@ -90,7 +90,9 @@ impl Services {
         self.zookeeper.reset(clients);
         if DYNAMODB {
             // Once per engine, not per run: later runs reuse it (tests/alloc.rs).
-            self.dynamodb.get_or_insert_default().reset(clients);
+            self.dynamodb
+                .get_or_insert_with(Default::default)
+                .reset(clients);
         }
     }
 
