@@ -43,9 +43,12 @@ export function describeEvent(e, run, d, num) {
   else if (key === 'partition') key = e.cut ? 'partition-cut' : 'partition-heal';
   else if (key === 'redlock-acquired' && e.validity_us <= 0) key = 'redlock-trusted';
   else if (key === 'redlock-failed' && e.granted_nodes >= run.quorum) key = 'redlock-late';
-  else if (key === 'released' && e.ended_lease === false) key = 'released-failed';
-  // etcd, ZooKeeper and DynamoDB word their grants, failures, expiries and unlocks in their own terms.
-  if (['etcd', 'zookeeper', 'dynamodb'].includes(run.service) && `${run.service}-${key}` in d.ev) key = `${run.service}-${key}`;
+  // Hazelcast: an unlock that freed nothing failed (LockOwnershipLostException).
+  else if (key === 'released' && e.ended_lease === false && run.service === 'hazelcast') key = 'releasedNothing';
+  // DynamoDB: a delete refused on the RVN (ConditionalCheckFailed): its lock was taken over.
+  else if (key === 'released' && e.ended_lease === false && run.service === 'dynamodb') key = 'released-failed';
+  // etcd, ZooKeeper, Hazelcast and DynamoDB word their grants, failures, expiries and unlocks in their own terms.
+  if (['etcd', 'zookeeper', 'hazelcast', 'dynamodb'].includes(run.service) && `${run.service}-${key}` in d.ev) key = `${run.service}-${key}`;
   // Redlock: the node's own words for what happens on it.
   if (e.node != null && ['granted', 'grantedNoToken', 'denied', 'released', 'lease-expired', 'server-clock-step'].includes(key)) key = `node-${key}`;
   v.freed = e.freed_lock ? d.ev.freed : '';
@@ -69,11 +72,13 @@ function whyRejected(w, run, d, num) {
   let seen = 0;
   const tokenOf = {};
   const versionRead = {};
+  const valueRead = {};
   for (const e of run.events) {
     if (e.kind === 'write-rejected' && e.actor === w.client && e.t_ms === w.t_ms) break;
     if (e.kind === 'granted') tokenOf[e.actor] = e.token;
     if (e.kind === 'read') {
       versionRead[e.actor] = e.version;
+      valueRead[e.actor] = e.value;
       // first-touch: a read with a token also raises the highest token the storage has seen.
       if (run.fencing === 'first-touch' && tokenOf[e.actor]) seen = Math.max(seen, tokenOf[e.actor]);
     }
@@ -84,6 +89,8 @@ function whyRejected(w, run, d, num) {
       return fmt(d.whyToken, { t: num(w.token), seen: seen ? num(seen) : '?' });
     case 'version-changed':
       return fmt(d.whyVersion, { c: w.client, vr: w.client in versionRead ? num(versionRead[w.client]) : '?' });
+    case 'etag-changed':
+      return fmt(d.whyEtag, { c: w.client, vr: w.client in valueRead ? num(valueRead[w.client]) : '?' });
     case 'not-owner':
       return fmt(d.whyOwner, { c: w.client });
     case 'session-gone':
@@ -111,8 +118,13 @@ export function explainVerdict(run, d, num) {
     for (const w of refused) {
       lines.push(fmt(d.safeRejected, { c: w.client, v: num(w.value), why: whyRejected(w, run, d, num) }));
     }
-    if (run.final !== run.expected) lines.push(fmt(d.safeDiffers, { final: num(run.final), expected: num(run.expected) }));
-    else if (!refused.length) lines.push(run.stale_write_accepted ? d.safeStale : d.safeClean);
+    const stale = writes.find((w) => w.accepted && w.stale);
+    if (run.final !== run.expected) {
+      const key = refused.length || !stale ? 'safeDiffers' : 'safeStaleCounted';
+      lines.push(fmt(d[key], { final: num(run.final), expected: num(run.expected), c: stale && stale.client }));
+    } else if (!refused.length) lines.push(run.stale_write_accepted ? d.safeStale : d.safeClean);
+    // S3's ETag is the content: a stale writer's condition holds again once the content is back (ABA).
+    if (stale && run.fencing === 'etag') lines.push(fmt(d.etagAba, { c: stale.client, v: num(stale.snapshot) }));
   }
   // DynamoDB's token is a random RVN: whatever a guard that orders tokens did, it did by chance.
   if (run.service === 'dynamodb' && run.tokens && ['token', 'first-touch'].includes(run.fencing)) lines.push(d.rvnNoOrder);

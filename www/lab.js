@@ -84,6 +84,7 @@ export class Lab {
     this.o.mount.innerHTML = view.labMarkup({ langPicker: !this.o.page });
     view.renderStatic(this.v, this.snapshot());
     view.applyFeatures(this.v, this.features);
+    this.$('compare').open = Boolean(this.state.sideBySide);
     this.renderNotices();
     this.simulate();
     // Reduced motion: no animated playback on load; the whole run is shown (stepping still works).
@@ -108,6 +109,7 @@ export class Lab {
     }
     this.renderNotices();
     view.fillSelects(this.v, this.snapshot());
+    this.$('compare').open = Boolean(this.state.sideBySide);
     this.changed();
   }
 
@@ -375,7 +377,10 @@ export class Lab {
       state.extra[e.target.dataset.param] = Number(e.target.value);
       this.changed();
     });
-    on('compare', 'toggle', () => this.changed());
+    on('compare', 'toggle', (e) => {
+      state.sideBySide = e.target.open;
+      this.changed();
+    });
     const choice = (id, set) =>
       on(id, 'change', (e) => {
         set(e.target);

@@ -226,8 +226,8 @@ function expiryWords(service, d) {
 function laneName(k, run, c) {
   const { d, nodes } = c;
   // Named by the service where it has a name of its own: Redis, the etcd server, the ZooKeeper ensemble,
-  // DynamoDB's lock table.
-  if (k === 'lock') return (!nodes && ['redis', 'etcd', 'zookeeper', 'dynamodb'].includes(run.service) && d.lanes[run.service]) || d.lanes.lock;
+  // Hazelcast's CP group, DynamoDB's lock table.
+  if (k === 'lock') return (!nodes && ['redis', 'etcd', 'zookeeper', 'hazelcast', 'dynamodb'].includes(run.service) && d.lanes[run.service]) || d.lanes.lock;
   if (k === 'storage') return d.lanes.storage;
   if (nodes && nodes.includes(k)) {
     const i = nodes.indexOf(k);
@@ -420,13 +420,19 @@ export function layoutDiagram(run, opts) {
   const g = laneGeometry(m, placeNotes(m.notes, c), run, c, opts.mark);
   const { head, axisY, lanes } = g;
   const items = [];
-  // Overlap windows: across every lane, labelled in the header row.
+  // Overlap windows: across every lane, labelled in the header row — once where windows are too close
+  // for a label each (three clients: A's belief overlaps B's, then C's).
+  let labelEnd = -Infinity;
   for (const o of run.overlaps) {
     const a = sx(o.from_ms);
     const b = Math.max(sx(o.to_ms), a + 2);
     items.push({ tag: 'rect', attrs: { x: a, y: head - 4, width: b - a, height: axisY - head + 4, class: 'overlap' } });
     const text = narrow ? d.overlapShort : d.overlap;
-    const right = a + c.textW(text) > x1;
+    const w = c.textW(text);
+    const right = a + w > x1;
+    const start = right ? b - w : a;
+    if (start < labelEnd + fs) continue;
+    labelEnd = start + w;
     items.push(label(c, right ? b : a, head - 7, text, { class: 'overlap-label', 'text-anchor': right ? 'end' : 'start' }));
   }
   // Lanes: the time lines (their names come last, on top of any arrow crossing them).

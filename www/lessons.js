@@ -512,6 +512,79 @@ export const chapters = [
       },
     ],
   },
+  {
+    title: { en: 'The lock you actually run', bn: 'যে লক আপনি সত্যিই চালান' },
+    beats: [
+      // (the lock services' beats come first; the storage that fences closes the chapter)
+      {
+        set: { scenario: 'hazelcast-fenced-lock' },
+        say: {
+          en: 'Hazelcast’s FencedLock lives on a CP session kept alive by heartbeats; here the session TTL is {ttl} ms (Hazelcast’s default is five minutes). A takes the lock — lockAndGetFence() returns {A.token} — reads {A.read} and freezes for {pause} ms; its heartbeats freeze with it. B’s lock call waits on the CP group.',
+          bn: 'Hazelcast-এর FencedLock থাকে হার্টবিটে টিকে থাকা একটি CP সেশনে; এখানে সেশন TTL {ttl} ms (Hazelcast-এর ডিফল্ট পাঁচ মিনিট)। A লক নেয় — lockAndGetFence() ফেরায় {A.token} — {A.read} পড়ে আর {pause} ms থমকে যায়; তার হার্টবিটও থমকে যায়। B-র lock কল CP গ্রুপে অপেক্ষা করে।',
+        },
+        ask: {
+          q: { en: 'The storage checks nothing. When A wakes and writes, what happens to B’s update?', bn: 'স্টোরেজ কিছুই যাচাই করে না। A জেগে লিখলে B-র আপডেটের কী হয়?' },
+          choices: [
+            { say: { en: 'It is lost: A’s session was closed, B wrote, and A overwrote it', bn: 'হারিয়ে যায়: A-র সেশন বন্ধ হয়েছিল, B লিখেছিল, আর A তার ওপর লিখে দেয়' }, when: { lost: 'B' } },
+            { say: { en: 'It survives: Hazelcast refuses A’s write', bn: 'টিকে থাকে: Hazelcast A-র লেখা ফিরিয়ে দেয়' }, when: { lost: null } },
+          ],
+        },
+        claims: { verdict: 'lost-update', firstWrite: 'B', overlap: true },
+        why: {
+          en: 'No heartbeat came for the session TTL, so the CP group closed A’s session and B’s waiting call returned fence {B.token}; B wrote {B.value}, and A, not yet told, wrote {A.value}: final {final}, expected {expected}. Hazelcast hands out the fence; only a storage that checks it refuses A — switch Fencing to token and see.',
+          bn: 'সেশন TTL ধরে কোনো হার্টবিট আসেনি, তাই CP গ্রুপ A-র সেশন বন্ধ করে আর B-র অপেক্ষমাণ কল ফেন্স {B.token} নিয়ে ফেরে; B লেখে {B.value}, আর তখনও খবর না-পাওয়া A লেখে {A.value}: চূড়ান্ত {final}, প্রত্যাশিত {expected}। ফেন্স দেয় Hazelcast; A-কে ফেরাতে পারে কেবল সেই স্টোরেজ যে তা যাচাই করে — Fencing-কে token করে দেখুন।',
+        },
+      },
+      {
+        set: { scenario: 's3-etag-aba', fencing: 'etag' },
+        say: {
+          en: 'No token this time: the storage fences by itself, with S3’s conditional write. A reads the balance ({A.read}) and its ETag, then freezes for {pause} ms; its lease ends at {ttl} ms. B takes the lock and withdraws {B.debit}; C takes it next and puts the money back, so the balance is {A.read} again. A wakes and writes with If-Match on the ETag it read.',
+          bn: 'এবার কোনো টোকেন নেই: স্টোরেজ নিজেই ফেন্স করে, S3-এর শর্তসাপেক্ষ লেখা দিয়ে। A ব্যালান্স ({A.read}) আর তার ETag পড়ে, তারপর {pause} ms থমকে যায়; {ttl} ms-এ তার লিজ শেষ। B লক নিয়ে {B.debit} তোলে; এরপর C লক নিয়ে টাকাটা ফেরত দেয়, তাই ব্যালান্স আবার {A.read}। A জেগে উঠে যে ETag পড়েছিল তার ওপর If-Match দিয়ে লেখে।',
+        },
+        ask: {
+          q: { en: 'S3 derives the ETag from the content. Is A’s write accepted?', bn: 'S3 ETag বানায় বিষয়বস্তু থেকে। A-র লেখা কি গৃহীত হয়?' },
+          choices: [
+            { say: { en: 'Yes: the content is back, so the ETag matches', bn: 'হ্যাঁ: বিষয়বস্তু ফিরে এসেছে, তাই ETag মেলে' }, when: { rejected: null } },
+            { say: { en: 'No: the object changed twice since A read it', bn: 'না: A পড়ার পর বস্তুটি দুবার বদলেছে' }, when: { rejected: 'A' } },
+          ],
+        },
+        claims: { verdict: 'safe', overlap: true },
+        why: {
+          en: 'Accepted: final {final}, where a guard that knew the lock would have left {expected}. No money is lost — on this one balance the content is the whole state — but A wrote after its lease had ended and nothing stopped it. The ETag fences the content, not the lock holder: whatever else A does believing it holds the lock goes unguarded.',
+          bn: 'গৃহীত: চূড়ান্ত {final}, যেখানে লকের খবর জানা প্রহরী রাখত {expected}। কোনো টাকা হারায়নি — এই একটি ব্যালান্সে বিষয়বস্তুই পুরো অবস্থা — কিন্তু লিজ শেষ হওয়ার পরে A লিখেছে আর কিছুই তাকে থামায়নি। ETag বিষয়বস্তুকে ফেন্স করে, লকধারীকে নয়: লক আছে ভেবে A আর যা কিছু করে, তা অরক্ষিত।',
+        },
+      },
+      {
+        set: { scenario: 's3-etag-aba', fencing: 'version' },
+        say: {
+          en: 'The same schedule on Google Cloud Storage, whose ifGenerationMatch checks the object’s generation: a new number at every write, never reused.',
+          bn: 'একই সময়সূচি Google Cloud Storage-এ, যার ifGenerationMatch বস্তুর জেনারেশন যাচাই করে: প্রতিটি লেখায় নতুন একটি সংখ্যা, যা কখনো আবার ব্যবহার হয় না।',
+        },
+        ask: {
+          q: { en: 'Is A’s write accepted now?', bn: 'এবার কি A-র লেখা গৃহীত হয়?' },
+          choices: [
+            { say: { en: 'Yes, as with the ETag', bn: 'হ্যাঁ, ETag-এর মতোই' }, when: { rejected: null } },
+            { say: { en: 'No: the generation A read is gone for good', bn: 'না: A যে জেনারেশন পড়েছিল তা চিরতরে চলে গেছে' }, when: { rejected: 'A' } },
+          ],
+        },
+        claims: { verdict: 'safe' },
+        why: {
+          en: 'Refused: final {final}, expected {expected}. A → B → A brings the content back but never the generation. Open “Side by side” in the lab with etag to see both runs on one time line.',
+          bn: 'প্রত্যাখ্যাত: চূড়ান্ত {final}, প্রত্যাশিত {expected}। A → B → A বিষয়বস্তু ফিরিয়ে আনে, জেনারেশন কখনো নয়। দুটি রান এক সময়রেখায় দেখতে ল্যাবে etag দিয়ে “পাশাপাশি” খুলুন।',
+        },
+      },
+      {
+        set: { scenario: 's3-etag-aba', fencing: 'etag' },
+        free: true,
+        say: {
+          en: 'Try it: move A’s pause. Wake A between B’s withdrawal and C’s refund and the content differs, so S3 refuses A; wake it after the refund and the old ETag matches again.',
+          bn: 'নিজে চেষ্টা করুন: A-র বিরতি সরান। B-র তোলা আর C-র ফেরতের মাঝখানে A-কে জাগালে বিষয়বস্তু আলাদা, তাই S3 A-কে ফিরিয়ে দেয়; ফেরতের পরে জাগালে পুরনো ETag আবার মেলে।',
+        },
+        claims: { verdict: 'safe' },
+        why: { en: 'At the start: final {final}, expected {expected}.', bn: 'শুরুতে: চূড়ান্ত {final}, প্রত্যাশিত {expected}।' },
+      },
+    ],
+  },
 ];
 
 /** Words of the lesson pages themselves (the lab's come from i18n.js). */
@@ -519,7 +592,7 @@ export const words = {
   en: {
     docTitle: 'leaselab — lessons: distributed locks, pauses and fencing tokens',
     h1: 'leaselab lessons',
-    lede: 'Six short chapters. Each asks you to predict what happens, then runs the simulation and shows you. Every number you read comes from a run you can replay.',
+    lede: 'Seven short chapters. Each asks you to predict what happens, then runs the simulation and shows you. Every number you read comes from a run you can replay.',
     toLab: 'Open the free lab',
     chapters: 'Chapters',
     chapter: 'Chapter {n}',
@@ -548,7 +621,7 @@ export const words = {
   bn: {
     docTitle: 'leaselab — পাঠ: ডিস্ট্রিবিউটেড লক, বিরতি ও ফেন্সিং টোকেন',
     h1: 'leaselab পাঠ',
-    lede: 'ছয়টি ছোট অধ্যায়। প্রতিটি আগে আপনাকে অনুমান করতে বলে কী ঘটবে, তারপর সিমুলেশন চালিয়ে দেখায়। যে সংখ্যাই পড়ুন, তা আসে এমন একটি রান থেকে যা আপনি আবার চালাতে পারেন।',
+    lede: 'সাতটি ছোট অধ্যায়। প্রতিটি আগে আপনাকে অনুমান করতে বলে কী ঘটবে, তারপর সিমুলেশন চালিয়ে দেখায়। যে সংখ্যাই পড়ুন, তা আসে এমন একটি রান থেকে যা আপনি আবার চালাতে পারেন।',
     toLab: 'মুক্ত ল্যাব খুলুন',
     chapters: 'অধ্যায়সমূহ',
     chapter: 'অধ্যায় {n}',

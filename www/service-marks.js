@@ -1,7 +1,7 @@
-// The marks of etcd's, ZooKeeper's and DynamoDB's own on the diagram, read from the run's trace alone; pure (no
+// The marks of etcd's, ZooKeeper's, Hazelcast's and DynamoDB's own on the diagram, read from the run's trace alone; pure (no
 // DOM), called by layout.js. Three of them, and the text alternative that says what they are:
 //
-// - Keepalive ticks: each keepalive (etcd), ping (ZooKeeper) or heartbeat (DynamoDB) that reached the server, a small upward
+// - Keepalive ticks: each keepalive (etcd), ping (ZooKeeper) or heartbeat (Hazelcast, DynamoDB) that reached the server, a small upward
 //   triangle on the sending client's lane line at the instant it arrived. The trace records a keepalive
 //   only when it arrives, so the ticks stop where the client stops sending — frozen in a pause, or cut
 //   off by the network — and the gap lines up with the pause's hatched block. One that arrives after
@@ -9,7 +9,8 @@
 //   client learns it.
 // - The queue of waiters, on the lock-service lane: both keep the lock as an ordered list — etcd the
 //   lock's keys by create revision, ZooKeeper its ephemeral sequential nodes by sequence number — whose
-//   first entry holds the lock while each other one waits for the entry before it. Noted each time
+//   first entry holds the lock while each other one waits for the entry before it; Hazelcast's CP group
+//   queues the waiting lock calls themselves, first come first served (by commit index). Noted each time
 //   its waiters change, from `queued` (a key or node created behind another), `granted` (an entry
 //   reaches the front) and the entry going away (`lease-expired`, `released`, `session-ended`).
 // - Curator's connection states on a ZooKeeper client's lane: SUSPENDED from the moment the client has
@@ -29,7 +30,7 @@ const DOWN = 4.5;
 
 /** The note of a keepalive that came too late: "keepalive ✗: lease gone" (etcd), "ping ✗: session gone". */
 export function keepaliveNotes(run, c, note) {
-  const text = { zookeeper: c.d.pingFailed, dynamodb: c.d.heartbeatFailed }[run.service] || c.d.keepaliveFailed;
+  const text = { zookeeper: c.d.pingFailed, hazelcast: c.d.heartbeatFailed, dynamodb: c.d.heartbeatTaken }[run.service] || c.d.keepaliveFailed;
   for (const e of run.events) if (e.kind === 'keepalive-failed') note(e.actor, c.sx(e.t_ms), text, 'n-bad');
 }
 
@@ -53,15 +54,18 @@ export function keepaliveTicks(out, run, c, lanes) {
 // ---------- the queue of waiters
 
 /** The services whose lock is a queue. */
-const QUEUED = new Set(['etcd', 'zookeeper']);
+const QUEUED = new Set(['etcd', 'zookeeper', 'hazelcast']);
 
 /** What takes a client's key (or node) out of the queue. */
 const GONE = new Set(['lease-expired', 'released', 'session-ended']);
 
-/** One entry's words: the client and, where the trace says it, its revision (etcd) or sequence number. */
+/**
+ * One entry's words: the client and, where the trace says it, its revision (etcd), sequence number
+ * (ZooKeeper) or lock call's commit index (Hazelcast).
+ */
 function entry(q, c, service) {
   if (q.n == null) return q.client;
-  const key = service === 'zookeeper' ? 'queueSeq' : 'queueRev';
+  const key = { zookeeper: 'queueSeq', hazelcast: 'queueCommit' }[service] || 'queueRev';
   return fmt(c.d[c.narrow ? `${key}Short` : key], { c: q.client, n: c.num(q.n) });
 }
 
@@ -140,13 +144,13 @@ export function connectionBands(run, c, lanes, bar) {
 // ---------- the text alternative
 
 /**
- * The description of `run`'s diagram in dictionary `d`: the lanes, and for etcd, ZooKeeper and DynamoDB which
+ * The description of `run`'s diagram in dictionary `d`: the lanes, and for etcd, ZooKeeper, Hazelcast and DynamoDB which
  * service it is and the legend's words for its marks (ZooKeeper's include Curator's bands).
  */
 export function diagramDesc(run, d) {
   const zk = run.service === 'zookeeper';
   const dynamo = run.service === 'dynamodb'; // heartbeats, but no queue: waiters poll the item
-  if (run.nodes > 1 || !(zk || dynamo || run.service === 'etcd')) return d.svgDesc;
+  if (run.nodes > 1 || !(zk || dynamo || run.service === 'etcd' || run.service === 'hazelcast')) return d.svgDesc;
   const legend = new Map(d.legend);
   const marks = ['ka', ...(dynamo ? [] : ['queue']), ...(zk ? ['conn'] : [])].map((k) => legend.get(k));
   return [d.svgDesc, fmt(d.svgDescService, { s: d.lanes[run.service] }), ...marks].join(' ');

@@ -137,6 +137,9 @@ function readChoices(get, c, note) {
   choose('lang', (v) => Object.hasOwn(languages, v), 'badLang');
   choose('scenario', (v) => Object.hasOwn(c.byId, v), 'badScenario');
   choose('fencing', (v) => c.policies.includes(v), 'badFencing', { list: c.policies.join(', ') });
+  // compare=POLICY opens the side-by-side view with that policy next to the fencing one.
+  choose('compare', (v) => c.policies.includes(v), 'badCompare', { list: c.policies.join(', ') });
+  st.sideBySide = 'compare' in st;
   return st;
 }
 
@@ -178,7 +181,7 @@ export function readSettings(get, c) {
 
 /** The names readSettings reads: the contract's own and every scenario parameter's. */
 export function settingNames(c) {
-  const names = new Set(['scenario', 'ttl', 'pause', 'fencing', 'lang', 'retries', 'naive']);
+  const names = new Set(['scenario', 'ttl', 'pause', 'fencing', 'compare', 'lang', 'retries', 'naive']);
   for (const s of c.list) for (const p of s.params) names.add(p.name);
   return names;
 }
@@ -192,6 +195,7 @@ export function takeSettings(state, read, names) {
   if (names.has('scenario')) Object.assign(state, read, { lang: state.lang });
   else {
     for (const k of ['ttl', 'pause', 'fencing', 'retries', 'naive']) if (names.has(k)) state[k] = read[k];
+    if (names.has('compare')) Object.assign(state, { compare: read.compare || state.compare, sideBySide: read.sideBySide });
     for (const k of Object.keys(read.extra)) if (names.has(k)) state.extra[k] = read.extra[k];
   }
   return state;
@@ -214,6 +218,7 @@ export function paramsOf(st, c, { explicit = false } = {}) {
   if (pauseParam(s)) put('pause', st.pause, st.pause === def.pause);
   put('fencing', st.fencing, st.fencing === 'none');
   for (const [k, v] of Object.entries(st.extra)) if (v !== def.extra[k]) out.push([k, String(v)]);
+  if (st.sideBySide) out.push(['compare', compareOf(st)]);
   if (st.retries) out.push(['retries', String(st.retries)]);
   if (Boolean(st.naive) !== Boolean(s.naive)) out.push(['naive', st.naive ? '1' : '0']);
   if (st.lang !== 'en') out.push(['lang', st.lang]);

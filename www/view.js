@@ -328,7 +328,9 @@ export function syncSliders(v, snap) {
   const tp = ttlParam(s);
   const session = s.service === 'session';
   const [off, offNote] = session ? [d.ttlOff, d.noteNoTtl] : [d.ttlFixed, d.noteTtlFixed];
-  syncSlider(v, snap, 'ttl', tp, st.ttl, tp ? d.ttl : off, tp ? '' : offNote);
+  // Hazelcast's TTL is its CP session's (after the last heartbeat), not a lease's: the scenario's word.
+  const ttlLabel = (s.service === 'hazelcast' && tp && paramLabel(d, st.lang, s, tp)) || d.ttl;
+  syncSlider(v, snap, 'ttl', tp, st.ttl, tp ? ttlLabel : off, tp ? '' : offNote);
   const p = pauseParam(s);
   const label = !p ? d.pauseOff : p.name === 'delay' ? d.pauseAsDelay : paramLabel(d, st.lang, s, p) || d.pause;
   syncSlider(v, snap, 'pause', p, st.pause, label, !p ? d.noteNoPause : p.name === 'delay' ? d.noteDelay : '');
@@ -389,7 +391,7 @@ export function renderEvents(v, { d, num, run }) {
  * where the two part and the comparison's verdict. Returns the first diagram (for its playhead).
  */
 /** Legend entries for marks only some services draw (keepalives, the queue, Curator's states). */
-const LEGEND_FOR = { ka: ['etcd', 'zookeeper', 'dynamodb'], queue: ['etcd', 'zookeeper'], conn: ['zookeeper'] };
+const LEGEND_FOR = { ka: ['etcd', 'zookeeper', 'hazelcast', 'dynamodb'], queue: ['etcd', 'zookeeper', 'hazelcast'], conn: ['zookeeper'] };
 
 export function renderDiagram(v, { st, d, num, run, other, width }) {
   for (const li of v.$('legend').children) {

@@ -186,6 +186,22 @@ fn seed_cases() -> Vec<Case> {
             "redis lease; owner column",
             200,
         ),
+        // A → B → A: B's write (330 ms) and C's refund (390 ms) before A's (630 ms), C's read (380 ms)
+        // after B's write; at scale 2 every gap is ≥ 100 ms.
+        Case {
+            tolerance_ms: 50,
+            ..case(
+                "s3-etag-aba",
+                Policy::Etag,
+                &[],
+                2,
+                "redis lease; UPDATE … WHERE md5(balance::text) = md5($2) (S3's If-Match on an MD5 ETag)",
+            )
+        },
+        Case {
+            tolerance_ms: 50,
+            ..case("s3-etag-aba", Policy::Version, &[], 2, "redis lease; version column (GCS's generation)")
+        },
     ]
 }
 
@@ -284,6 +300,7 @@ fn scenario_text(id: &str) -> Option<&'static str> {
             include_str!("../../crate/scenarios/postgres-terminate-elsewhere.txt")
         }
         "seed-gc-pause" => include_str!("../../crate/scenarios/seed-gc-pause.txt"),
+        "s3-etag-aba" => include_str!("../../crate/scenarios/s3-etag-aba.txt"),
         "gc-pause" => include_str!("../../crate/scenarios/gc-pause.txt"),
         "redlock-crash-restart" => include_str!("../../crate/scenarios/redlock-crash-restart.txt"),
         "redlock-crash-fsync" => include_str!("../../crate/scenarios/redlock-crash-fsync.txt"),

@@ -374,6 +374,8 @@ fn fresh_servers<'a>(
             servers.etcd = Some(etcd::Etcd::start(dir)?);
         }
         ServiceKind::Lease | ServiceKind::Redis => servers.redis = Some(redis),
+        // No Hazelcast here (a JVM cluster with a CP Subsystem): no case runs one.
+        ServiceKind::Hazelcast => return Err("no Hazelcast server in the conformance suite".into()),
         ServiceKind::Redlock => {
             // Fresh nodes for every attempt, with the scenario's persistence.
             let persistence = real::persistence(&sc.service);

@@ -94,7 +94,7 @@ proptest! {
             // contrib/lock's lease IDs: one per lease, so a client that locks twice on one lease repeats it.
             prop_assert!(granted.windows(2).all(|w| w[0] <= w[1]), "{:?}", granted);
         } else if sc.service.tokens {
-            if matches!(sc.service.kind, ServiceKind::Etcd | ServiceKind::Zookeeper) {
+            if matches!(sc.service.kind, ServiceKind::Etcd | ServiceKind::Zookeeper | ServiceKind::Hazelcast) {
                 // etcd revisions (a fresh cluster is at 1) and ZooKeeper zxids (a session's creation
                 // takes one): the first lock key or node is 2 at the earliest.
                 prop_assert!(granted[0] >= 2, "{:?}", granted);

@@ -77,7 +77,9 @@ scenario_tests! {
     etcd_waiter_expired_lease => "etcd-waiter-expired-lease",
     etcd_contrib_lock => "etcd-contrib-lock",
     zk_session_expiry => "zk-session-expiry",
+    s3_etag_aba => "s3-etag-aba",
     curator_suspended => "curator-suspended",
+    hazelcast_fenced_lock => "hazelcast-fenced-lock",
     dynamodb_heartbeat_pause => "dynamodb-heartbeat-pause",
 }
 

@@ -136,7 +136,7 @@ fn catalogue_and_policies_are_complete() {
     );
     assert_eq!(
         policies(),
-        "none,token,first-touch,version,owner,equal-token"
+        "none,token,first-touch,version,etag,owner,equal-token"
     );
 }
 

@@ -163,9 +163,11 @@ test('every scenario in the picker renders a verdict and a diagram', () =>
     const ids = await page.locator('#scenario option').evaluateAll((os) => os.map((o) => o.value));
     assert.ok(ids.length >= 9, `found ${ids.length} scenarios`);
     const groups = await page.locator('#scenario optgroup').evaluateAll((gs) => gs.map((g) => g.label));
-    assert.deepEqual(groups, ['The seed', 'Kleppmann’s cases', 'antirez’s replies', 'PostgreSQL', 'Networks', 'Lock services', 'Clocks', 'etcd', 'ZooKeeper', 'DynamoDB']);
+    assert.deepEqual(groups, ['The seed', 'Kleppmann’s cases', 'antirez’s replies', 'PostgreSQL', 'Networks', 'Lock services', 'Clocks', 'etcd', 'ZooKeeper', 'Storage that fences', 'Hazelcast', 'DynamoDB']);
+    const policies = await page.locator('#fencing option').evaluateAll((os) => os.map((o) => o.value));
+    assert.deepEqual(policies, ['none', 'token', 'first-touch', 'version', 'etag', 'owner', 'equal-token']);
     for (const id of ids) {
-      for (const fencing of ['none', 'token', 'first-touch', 'version', 'owner', 'equal-token']) {
+      for (const fencing of policies) {
         await page.locator('#scenario').selectOption(id);
         await page.locator('#fencing').selectOption(fencing);
         const v = await verdict(page);
@@ -337,6 +339,26 @@ test('side by side: the seed unfenced next to fenced, with the divergence marked
     assert.equal(await page.locator('#compare-policy').inputValue(), 'none');
   }));
 
+test('S3’s ETag next to GCS’s generation: compare= opens the side by side; the ETag matches again after A → B → A', () =>
+  withPage('?scenario=s3-etag-aba&fencing=etag&compare=version', async (page) => {
+    const v = await expectVerdict(page, 'safe', 440, 500);
+    assert.match(v.text, /A’s If-Match carried the ETag of 500, and the content was 500 again/);
+    assert.match(v.text, /A’s write was accepted after A had lost the lock/);
+    await page.locator('#compare[open] #compare-verdict.safe').waitFor();
+    assert.equal(await page.locator('#compare-policy').inputValue(), 'version');
+    assert.match(await page.locator('#compare-verdict').textContent(), /version.*SAFE, final 500 · expected 500/);
+    assert.match(await page.evaluate(() => location.search), /compare=version/);
+    // A wakes between B's withdrawal and C's refund: the content differs, and the ETag refuses A.
+    await page.goto(env.url + '?scenario=s3-etag-aba&fencing=etag&pause=340');
+    const w = await expectVerdict(page, 'safe', 500, 500);
+    assert.match(w.text, /A read 500 and sent its ETag with If-Match/);
+    assert.equal(await page.locator('#compare[open]').count(), 0, 'closed unless asked');
+    await page.goto(env.url + '?scenario=s3-etag-aba&compare=bogus');
+    await expectVerdict(page, 'safe', 440, 500);
+    assert.match(await page.locator('#notice-list').textContent(), /compare=bogus is not one of/);
+    assert.equal(await page.locator('#compare[open]').count(), 0);
+  }));
+
 test('safety margin: says how late the stale write was and which assumption broke', () =>
   withPage('', async (page) => {
     await expectVerdict(page, 'lost-update', 440, 450);
@@ -460,6 +482,30 @@ test('etcd and ZooKeeper: the service lane by name, keepalive ticks, the queue, 
     assert.match(await page.locator('#svg').textContent(), /সারি: A › B \(ক্রম ১\)/);
     assert.equal(await page.locator('#svg rect.conn.lost').count(), 1);
     assert.match(await page.locator('#svg-desc').textContent(), /ZooKeeper এনসেম্বল।/);
+  }));
+
+test('hazelcast: the CP group lane, heartbeats, the waiting lock call, the fence refuses A, in both languages', () =>
+  withPage('?scenario=hazelcast-fenced-lock', async (page) => {
+    await expectVerdict(page, 'lost-update', 440, 450);
+    const group = (label) => page.locator(`#scenario optgroup[label="${label}"] option`).evaluateAll((os) => os.map((o) => o.value));
+    assert.deepEqual(await group('Hazelcast'), ['hazelcast-fenced-lock']);
+    assert.equal(await page.locator('#svg text.lane-name').first().textContent(), 'Hazelcast CP group');
+    // B heartbeats while it waits; A's one heartbeat, after its freeze, fails.
+    assert.ok((await page.locator('#svg path.ka:not(.bad)').count()) >= 2);
+    assert.equal(await page.locator('#svg path.ka.bad').count(), 1);
+    const svg = await page.locator('#svg').textContent();
+    assert.match(svg, /queue: A › B \(commit 4\)/);
+    assert.match(svg, /heartbeat ✗: session closed/);
+    assert.match(await page.locator('#svg-desc').textContent(), /Hazelcast CP group\. Triangles/);
+    assert.match(await page.locator('#margin').textContent(), /after its session ended at 15,?000 ms/);
+    // The fence, checked by the storage: A's write with fence 2 is refused after B's 4.
+    await page.locator('#fencing').selectOption('token');
+    await expectVerdict(page, 'safe', 450, 450);
+    // Bengali: the same story in its words.
+    await page.goto(env.url + '?scenario=hazelcast-fenced-lock&lang=bn');
+    await expectVerdict(page, 'lost-update', 440, 450);
+    assert.equal(await page.locator('#svg text.lane-name').first().textContent(), 'Hazelcast CP গ্রুপ');
+    assert.match(await page.locator('#svg').textContent(), /হার্টবিট ✗: সেশন বন্ধ/);
   }));
 
 test('DynamoDB: a frozen holder\'s item taken over; none loses B\'s update, version refuses A, in both languages', () =>

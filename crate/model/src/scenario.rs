@@ -52,7 +52,11 @@
 //! DynamoDB lock client: leaseDuration 20 s, heartbeatPeriod 5 s, additionalTimeToWaitForLock 1 s
 //! by default; the item's record version number, a random GUID, is the token; a waiter polls every
 //! `acquire every D` — its refreshPeriod, 1 s in the client — and takes the item over once it has seen
-//! the same RVN for the lease duration by its own clock). Redlock nodes' own clocks: `node n3: step=+300ms@50ms` or
+//! the same RVN for the lease duration by its own clock), `hazelcast [session-ttl=D] [heartbeat=D] [check=D] [tokens=fence|no]`
+//! (Hazelcast's FencedLock on a CP session: heartbeats every `heartbeat` (5 s) that freeze with the
+//! client; the CP group closes a session that had none for `session-ttl` (300 s; more than
+//! `heartbeat`) at its next expiry check (every `check`, 1 s), releasing its lock; waiters queue on the
+//! server; the fence is the Raft commit index of the holder's lock call). Redlock nodes' own clocks: `node n3: step=+300ms@50ms` or
 //! `node n3: monotonic`; a client's reachable nodes: `client A reach=n1,n2,n3: …`, and the delay of its
 //! links to particular nodes: `client A latency=n1:1ms,n2:3ms: …` (others: `lock-latency`). Any service:
 //! `lock-latency=D`, `store-latency=D` (one-way network delay).
@@ -124,6 +128,10 @@ pub enum ServiceKind {
     /// the lease duration, on its own clock, takes the item over with a put conditional on it. The
     /// RVN is the token (an ID: only equality means anything).
     Dynamodb,
+    /// Hazelcast's FencedLock on a CP session kept alive by heartbeats: the CP group closes a session
+    /// that sent none for its TTL and releases its lock to the next waiter; the fence (the Raft commit
+    /// index of the holder's lock call) is the token.
+    Hazelcast,
 }
 
 impl ServiceKind {
@@ -137,6 +145,7 @@ impl ServiceKind {
             ServiceKind::Etcd => "etcd",
             ServiceKind::Zookeeper => "zookeeper",
             ServiceKind::Dynamodb => "dynamodb",
+            ServiceKind::Hazelcast => "hazelcast",
         }
     }
 
@@ -225,13 +234,14 @@ pub struct ServiceSpec {
     /// The first fencing token (Kafka-style epochs need not start at 1).
     pub first_token: u64,
     /// etcd: how often a client sends a keepalive for its lease (`Lit(0)`: a third of the TTL, as
-    /// etcd's Go client does). DynamoDB: the heartbeat period (5 s by default; `Lit(0)`: no
-    /// heartbeat thread).
+    /// etcd's Go client does). Hazelcast: the CP session heartbeat interval. DynamoDB: the heartbeat
+    /// period (5 s by default; `Lit(0)`: no heartbeat thread).
     pub keepalive: Dur,
     /// etcd: what the holder's token is.
     pub etcd_token: EtcdToken,
     /// ZooKeeper: the server's tickTime; a session expires at the first tick after its timeout
-    /// (`Lit(0)`: exactly at the timeout).
+    /// (`Lit(0)`: exactly at the timeout). Hazelcast: the period of the CP group's expired-session
+    /// check (a session closes at the first check at or after its expiration time).
     pub tick: Dur,
     /// The naive switch's setting when a run does not say: on for an etcd whose lock is 3.4's
     /// (`version=3.4`: what Debian ships), off otherwise.
@@ -605,9 +615,18 @@ impl Parser {
                 svc.keepalive = Dur::Lit(5_000 * MS);
                 svc.timeout = Dur::Lit(1_000 * MS);
             }
+            Some("hazelcast") => {
+                // CPSubsystemConfig's defaults: session-time-to-live-seconds 300, session-heartbeat-
+                // interval-seconds 5; RaftSessionService checks for expired sessions every second.
+                let svc = &mut self.sc().service;
+                svc.kind = ServiceKind::Hazelcast;
+                svc.ttl = Dur::Lit(300_000 * MS);
+                svc.keepalive = Dur::Lit(5_000 * MS);
+                svc.tick = Dur::Lit(1_000 * MS);
+            }
             other => {
                 return Err(self.err(format!(
-                    "unknown lock service \"{}\"; expected lease, session, redis, redlock, etcd, zookeeper or dynamodb",
+                    "unknown lock service \"{}\"; expected lease, session, redis, redlock, etcd, zookeeper, hazelcast or dynamodb",
                     other.unwrap_or("")
                 )))
             }
@@ -625,7 +644,23 @@ impl Parser {
                 .ok_or_else(|| self.err(format!("expected key=value, got \"{w}\"")))?;
             self.service_setting(k, v)?;
         }
-        Ok(())
+        self.check_hazelcast()
+    }
+
+    /// Hazelcast refuses a session TTL that is not longer than the heartbeat interval
+    /// (CPSubsystemConfig); checked where both are numbers (a parameter's range is the scenario's).
+    fn check_hazelcast(&mut self) -> Result<(), Error> {
+        let svc = &self.sc().service;
+        if svc.kind != ServiceKind::Hazelcast {
+            return Ok(());
+        }
+        match (svc.ttl, svc.keepalive, svc.tick) {
+            (_, Dur::Lit(0), _) => Err(self.err("heartbeat must be positive")),
+            (_, _, Dur::Lit(0)) => Err(self.err("check must be positive")),
+            (Dur::Lit(ttl), Dur::Lit(hb), _) if ttl <= hb => Err(self
+                .err("session-ttl must be longer than heartbeat (Hazelcast's CPSubsystemConfig)")),
+            _ => Ok(()),
+        }
     }
 
     /// One `key=value` setting of a service.
@@ -642,6 +677,7 @@ impl Parser {
                     ("yes", ServiceKind::Lease) | ("incr", ServiceKind::Redis) => true,
                     ("revision", ServiceKind::Etcd) | ("czxid", ServiceKind::Zookeeper) => true,
                     ("rvn", ServiceKind::Dynamodb) => true,
+                    ("fence", ServiceKind::Hazelcast) => true,
                     ("lease-id", ServiceKind::Etcd) => {
                         self.sc().service.etcd_token = EtcdToken::LeaseId;
                         true
@@ -649,13 +685,17 @@ impl Parser {
                     ("no", _) => false,
                     _ => {
                         return Err(self.err(
-                            "tokens must be yes or no (lease), incr or no (redis), revision, lease-id or no (etcd), czxid or no (zookeeper), rvn or no (dynamodb)",
+                            "tokens must be yes or no (lease), incr or no (redis), revision, lease-id or no (etcd), czxid or no (zookeeper), fence or no (hazelcast), rvn or no (dynamodb)",
                         ))
                     }
                 }
             }
             "session" | "tick" | "suspended" => self.zookeeper_setting(k, v)?,
-            "lease" | "heartbeat" | "wait" => self.dynamodb_setting(k, v)?,
+            "heartbeat" if self.sc().service.kind == ServiceKind::Dynamodb => {
+                self.dynamodb_setting(k, v)?
+            }
+            "lease" | "wait" => self.dynamodb_setting(k, v)?,
+            "session-ttl" | "heartbeat" | "check" => self.hazelcast_setting(k, v)?,
             "version" => {
                 if self.sc().service.kind != ServiceKind::Etcd {
                     return Err(self.err("version needs `service: etcd`"));
@@ -737,6 +777,22 @@ impl Parser {
             "lease" => svc.ttl = d,
             "heartbeat" => svc.keepalive = d,
             _ => svc.timeout = d,
+        }
+        Ok(())
+    }
+
+    /// Hazelcast's own settings: `session-ttl=D` (session-time-to-live-seconds), `heartbeat=D`
+    /// (session-heartbeat-interval-seconds), `check=D` (the expired-session check's period).
+    fn hazelcast_setting(&mut self, k: &str, v: &str) -> Result<(), Error> {
+        if self.sc().service.kind != ServiceKind::Hazelcast {
+            return Err(self.err(format!("{k} needs `service: hazelcast`")));
+        }
+        let d = self.dur(v)?;
+        let svc = &mut self.sc().service;
+        match k {
+            "session-ttl" => svc.ttl = d,
+            "heartbeat" => svc.keepalive = d,
+            _ => svc.tick = d,
         }
         Ok(())
     }
@@ -975,13 +1031,15 @@ impl Parser {
         Ok(Op::Acquire { every, tries })
     }
 
-    /// `write DEBIT [delay D] [via session]`.
+    /// `write DEBIT [delay D] [via session]`; a negative debit is a credit (a refund puts money back).
     fn write_op(&mut self, debit: &str, rest: &[&str]) -> Result<Op, Error> {
         let debit: i64 = debit
             .parse()
             .ok()
-            .filter(|d: &i64| (0..=1_000_000_000).contains(d))
-            .ok_or_else(|| self.err("write needs a debit between 0 and 1e9"))?;
+            .filter(|d: &i64| (-1_000_000_000..=1_000_000_000).contains(d))
+            .ok_or_else(|| {
+                self.err("write needs a debit between -1e9 and 1e9 (negative: a credit)")
+            })?;
         let (mut delay, mut via_session) = (Dur::Lit(0), false);
         let mut it = rest.iter();
         while let Some(k) = it.next() {

@@ -23,15 +23,21 @@ pub enum Policy {
     /// etcd's `contrib/lock` storage: the first write's token is kept, and a write is accepted only
     /// with exactly that token (equality: it works with IDs that have no order).
     EqualToken = 6,
+    /// S3's conditional write (`If-Match`, 2024): accepted only if the object's ETag is still the one
+    /// the writer read. The ETag derives from the content, so equal content has an equal ETag: after
+    /// A → B → A a stale writer's ETag matches again (ABA). `version` is GCS's `ifGenerationMatch`,
+    /// whose generation never repeats.
+    Etag = 7,
 }
 
 impl Policy {
     /// The policies a user can pick, in the order the UI lists them.
-    pub const ALL: [Policy; 6] = [
+    pub const ALL: [Policy; 7] = [
         Policy::None,
         Policy::Token,
         Policy::FirstTouch,
         Policy::Version,
+        Policy::Etag,
         Policy::Owner,
         Policy::EqualToken,
     ];
@@ -44,6 +50,7 @@ impl Policy {
             Policy::Version => "version",
             Policy::Owner => "owner",
             Policy::EqualToken => "equal-token",
+            Policy::Etag => "etag",
             Policy::Ideal => "ideal",
         }
     }
@@ -65,6 +72,7 @@ impl Policy {
             "version" => Ok(Policy::Version),
             "owner" => Ok(Policy::Owner),
             "equal-token" => Ok(Policy::EqualToken),
+            "etag" => Ok(Policy::Etag),
             other => Err(Error::UnknownPolicy {
                 name: other.to_string(),
             }),
@@ -89,6 +97,8 @@ pub enum Refusal {
     SessionGone = 5,
     /// `equal-token`: the token is not the one the first write left.
     TokenMismatch = 6,
+    /// `etag`: the content changed since the writer read it (S3 answers 412 Precondition Failed).
+    EtagChanged = 7,
 }
 
 impl Refusal {
@@ -100,6 +110,7 @@ impl Refusal {
             Refusal::NotLatestGrantee => "not-latest-grantee",
             Refusal::SessionGone => "session-gone",
             Refusal::TokenMismatch => "token-mismatch",
+            Refusal::EtagChanged => "etag-changed",
         }
     }
 }
@@ -151,22 +162,27 @@ impl GuardedStore {
                 }
             }
             Policy::Owner => self.stamp = Some(cred.lock_value),
-            Policy::None | Policy::Token | Policy::Version | Policy::EqualToken | Policy::Ideal => {
-            }
+            Policy::None
+            | Policy::Token
+            | Policy::Version
+            | Policy::Etag
+            | Policy::EqualToken
+            | Policy::Ideal => {}
         }
         Ok((self.balance, self.version))
     }
 
-    /// A write of `value` by a client that read `version_read`. `latest_grantee` is only consulted by the
-    /// ideal guard.
+    /// A write of `value` by a client whose read returned `read` (balance, version).
+    /// `is_latest_grantee` is only consulted by the ideal guard.
     pub fn write(
         &mut self,
         policy: Policy,
         cred: Credentials,
-        version_read: u64,
+        read: (i64, u64),
         value: i64,
         is_latest_grantee: bool,
     ) -> Result<(), Refusal> {
+        let (balance_read, version_read) = read;
         match policy {
             Policy::None => {}
             Policy::Token | Policy::FirstTouch => {
@@ -180,6 +196,11 @@ impl GuardedStore {
             Policy::Version => {
                 if version_read != self.version {
                     return Err(Refusal::VersionChanged);
+                }
+            }
+            Policy::Etag => {
+                if etag(balance_read) != etag(self.balance) {
+                    return Err(Refusal::EtagChanged);
                 }
             }
             Policy::Owner => {
@@ -204,6 +225,12 @@ impl GuardedStore {
     }
 }
 
+/// The object's ETag: a function of its content only (S3's is the MD5 of the bytes for a simple upload),
+/// so two equal balances have equal ETags — which is all the guard needs, and why ABA fools it.
+pub fn etag(balance: i64) -> i64 {
+    balance
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -219,13 +246,13 @@ mod tests {
     #[test]
     fn token_accepts_equal_and_rejects_lower() {
         let mut s = GuardedStore::new(500);
-        assert!(s.write(Policy::Token, cred(2, 0), 0, 450, true).is_ok());
+        assert!(s.write(Policy::Token, cred(2, 0), (0, 0), 450, true).is_ok());
         assert!(
-            s.write(Policy::Token, cred(2, 0), 0, 400, true).is_ok(),
+            s.write(Policy::Token, cred(2, 0), (0, 0), 400, true).is_ok(),
             "one holder may write twice"
         );
         assert_eq!(
-            s.write(Policy::Token, cred(1, 0), 0, 440, true),
+            s.write(Policy::Token, cred(1, 0), (0, 0), 440, true),
             Err(Refusal::StaleToken)
         );
         assert_eq!(s.balance, 400);
@@ -235,12 +262,12 @@ mod tests {
     fn token_ignores_reads_but_first_touch_counts_them() {
         let mut token = GuardedStore::new(500);
         token.read(Policy::Token, cred(2, 0)).unwrap();
-        assert!(token.write(Policy::Token, cred(1, 0), 0, 440, true).is_ok());
+        assert!(token.write(Policy::Token, cred(1, 0), (0, 0), 440, true).is_ok());
 
         let mut ft = GuardedStore::new(500);
         ft.read(Policy::FirstTouch, cred(2, 0)).unwrap();
         assert_eq!(
-            ft.write(Policy::FirstTouch, cred(1, 0), 0, 440, true),
+            ft.write(Policy::FirstTouch, cred(1, 0), (0, 0), 440, true),
             Err(Refusal::StaleToken)
         );
         assert_eq!(
@@ -253,10 +280,37 @@ mod tests {
     fn version_is_compare_and_set() {
         let mut s = GuardedStore::new(500);
         let (_, v) = s.read(Policy::Version, cred(1, 0)).unwrap();
-        assert!(s.write(Policy::Version, cred(1, 0), v, 440, true).is_ok());
+        assert!(s.write(Policy::Version, cred(1, 0), (500, v), 440, true).is_ok());
         assert_eq!(
-            s.write(Policy::Version, cred(2, 0), v, 450, true),
+            s.write(Policy::Version, cred(2, 0), (500, v), 450, true),
             Err(Refusal::VersionChanged)
+        );
+    }
+
+    #[test]
+    fn etag_matches_equal_content_again_but_version_does_not() {
+        let (mut etag, mut version) = (GuardedStore::new(500), GuardedStore::new(500));
+        for s in [&mut etag, &mut version] {
+            let a_read = s.read(Policy::Etag, cred(1, 0)).unwrap(); // A reads 500, then pauses
+            let b_read = s.read(Policy::Etag, cred(2, 0)).unwrap();
+            assert!(s.write(Policy::Etag, cred(2, 0), b_read, 450, true).is_ok());
+            let c_read = s.read(Policy::Etag, cred(3, 0)).unwrap();
+            assert!(s.write(Policy::Etag, cred(3, 0), c_read, 500, true).is_ok());
+            assert_eq!(s.balance, 500, "A → B → A: the content is back");
+            assert_eq!(a_read, (500, 0));
+        }
+        assert!(
+            etag.write(Policy::Etag, cred(1, 0), (500, 0), 440, true).is_ok(),
+            "the stale ETag matches the restored content"
+        );
+        assert_eq!(
+            version.write(Policy::Version, cred(1, 0), (500, 0), 440, true),
+            Err(Refusal::VersionChanged),
+            "a generation never repeats"
+        );
+        assert_eq!(
+            etag.write(Policy::Etag, cred(2, 0), (450, 1), 400, true),
+            Err(Refusal::EtagChanged)
         );
     }
 
@@ -266,28 +320,28 @@ mod tests {
         s.read(Policy::Owner, cred(1, 11)).unwrap();
         s.read(Policy::Owner, cred(2, 22)).unwrap();
         assert_eq!(
-            s.write(Policy::Owner, cred(1, 11), 0, 440, true),
+            s.write(Policy::Owner, cred(1, 11), (0, 0), 440, true),
             Err(Refusal::NotOwner)
         );
-        assert!(s.write(Policy::Owner, cred(2, 22), 0, 450, true).is_ok());
+        assert!(s.write(Policy::Owner, cred(2, 22), (0, 0), 450, true).is_ok());
     }
 
     #[test]
     fn equal_token_keeps_the_first_writers_token() {
         let mut s = GuardedStore::new(500);
         assert!(s
-            .write(Policy::EqualToken, cred(7, 0), 0, 440, true)
+            .write(Policy::EqualToken, cred(7, 0), (0, 0), 440, true)
             .is_ok());
         assert!(s
-            .write(Policy::EqualToken, cred(7, 0), 0, 380, true)
+            .write(Policy::EqualToken, cred(7, 0), (0, 0), 380, true)
             .is_ok());
         assert_eq!(
-            s.write(Policy::EqualToken, cred(9, 0), 0, 450, true),
+            s.write(Policy::EqualToken, cred(9, 0), (0, 0), 450, true),
             Err(Refusal::TokenMismatch),
             "a higher token is refused too: only the first one counts"
         );
         assert_eq!(
-            s.write(Policy::EqualToken, cred(3, 0), 0, 450, true),
+            s.write(Policy::EqualToken, cred(3, 0), (0, 0), 450, true),
             Err(Refusal::TokenMismatch)
         );
         assert_eq!(s.balance, 380);

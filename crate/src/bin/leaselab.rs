@@ -26,7 +26,7 @@ usage:
   leaselab help
 
 DUR is a number with unit ms or s (300ms, 0.3s, 30s); a bare number is milliseconds.
-POLICY is one of: none, token, first-touch, version, owner, equal-token (fenced = token, unfenced = none).
+POLICY is one of: none, token, first-touch, version, etag, owner, equal-token (fenced = token, unfenced = none).
 `estimate` draws pauses for the seed's run (Monte Carlo, seeded) and prints P(lost update) per operation
 with a 95 % interval, the expected lost updates per day, and the catalogue's approximation (derived).
 --naive: Redlock clients trust a majority of OKs without checking the validity left; etcd's lock

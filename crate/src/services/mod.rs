@@ -11,16 +11,23 @@
 //! - `etcd`: etcd's lock API on a lease the client keeps alive; waiters queued by revision;
 //! - `zookeeper`: ZooKeeper's lock recipe on a session kept alive by pings, with Curator's
 //!   connection states;
+//! - `hazelcast`: Hazelcast's FencedLock on a CP session kept alive by heartbeats; waiters queued on
+//!   the CP group, the fence a Raft commit index;
 //! - `dynamodb`: the DynamoDB lock client: an item with a random record version number, heartbeats
 //!   that change it, waiters that take it over after seeing it unchanged for the lease duration.
 //!
-//! The first three are the lab page's core; `redlock`, `etcd`, `zookeeper` and `dynamodb` are each a cargo
-//! feature (all on by default). The page's first wasm is built without them, so a reader of the seed
+//! The first three are the lab page's core; `redlock`, `etcd`, `zookeeper`, `hazelcast` and
+//! `dynamodb` are each a cargo feature (all on by default). The page's first wasm is built without them, so a reader of the seed
 //! downloads only the core engine; a scenario on another service loads the full build. A build without
 //! a service refuses its scenarios ([`built_in`]): the dispatch below never reaches a missing one.
+//! `hazelcast` is also left out of the build by `cfg` (its module, its state and its arms): a const
+//! guard drops its calls, but its state's drop and reset code would still cost the core ~220 B.
+//! `dynamodb`'s state is instead boxed and made only by a build that has it (`Services::reset`).
 
 mod dynamodb;
 mod etcd;
+#[cfg(feature = "hazelcast")]
+mod hazelcast;
 mod lease;
 mod redis;
 mod redlock;
@@ -47,6 +54,7 @@ pub const fn built_in(kind: ServiceKind) -> bool {
         ServiceKind::Etcd => ETCD,
         ServiceKind::Zookeeper => ZOOKEEPER,
         ServiceKind::Dynamodb => DYNAMODB,
+        ServiceKind::Hazelcast => HAZELCAST,
     }
 }
 
@@ -70,6 +78,7 @@ const REDLOCK: bool = cfg!(feature = "redlock");
 const ETCD: bool = cfg!(feature = "etcd");
 const ZOOKEEPER: bool = cfg!(feature = "zookeeper");
 const DYNAMODB: bool = cfg!(feature = "dynamodb");
+const HAZELCAST: bool = cfg!(feature = "hazelcast");
 
 /// The services' own state during a run, one field per service that keeps any.
 #[derive(Default)]
@@ -80,6 +89,8 @@ pub(crate) struct Services {
     /// Boxed, and made at the first reset of a build that has the service: the core's engine stays
     /// as small as it was.
     pub dynamodb: Option<Box<dynamodb::State>>,
+    #[cfg(feature = "hazelcast")]
+    pub hazelcast: hazelcast::State,
 }
 
 impl Services {
@@ -94,11 +105,16 @@ impl Services {
                 .get_or_insert_with(Default::default)
                 .reset(clients);
         }
+        #[cfg(feature = "hazelcast")]
+        self.hazelcast.reset(clients);
     }
 
     /// The grants of services that keep their own (the others' are in `Engine::locks`).
     pub fn own_grants(&self) -> impl Iterator<Item = &crate::lock::LeaseRecord> {
-        self.etcd.records.iter().chain(&self.zookeeper.records)
+        let grants = self.etcd.records.iter().chain(&self.zookeeper.records);
+        #[cfg(feature = "hazelcast")]
+        let grants = grants.chain(&self.hazelcast.records);
+        grants
     }
 
     /// DynamoDB's grants, apart from [`Services::own_grants`] so that the core build, which has no
@@ -130,9 +146,12 @@ pub fn say(sc: &Scenario, e: &TraceEvent) -> Option<Said> {
         ServiceKind::Etcd if ETCD => etcd::say(sc, e, who),
         ServiceKind::Zookeeper if ZOOKEEPER => zookeeper::say(sc, e, who),
         ServiceKind::Dynamodb if DYNAMODB => dynamodb::say(sc, e, who),
+        #[cfg(feature = "hazelcast")]
+        ServiceKind::Hazelcast if HAZELCAST => hazelcast::say(sc, e, who),
         ServiceKind::Redlock
         | ServiceKind::Etcd
         | ServiceKind::Zookeeper
+        | ServiceKind::Hazelcast
         | ServiceKind::Dynamodb => None,
     }
 }
@@ -161,6 +180,8 @@ impl Engine {
             _ if DYNAMODB && ctx.service == ServiceKind::Dynamodb => {
                 self.on_dynamodb_event(ctx, ev)
             }
+            #[cfg(feature = "hazelcast")]
+            _ if HAZELCAST && ctx.service == ServiceKind::Hazelcast => self.on_hz_event(ctx, ev),
             _ => self.on_lease_event(ctx, ev),
         }
     }
@@ -172,6 +193,8 @@ impl Engine {
             ServiceKind::Etcd if ETCD => self.etcd_acquire(ctx, c),
             ServiceKind::Zookeeper if ZOOKEEPER => self.zk_acquire(ctx, c),
             ServiceKind::Dynamodb if DYNAMODB => self.dynamodb_acquire(ctx, c),
+            #[cfg(feature = "hazelcast")]
+            ServiceKind::Hazelcast if HAZELCAST => self.hz_acquire(ctx, c),
             _ => self.lease_acquire(ctx, c),
         }
     }
@@ -183,13 +206,16 @@ impl Engine {
             ServiceKind::Etcd if ETCD => self.etcd_release(ctx, c),
             ServiceKind::Zookeeper if ZOOKEEPER => self.zk_release(ctx, c),
             ServiceKind::Dynamodb if DYNAMODB => self.dynamodb_release(ctx, c),
+            #[cfg(feature = "hazelcast")]
+            ServiceKind::Hazelcast if HAZELCAST => self.hz_release(ctx, c),
             _ => self.lease_release(ctx, c, value),
         }
     }
 
     /// The client the ideal guard lets write: the lock service's latest grantee, for Redlock the
     /// latest client to hold live keys on a majority of the nodes, for etcd the latest client whose
-    /// key became the lowest live one, for DynamoDB the client whose put last took the lock item.
+    /// key became the lowest live one, for Hazelcast the latest owner of the FencedLock, for DynamoDB
+    /// the client whose put last took the lock item.
     pub(crate) fn rightful(&self, ctx: &Ctx) -> Option<u8> {
         match ctx.service {
             ServiceKind::Redlock => self.services.redlock.majority,
@@ -198,6 +224,8 @@ impl Engine {
             ServiceKind::Dynamodb if DYNAMODB => {
                 self.services.dynamodb.as_ref().and_then(|s| s.owner())
             }
+            #[cfg(feature = "hazelcast")]
+            ServiceKind::Hazelcast if HAZELCAST => self.services.hazelcast.owner,
             _ => self.locks[0].latest_grantee(),
         }
     }
@@ -215,6 +243,8 @@ impl Engine {
             ServiceKind::Session => self.session_on_script_end(c),
             ServiceKind::Etcd if ETCD => self.etcd_on_script_end(ctx, c),
             ServiceKind::Zookeeper if ZOOKEEPER => self.zk_on_script_end(ctx, c),
+            #[cfg(feature = "hazelcast")]
+            ServiceKind::Hazelcast if HAZELCAST => self.hz_on_script_end(ctx, c),
             _ => {}
         }
     }

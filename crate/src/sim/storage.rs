@@ -62,7 +62,7 @@ impl Engine {
             Err(Refusal::SessionGone)
         } else {
             self.store
-                .write(ctx.policy, w.cred, w.version_read, w.value, latest)
+                .write(ctx.policy, w.cred, (w.snapshot, w.version_read), w.value, latest)
         };
         let token = w.cred.token.unwrap_or(0);
         let reason = result.err();

@@ -188,6 +188,20 @@ pub const CASES: &[Case] = &[
         naive: false,
     },
     Case {
+        scenario: "s3-etag-aba",
+        policy: "etag",
+        params: &[],
+        retries: 0,
+        naive: false,
+    },
+    Case {
+        scenario: "hazelcast-fenced-lock",
+        policy: "token",
+        params: &[],
+        retries: 1,
+        naive: false,
+    },
+    Case {
         scenario: "dynamodb-heartbeat-pause",
         policy: "token",
         params: &[],

@@ -177,6 +177,7 @@ test('the lock-service lane is named by the service: the etcd server, the ZooKee
     const d = dicts[lang];
     assert.equal(layoutOf('etcd-lease-pause', { lang }).lanes[0].name, d.lanes.etcd);
     assert.equal(layoutOf('zk-session-expiry', { lang }).lanes[0].name, d.lanes.zookeeper);
+    assert.equal(layoutOf('hazelcast-fenced-lock', { lang }).lanes[0].name, d.lanes.hazelcast);
     assert.equal(layoutOf('seed-gc-pause', { lang }).lanes[0].name, d.lanes.lock);
     assert.notEqual(d.lanes.etcd, d.lanes.lock);
   }
@@ -232,14 +233,16 @@ test('keepalive ticks stop during the freeze and resume after it', () => {
   assert.ok(waiter.ticks.filter((t) => t.client === 'A' && t.t > 200 && t.t < 3200).length >= 3, 'A, not frozen, keeps its lease alive meanwhile');
 });
 
-test('the queue of waiters: noted on the service lane at each change, holder first, for etcd and ZooKeeper only', () => {
+test('the queue of waiters: noted on the service lane at each change, holder first, for etcd, ZooKeeper and Hazelcast only', () => {
   const q = (id) => layoutOf(id).queues.map((x) => [x.t, x.queue.join(' ')]);
   assert.deepEqual(q('etcd-lease-pause'), [[100, 'A B'], [2000, 'B']]);
   assert.deepEqual(q('zk-session-expiry'), [[1000, 'A B'], [8000, 'B']]);
+  // Hazelcast: B's lock call waits on the CP group from 2 s until A's session is closed at 15 s.
+  assert.deepEqual(q('hazelcast-fenced-lock'), [[2000, 'A B'], [15000, 'B']]);
   assert.deepEqual(q('etcd-waiter-expired-lease'), [[100, 'A B'], [2100, 'A'], [2500, 'A C'], [4000, 'C']]);
   for (const s of catalogue) {
     const run = runOf(s.id, 'none');
-    if (run.service !== 'etcd' && run.service !== 'zookeeper') assert.deepEqual(layoutOf(s.id).queues, [], s.id);
+    if (!['etcd', 'zookeeper', 'hazelcast'].includes(run.service)) assert.deepEqual(layoutOf(s.id).queues, [], s.id);
   }
   // The notes say it, with the waiter's revision (etcd) or sequence number (ZooKeeper), in both languages.
   for (const lang of ['en', 'bn']) {
