@@ -68,6 +68,7 @@ fn left_out(kind: scenario::ServiceKind) -> bool {
         K::Hazelcast => "HAZELCAST",
         K::Kubernetes => "KUBERNETES",
         K::Consul => "CONSUL",
+        K::Dynamodb => "DYNAMODB",
     };
     std::env::var_os(format!("CARGO_FEATURE_{feature}")).is_none()
 }

@@ -46,9 +46,11 @@ export function describeEvent(e, run, d, num) {
   // An unlock that freed nothing: Hazelcast's fails (LockOwnershipLostException); Consul's PUT
   // ?release by a session that no longer holds the key does nothing.
   else if (key === 'released' && e.ended_lease === false && ['hazelcast', 'consul'].includes(run.service)) key = 'releasedNothing';
+  // DynamoDB: a delete refused on the RVN (ConditionalCheckFailed): its lock was taken over.
+  else if (key === 'released' && e.ended_lease === false && run.service === 'dynamodb') key = 'released-failed';
   // Consul: a session destroyed while it holds the key releases it under lock-delay.
   if (run.service === 'consul' && key === 'session-ended-disconnected' && e.freed_lock) key = 'session-ended-freed';
-  // etcd, ZooKeeper, Hazelcast, Kubernetes and Consul word their grants, failures, expiries and unlocks in their own terms.
+  // etcd, ZooKeeper, Hazelcast, Kubernetes, Consul and DynamoDB word their grants, failures, expiries and unlocks in their own terms.
   if (OWN_WORDS.includes(run.service) && `${run.service}-${key}` in d.ev) key = `${run.service}-${key}`;
   // Redlock: the node's own words for what happens on it.
   if (e.node != null && ['granted', 'grantedNoToken', 'denied', 'released', 'lease-expired', 'server-clock-step'].includes(key)) key = `node-${key}`;
@@ -58,7 +60,7 @@ export function describeEvent(e, run, d, num) {
 }
 
 // The services that word their own events in the table (keys `SERVICE-KIND` in the language's `ev`).
-export const OWN_WORDS = ['etcd', 'zookeeper', 'hazelcast', 'kubernetes', 'consul'];
+export const OWN_WORDS = ['etcd', 'zookeeper', 'hazelcast', 'kubernetes', 'consul', 'dynamodb'];
 
 /** Who the events table names: the client itself, or the lock service / storage acting on it. */
 export function whoOf(e, d) {
@@ -130,6 +132,8 @@ export function explainVerdict(run, d, num) {
     // S3's ETag is the content: a stale writer's condition holds again once the content is back (ABA).
     if (stale && run.fencing === 'etag') lines.push(fmt(d.etagAba, { c: stale.client, v: num(stale.snapshot) }));
   }
+  // DynamoDB's token is a random RVN: whatever a guard that orders tokens did, it did by chance.
+  if (run.service === 'dynamodb' && run.tokens && ['token', 'first-touch'].includes(run.fencing)) lines.push(d.rvnNoOrder);
   if (run.locked_out) lines.push(fmt(d.lockedOut, { c: run.locked_out }));
   return {
     lost,
@@ -175,10 +179,13 @@ export function safetyMargin(run, d, num) {
       out.push(consulMargin(w, lease, causes, run, d, num, late));
       continue;
     }
+    const words = { c: w.client, t: num(w.t_ms), ttl: num(ttl), from: num(lease.granted_ms), end: num(lease.ends_ms), late: num(late) };
     const head = lease.session_ended
-      ? fmt(d.marginSession, { c: w.client, t: num(w.t_ms), end: num(lease.ends_ms), late: num(late) })
-      : late > 0
-        ? fmt(ttl == null ? d.marginLateUntil : d.marginLate, { c: w.client, t: num(w.t_ms), ttl: num(ttl), from: num(lease.granted_ms), end: num(lease.ends_ms), late: num(late) })
+      ? fmt(d.marginSession, words)
+      : late > 0 && run.service === 'dynamodb' // no server expires the item: a waiter took it over
+        ? fmt(d.marginTakenOver, words)
+        : late > 0
+        ? fmt(ttl == null ? d.marginLateUntil : d.marginLate, words)
         : fmt(d.marginStale, { c: w.client, t: num(w.t_ms) });
     const broke = causes.length ? fmt(d.marginBecause, { causes: causes.join(d.marginAnd) }) : '';
     out.push(`${head} ${broke}`.trim());

@@ -169,7 +169,7 @@ MARKS['write-rejected'] = MARKS['write-accepted'];
 
 /** How a lease that was neither released nor lost ended, where the service has its own word for it:
  *  ZooKeeper's session expires; a Kubernetes Lease is overwritten by the candidate that takes over. */
-const END_WORD = { zookeeper: 'sessionExpired', kubernetes: 'takenOver', consul: 'sessionInvalidated' };
+const END_WORD = { zookeeper: 'sessionExpired', kubernetes: 'takenOver', consul: 'sessionInvalidated', dynamodb: 'itemTakenOver' };
 
 /** Every event's marks, then how each lease ended (expired, released, lost, its session gone). */
 function collectMarks(run, c) {
@@ -221,7 +221,8 @@ function placeNotes(notes, c) {
 }
 
 /** How a lock's end by its service's timer is said: a lease expires, a ZooKeeper session expires, a
- * Consul session is invalidated (its key released, then closed for the lock-delay). */
+ * Consul session is invalidated (its key released, then closed for the lock-delay); a Kubernetes Lease
+ * or a DynamoDB item is taken over by a waiter (no server expires either). */
 function expiryWords(run, d) {
   return d[END_WORD[run.service] || 'expired'];
 }
@@ -230,8 +231,8 @@ function expiryWords(run, d) {
 function laneName(k, run, c) {
   const { d, nodes } = c;
   // Named by the service where it has a name of its own: Redis, the etcd server, the ZooKeeper ensemble,
-  // Hazelcast's CP group, the Kubernetes API server, the Consul server.
-  if (k === 'lock') return (!nodes && ['redis', 'etcd', 'zookeeper', 'hazelcast', 'kubernetes', 'consul'].includes(run.service) && d.lanes[run.service]) || d.lanes.lock;
+  // Hazelcast's CP group, the Kubernetes API server, the Consul server, DynamoDB's lock table.
+  if (k === 'lock') return (!nodes && ['redis', 'etcd', 'zookeeper', 'hazelcast', 'kubernetes', 'consul', 'dynamodb'].includes(run.service) && d.lanes[run.service]) || d.lanes.lock;
   if (k === 'storage') return d.lanes.storage;
   if (nodes && nodes.includes(k)) {
     const i = nodes.indexOf(k);

@@ -1,8 +1,8 @@
-// The marks of etcd's, ZooKeeper's, Hazelcast's, Kubernetes's and Consul's own on the diagram, read from
+// The marks of etcd's, ZooKeeper's, Hazelcast's, Kubernetes's, Consul's and DynamoDB's own on the diagram, read from
 // the run's trace alone; pure (no DOM), called by layout.js. Four of them, and the text alternative that
 // says what they are:
 //
-// - Keepalive ticks: each keepalive (etcd), ping (ZooKeeper), heartbeat (Hazelcast), Lease renewal
+// - Keepalive ticks: each keepalive (etcd), ping (ZooKeeper), heartbeat (Hazelcast, DynamoDB), Lease renewal
 //   (Kubernetes: the leader's update of its own record, every retry period) or session renewal (Consul)
 //   that reached the server, a small upward
 //   triangle on the sending client's lane line at the instant it arrived. The trace records a keepalive
@@ -34,7 +34,7 @@ const HALF = 4;
 const UP = 3;
 const DOWN = 4.5;
 
-const FAILED = { zookeeper: 'pingFailed', hazelcast: 'heartbeatFailed', kubernetes: 'renewFailed', consul: 'consulRenewFailed' };
+const FAILED = { zookeeper: 'pingFailed', hazelcast: 'heartbeatFailed', kubernetes: 'renewFailed', consul: 'consulRenewFailed', dynamodb: 'heartbeatTaken' };
 
 /**
  * The note of a keepalive that came too late: "keepalive ✗: lease gone" (etcd), "ping ✗: session
@@ -170,16 +170,16 @@ export function connectionBands(run, c, lanes, bar) {
 // ---------- the text alternative
 
 /**
- * The description of `run`'s diagram in dictionary `d`: the lanes, and for etcd, ZooKeeper and Hazelcast which
+ * The description of `run`'s diagram in dictionary `d`: the lanes, and for etcd, ZooKeeper, Hazelcast and DynamoDB which
  * service it is and the legend's words for its marks (ZooKeeper's include Curator's bands).
  */
 export function diagramDesc(run, d) {
   const zk = run.service === 'zookeeper';
-  if (run.nodes > 1 || !(zk || ['etcd', 'hazelcast', 'kubernetes', 'consul'].includes(run.service))) return d.svgDesc;
+  if (run.nodes > 1 || !(zk || ['etcd', 'hazelcast', 'kubernetes', 'consul', 'dynamodb'].includes(run.service))) return d.svgDesc;
   const legend = new Map(d.legend);
-  // Kubernetes's Lease and Consul's key are one record, not a queue: their waiters poll; only the
-  // renewals are marks of their own.
-  const keys = ['kubernetes', 'consul'].includes(run.service) ? ['ka'] : ['ka', 'queue', ...(zk ? ['conn'] : [])];
+  // Kubernetes's Lease, Consul's key and DynamoDB's item are one record, not a queue: their waiters
+  // poll; only the renewals (heartbeats) are marks of their own.
+  const keys = ['kubernetes', 'consul', 'dynamodb'].includes(run.service) ? ['ka'] : ['ka', 'queue', ...(zk ? ['conn'] : [])];
   const marks = keys.map((k) => legend.get(k));
   return [d.svgDesc, fmt(d.svgDescService, { s: d.lanes[run.service] }), ...marks].join(' ');
 }

@@ -398,7 +398,7 @@ export function renderEvents(v, { d, num, run }) {
  * where the two part and the comparison's verdict. Returns the first diagram (for its playhead).
  */
 /** Legend entries for marks only some services draw (keepalives, the queue, Curator's states). */
-const LEGEND_FOR = { ka: ['etcd', 'zookeeper', 'hazelcast', 'kubernetes', 'consul'], queue: ['etcd', 'zookeeper', 'hazelcast'], conn: ['zookeeper'] };
+const LEGEND_FOR = { ka: ['etcd', 'zookeeper', 'hazelcast', 'kubernetes', 'consul', 'dynamodb'], queue: ['etcd', 'zookeeper', 'hazelcast'], conn: ['zookeeper'] };
 
 export function renderDiagram(v, { st, d, num, run, other, width }) {
   for (const li of v.$('legend').children) {

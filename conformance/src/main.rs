@@ -353,7 +353,11 @@ fn fresh_servers<'a>(
         zk: None,
     };
     match sc.service.kind {
-        ServiceKind::Session | ServiceKind::Kubernetes | ServiceKind::Consul => {} // refused by real::supported
+        // Kubernetes, Consul and DynamoDB are refused by real::supported.
+        ServiceKind::Session
+        | ServiceKind::Kubernetes
+        | ServiceKind::Consul
+        | ServiceKind::Dynamodb => {}
         // A fresh ZooKeeper for every attempt: its zxids start at 0, as the model's do.
         ServiceKind::Zookeeper => {
             let dir = work.join(format!("zookeeper-{tag}"));

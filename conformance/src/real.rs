@@ -135,6 +135,9 @@ pub fn supported(sc: &Scenario, setup: &Setup) -> Res<()> {
     if svc.kind == ServiceKind::Kubernetes {
         return no("a Kubernetes API server");
     }
+    if svc.kind == ServiceKind::Dynamodb {
+        return no("DynamoDB (a cloud service)");
+    }
     if svc.clock != Clock::default() || svc.node_clocks.iter().any(|c| *c != Clock::default()) {
         return no("server clock steps or rates");
     }
@@ -1046,6 +1049,7 @@ impl<'a> Client<'a> {
             ServiceKind::Etcd => self.etcd_lock(value),
             ServiceKind::Zookeeper => self.zk_lock(),
             ServiceKind::Redlock => self.redlock_try_acquire(value),
+            ServiceKind::Dynamodb => unreachable!("supported() refuses DynamoDB scenarios"),
             ServiceKind::Hazelcast => Err("no Hazelcast server in the conformance suite".into()),
             ServiceKind::Kubernetes => Err(Stop::Error("no Kubernetes API server here".into())),
             ServiceKind::Consul => unreachable!("supported() refuses Consul scenarios"),
@@ -1233,6 +1237,7 @@ impl<'a> Client<'a> {
                 self.redlock_unlock(h.value);
                 self.note("unlocks every node it reaches".into());
             }
+            ServiceKind::Dynamodb => unreachable!("supported() refuses DynamoDB scenarios"),
             ServiceKind::Hazelcast => {
                 return Err("no Hazelcast server in the conformance suite".into())
             }

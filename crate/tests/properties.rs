@@ -90,6 +90,10 @@ proptest! {
         prop_assert!(!granted.is_empty());
         if sc.service.tokens && failover(sc) {
             // INCR on a redis that failed over: tokens can repeat (replica-failover's expectations say so).
+        } else if sc.service.tokens && sc.service.kind == ServiceKind::Dynamodb {
+            // DynamoDB's RVNs are random GUIDs (32 bits here): no order, never 0, a new one per put.
+            prop_assert!(granted.iter().all(|&t| t > 0 && t <= u64::from(u32::MAX)), "{:?}", granted);
+            prop_assert!(granted.windows(2).all(|w| w[0] != w[1]), "{:?}", granted);
         } else if sc.service.tokens && sc.service.etcd_token == EtcdToken::LeaseId {
             // contrib/lock's lease IDs: one per lease, so a client that locks twice on one lease repeats it.
             prop_assert!(granted.windows(2).all(|w| w[0] <= w[1]), "{:?}", granted);

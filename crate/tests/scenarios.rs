@@ -83,6 +83,7 @@ scenario_tests! {
     k8s_lease_slow_renew => "k8s-lease-slow-renew",
     consul_lock_delay => "consul-lock-delay",
     consul_lock_delay_exceeded => "consul-lock-delay-exceeded",
+    dynamodb_heartbeat_pause => "dynamodb-heartbeat-pause",
 }
 
 #[test]

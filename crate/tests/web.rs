@@ -41,6 +41,8 @@ const FILES: &[&str] = &[
     include_str!("golden/parity/26.json"),
     include_str!("golden/parity/27.json"),
     include_str!("golden/parity/28.json"),
+    include_str!("golden/parity/29.json"),
+    include_str!("golden/parity/30.json"),
 ];
 
 #[wasm_bindgen_test]

@@ -163,7 +163,7 @@ test('every scenario in the picker renders a verdict and a diagram', () =>
     const ids = await page.locator('#scenario option').evaluateAll((os) => os.map((o) => o.value));
     assert.ok(ids.length >= 9, `found ${ids.length} scenarios`);
     const groups = await page.locator('#scenario optgroup').evaluateAll((gs) => gs.map((g) => g.label));
-    assert.deepEqual(groups, ['The seed', 'Kleppmann’s cases', 'antirez’s replies', 'PostgreSQL', 'Networks', 'Lock services', 'Clocks', 'etcd', 'ZooKeeper', 'Storage that fences', 'Hazelcast', 'Kubernetes', 'Consul']);
+    assert.deepEqual(groups, ['The seed', 'Kleppmann’s cases', 'antirez’s replies', 'PostgreSQL', 'Networks', 'Lock services', 'Clocks', 'etcd', 'ZooKeeper', 'Storage that fences', 'Hazelcast', 'Kubernetes', 'Consul', 'DynamoDB']);
     const policies = await page.locator('#fencing option').evaluateAll((os) => os.map((o) => o.value));
     assert.deepEqual(policies, ['none', 'token', 'first-touch', 'version', 'etag', 'owner', 'equal-token']);
     for (const id of ids) {
@@ -553,6 +553,29 @@ test('Kubernetes: client-go 1.11 by default (a lost update), 1.12 with the switc
     await expectVerdict(page, 'lost-update', 440, 450);
     assert.equal(await page.locator('#svg text.lane-name').first().textContent(), 'Kubernetes API সার্ভার');
     assert.match(await page.locator('#svg').textContent(), /A-র Lease অন্যের দখলে/);
+  }));
+
+test('DynamoDB: a frozen holder\'s item taken over; none loses B\'s update, version refuses A, in both languages', () =>
+  withPage('?scenario=dynamodb-heartbeat-pause', async (page) => {
+    await expectVerdict(page, 'lost-update', 440, 450);
+    const group = (label) => page.locator(`#scenario optgroup[label="${label}"] option`).evaluateAll((os) => os.map((o) => o.value));
+    assert.deepEqual(await group('DynamoDB'), ['dynamodb-heartbeat-pause']);
+    assert.equal(await page.locator('#svg text.lane-name').first().textContent(), 'DynamoDB lock table');
+    // No server expired A's lock: B took the item over at 22 s, and the margin says so.
+    assert.match(await page.locator('#svg').textContent(), /A’s item taken over/);
+    assert.match(await page.locator('#margin').textContent(), /another client took its lock item over at 28,?000 ms/);
+    // A's one heartbeat, at 5 s, before it freezes; none during the freeze.
+    assert.equal(await page.locator('#svg path.ka:not(.bad)').count(), 1);
+    // The token policy compares random RVNs (safe here by chance); the data record's version is the fence.
+    await page.locator('#fencing').selectOption('token');
+    await expectVerdict(page, 'safe', 450, 450);
+    assert.match(await page.locator('#verdict-lines').textContent(), /random GUID/);
+    await page.locator('#fencing').selectOption('version');
+    await expectVerdict(page, 'safe', 450, 450);
+    await page.goto(env.url + '?scenario=dynamodb-heartbeat-pause&lang=bn');
+    await expectVerdict(page, 'lost-update', 440, 450);
+    assert.equal(await page.locator('#svg text.lane-name').first().textContent(), 'DynamoDB লক টেবিল');
+    assert.match(await page.locator('#svg').textContent(), /A-র আইটেম বেদখল/);
   }));
 
 test('redlock: the compliant client by default, the naive switch in the URL, bad values noticed', () =>

@@ -48,7 +48,11 @@
 //! `zookeeper session=D [tick=D] [suspended=error|tolerate] [tokens=czxid|no]` (a session kept alive by
 //! pings every third of its timeout; ephemeral sequential nodes, the lowest holds; Curator's
 //! SUSPENDED after two thirds of the timeout without a reply, LOST a timeout later; `cut A n1` cuts
-//! a client off the server), `hazelcast [session-ttl=D] [heartbeat=D] [check=D] [tokens=fence|no]`
+//! a client off the server), `dynamodb [lease=D] [heartbeat=D] [wait=D] [tokens=rvn|no]` (the
+//! DynamoDB lock client: leaseDuration 20 s, heartbeatPeriod 5 s, additionalTimeToWaitForLock 1 s
+//! by default; the item's record version number, a random GUID, is the token; a waiter polls every
+//! `acquire every D` — its refreshPeriod, 1 s in the client — and takes the item over once it has seen
+//! the same RVN for the lease duration by its own clock), `hazelcast [session-ttl=D] [heartbeat=D] [check=D] [tokens=fence|no]`
 //! (Hazelcast's FencedLock on a CP session: heartbeats every `heartbeat` (5 s) that freeze with the
 //! client; the CP group closes a session that had none for `session-ttl` (300 s; more than
 //! `heartbeat`) at its next expiry check (every `check`, 1 s), releasing its lock; waiters queue on the
@@ -129,6 +133,11 @@ pub enum ServiceKind {
     /// pings, an ephemeral sequential node per contender, the lowest holds, each waiter watches its
     /// predecessor; an expired session's nodes are deleted. The holder's node `czxid` is the token.
     Zookeeper,
+    /// The DynamoDB lock client (awslabs): the lock is an item whose record version number (RVN) is
+    /// a random GUID; the holder's heartbeats write a new one; a waiter that sees the same RVN for
+    /// the lease duration, on its own clock, takes the item over with a put conditional on it. The
+    /// RVN is the token (an ID: only equality means anything).
+    Dynamodb,
     /// Hazelcast's FencedLock on a CP session kept alive by heartbeats: the CP group closes a session
     /// that sent none for its TTL and releases its lock to the next waiter; the fence (the Raft commit
     /// index of the holder's lock call) is the token.
@@ -156,6 +165,7 @@ impl ServiceKind {
             ServiceKind::Redlock => "redlock",
             ServiceKind::Etcd => "etcd",
             ServiceKind::Zookeeper => "zookeeper",
+            ServiceKind::Dynamodb => "dynamodb",
             ServiceKind::Hazelcast => "hazelcast",
             ServiceKind::Kubernetes => "kubernetes",
             ServiceKind::Consul => "consul",
@@ -239,7 +249,9 @@ pub struct ServiceSpec {
     pub nodes: u8,
     /// Each node's own clock (Redlock), when they differ from `clock`.
     pub node_clocks: List<Clock>,
-    /// Redlock: how long a client waits for the nodes' replies before it counts them.
+    /// Redlock: how long a client waits for the nodes' replies before it counts them. DynamoDB:
+    /// `additionalTimeToWaitForLock`, how long beyond the lease duration an acquire call keeps
+    /// polling before it gives up (1 s by default: the client's `DEFAULT_BUFFER_MS`).
     pub timeout: Dur,
     /// Redlock: the retry delay after a failed attempt is `every` plus a seeded random share of this.
     pub jitter: Dur,
@@ -249,7 +261,8 @@ pub struct ServiceSpec {
     /// The first fencing token (Kafka-style epochs need not start at 1).
     pub first_token: u64,
     /// etcd: how often a client sends a keepalive for its lease (`Lit(0)`: a third of the TTL, as
-    /// etcd's Go client does). Hazelcast: the CP session heartbeat interval.
+    /// etcd's Go client does). Hazelcast: the CP session heartbeat interval. DynamoDB: the heartbeat
+    /// period (5 s by default; `Lit(0)`: no heartbeat thread).
     pub keepalive: Dur,
     /// etcd: what the holder's token is.
     pub etcd_token: EtcdToken,
@@ -640,6 +653,14 @@ impl Parser {
                 svc.ttl = Dur::Lit(15 * SEC);
                 svc.lock_delay = Dur::Lit(15 * SEC);
             }
+            Some("dynamodb") => {
+                // The lock client's defaults (AmazonDynamoDBLockClientOptions, DEFAULT_BUFFER_MS).
+                let svc = &mut self.sc().service;
+                svc.kind = ServiceKind::Dynamodb;
+                svc.ttl = Dur::Lit(20_000 * MS);
+                svc.keepalive = Dur::Lit(5_000 * MS);
+                svc.timeout = Dur::Lit(1_000 * MS);
+            }
             Some("hazelcast") => {
                 // CPSubsystemConfig's defaults: session-time-to-live-seconds 300, session-heartbeat-
                 // interval-seconds 5; RaftSessionService checks for expired sessions every second.
@@ -657,7 +678,7 @@ impl Parser {
             }
             other => {
                 return Err(self.err(format!(
-                    "unknown lock service \"{}\"; expected lease, session, redis, redlock, etcd, zookeeper, hazelcast, kubernetes or consul",
+                    "unknown lock service \"{}\"; expected lease, session, redis, redlock, etcd, zookeeper, hazelcast, kubernetes, consul or dynamodb",
                     other.unwrap_or("")
                 )))
             }
@@ -728,27 +749,13 @@ impl Parser {
             "lock-latency" => self.sc().service.lock_latency = self.dur(v)?,
             "store-latency" => self.sc().service.store_latency = self.dur(v)?,
             "idle" => self.sc().service.idle = self.dur(v)?,
-            "tokens" => {
-                let kind = self.sc().service.kind;
-                self.sc().service.tokens = match (v, kind) {
-                    ("yes", ServiceKind::Lease) | ("incr", ServiceKind::Redis) => true,
-                    ("revision", ServiceKind::Etcd) | ("czxid", ServiceKind::Zookeeper) => true,
-                    ("fence", ServiceKind::Hazelcast) => true,
-                    ("transitions", ServiceKind::Kubernetes) => true,
-                    ("lock-index", ServiceKind::Consul) => true,
-                    ("lease-id", ServiceKind::Etcd) => {
-                        self.sc().service.etcd_token = EtcdToken::LeaseId;
-                        true
-                    }
-                    ("no", _) => false,
-                    _ => {
-                        return Err(self.err(
-                            "tokens must be yes or no (lease), incr or no (redis), revision, lease-id or no (etcd), czxid or no (zookeeper), fence or no (hazelcast), transitions or no (kubernetes), lock-index or no (consul)",
-                        ))
-                    }
-                }
-            }
+            "tokens" => self.tokens_setting(v)?,
             "session" | "tick" | "suspended" => self.zookeeper_setting(k, v)?,
+            // `heartbeat` is DynamoDB's or Hazelcast's, `lease` DynamoDB's or Kubernetes's: by service.
+            "heartbeat" | "lease" | "wait" if self.sc().service.kind == ServiceKind::Dynamodb => {
+                self.dynamodb_setting(k, v)?
+            }
+            "wait" => self.dynamodb_setting(k, v)?,
             "session-ttl" | "heartbeat" | "check" => self.hazelcast_setting(k, v)?,
             "lease" | "renew-deadline" | "retry" | "request-timeout" | "client-go" => {
                 self.kubernetes_setting(k, v)?
@@ -803,6 +810,30 @@ impl Parser {
         Ok(())
     }
 
+    /// `tokens=…`: whether (and, for etcd, which) fencing token the service hands out, in its own word.
+    fn tokens_setting(&mut self, v: &str) -> Result<(), Error> {
+        let kind = self.sc().service.kind;
+        self.sc().service.tokens = match (v, kind) {
+            ("yes", ServiceKind::Lease) | ("incr", ServiceKind::Redis) => true,
+            ("revision", ServiceKind::Etcd) | ("czxid", ServiceKind::Zookeeper) => true,
+            ("rvn", ServiceKind::Dynamodb) => true,
+            ("fence", ServiceKind::Hazelcast) => true,
+            ("transitions", ServiceKind::Kubernetes) => true,
+            ("lock-index", ServiceKind::Consul) => true,
+            ("lease-id", ServiceKind::Etcd) => {
+                self.sc().service.etcd_token = EtcdToken::LeaseId;
+                true
+            }
+            ("no", _) => false,
+            _ => {
+                return Err(self.err(
+                    "tokens must be yes or no (lease), incr or no (redis), revision, lease-id or no (etcd), czxid or no (zookeeper), fence or no (hazelcast), transitions or no (kubernetes), lock-index or no (consul), rvn or no (dynamodb)",
+                ))
+            }
+        };
+        Ok(())
+    }
+
     /// ZooKeeper's own settings: `session=D` (the session timeout), `tick=D`, `suspended=error|tolerate`.
     fn zookeeper_setting(&mut self, k: &str, v: &str) -> Result<(), Error> {
         if self.sc().service.kind != ServiceKind::Zookeeper {
@@ -822,11 +853,32 @@ impl Parser {
         Ok(())
     }
 
+    /// The DynamoDB lock client's own settings: `lease=D` (leaseDuration), `heartbeat=D`
+    /// (heartbeatPeriod; 0: no heartbeat thread), `wait=D` (additionalTimeToWaitForLock).
+    fn dynamodb_setting(&mut self, k: &str, v: &str) -> Result<(), Error> {
+        if self.sc().service.kind != ServiceKind::Dynamodb {
+            return Err(self.err(format!("{k} needs `service: dynamodb`")));
+        }
+        let d = self.dur(v)?;
+        let svc = &mut self.sc().service;
+        match k {
+            "lease" => svc.ttl = d,
+            "heartbeat" => svc.keepalive = d,
+            _ => svc.timeout = d,
+        }
+        Ok(())
+    }
+
     /// Hazelcast's own settings: `session-ttl=D` (session-time-to-live-seconds), `heartbeat=D`
     /// (session-heartbeat-interval-seconds), `check=D` (the expired-session check's period).
     fn hazelcast_setting(&mut self, k: &str, v: &str) -> Result<(), Error> {
         if self.sc().service.kind != ServiceKind::Hazelcast {
-            return Err(self.err(format!("{k} needs `service: hazelcast`")));
+            let or = if k == "heartbeat" {
+                " or `service: dynamodb`"
+            } else {
+                ""
+            };
+            return Err(self.err(format!("{k} needs `service: hazelcast`{or}")));
         }
         let d = self.dur(v)?;
         let svc = &mut self.sc().service;
@@ -842,7 +894,12 @@ impl Parser {
     /// `retry=D` (RetryPeriod), the API server's `request-timeout=D`, and `client-go=1.11|1.12`.
     fn kubernetes_setting(&mut self, k: &str, v: &str) -> Result<(), Error> {
         if self.sc().service.kind != ServiceKind::Kubernetes {
-            return Err(self.err(format!("{k} needs `service: kubernetes`")));
+            let or = if k == "lease" {
+                " or `service: dynamodb`"
+            } else {
+                ""
+            };
+            return Err(self.err(format!("{k} needs `service: kubernetes`{or}")));
         }
         match k {
             "lease" => self.sc().service.ttl = self.dur(v)?,
@@ -1322,5 +1379,33 @@ mod tests {
         assert!(err.to_string().contains("unknown parameter $nope"), "{err}");
         let err = Scenario::parse("id: x\nparam p = 5s in 0..1s: P\n").unwrap_err();
         assert!(err.to_string().contains("within"), "{err}");
+    }
+
+    /// `lease` belongs to Kubernetes and DynamoDB, `heartbeat` to Hazelcast and DynamoDB: each is
+    /// read by the scenario's service, and elsewhere the error names both.
+    #[test]
+    fn a_shared_setting_goes_to_the_scenario_s_service() {
+        let svc = |line: &str| {
+            let body = "title: t\nsummary: s\nclient A: acquire; read; write 1; release\n";
+            Scenario::parse(&format!("id: x\n{body}service: {line}\n"))
+        };
+        let k8s = svc("kubernetes lease=20s").unwrap();
+        let dynamo = svc("dynamodb lease=20s heartbeat=2s").unwrap();
+        let hz = svc("hazelcast heartbeat=2s").unwrap();
+        assert_eq!(k8s.service.kind, ServiceKind::Kubernetes);
+        assert_eq!(k8s.service.ttl, Dur::Lit(20 * SEC));
+        assert_eq!(dynamo.service.ttl, Dur::Lit(20 * SEC));
+        assert_eq!(dynamo.service.keepalive, Dur::Lit(2 * SEC));
+        assert_eq!(hz.service.keepalive, Dur::Lit(2 * SEC));
+        let lease = svc("etcd lease=20s").unwrap_err().to_string();
+        assert!(
+            lease.contains("`service: kubernetes` or `service: dynamodb`"),
+            "{lease}"
+        );
+        let beat = svc("etcd heartbeat=2s").unwrap_err().to_string();
+        assert!(
+            beat.contains("`service: hazelcast` or `service: dynamodb`"),
+            "{beat}"
+        );
     }
 }

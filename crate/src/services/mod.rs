@@ -14,10 +14,11 @@
 //! - `hazelcast`: Hazelcast's FencedLock on a CP session kept alive by heartbeats; waiters queued on
 //!   the CP group, the fence a Raft commit index;
 //! - `consul`: Consul's KV lock on a session with a TTL, released under lock-delay when the session
-//!   is invalidated.
-//!
+//!   is invalidated;
 //! - `kubernetes`: client-go's leader election on a Lease object, expiry judged by each candidate's
-//!   own observation.
+//!   own observation;
+//! - `dynamodb`: the DynamoDB lock client: an item with a random record version number, heartbeats
+//!   that change it, waiters that take it over after seeing it unchanged for the lease duration.
 //!
 //! The first four are the lab page's core; the others are each a cargo feature (all on by default).
 //! The page's first wasm is built without them, so a reader of the seed
@@ -25,10 +26,12 @@
 //! a service refuses its scenarios ([`built_in`]): the dispatch below never reaches a missing one.
 //! `hazelcast` and `consul` are also left out of the build by `cfg` (their modules, their state and
 //! their arms): a const guard drops their calls, but a state's drop and reset code would still cost
-//! the core ~220 B each.
+//! the core ~220 B each. `dynamodb`'s state is instead boxed and made only by a build that has it
+//! (`Services::reset`).
 
 #[cfg(feature = "consul")]
 mod consul;
+mod dynamodb;
 mod etcd;
 #[cfg(feature = "hazelcast")]
 mod hazelcast;
@@ -58,6 +61,7 @@ pub const fn built_in(kind: ServiceKind) -> bool {
         ServiceKind::Redlock => REDLOCK,
         ServiceKind::Etcd => ETCD,
         ServiceKind::Zookeeper => ZOOKEEPER,
+        ServiceKind::Dynamodb => DYNAMODB,
         ServiceKind::Hazelcast => HAZELCAST,
         ServiceKind::Kubernetes => KUBERNETES,
         ServiceKind::Consul => CONSUL,
@@ -83,6 +87,7 @@ pub fn check_built_in(sc: &Scenario) -> Result<(), crate::error::Error> {
 const REDLOCK: bool = cfg!(feature = "redlock");
 const ETCD: bool = cfg!(feature = "etcd");
 const ZOOKEEPER: bool = cfg!(feature = "zookeeper");
+const DYNAMODB: bool = cfg!(feature = "dynamodb");
 const HAZELCAST: bool = cfg!(feature = "hazelcast");
 const KUBERNETES: bool = cfg!(feature = "kubernetes");
 const CONSUL: bool = cfg!(feature = "consul");
@@ -93,6 +98,9 @@ pub(crate) struct Services {
     pub redlock: redlock::State,
     pub etcd: etcd::State,
     pub zookeeper: zookeeper::State,
+    /// Boxed, and made at the first reset of a build that has the service: the core's engine stays
+    /// as small as it was.
+    pub dynamodb: Option<Box<dynamodb::State>>,
     #[cfg(feature = "hazelcast")]
     pub hazelcast: hazelcast::State,
     pub kubernetes: kubernetes::State,
@@ -106,6 +114,12 @@ impl Services {
         self.redlock.reset(clients);
         self.etcd.reset(clients);
         self.zookeeper.reset(clients);
+        if DYNAMODB {
+            // Once per engine, not per run: later runs reuse it (tests/alloc.rs).
+            self.dynamodb
+                .get_or_insert_with(Default::default)
+                .reset(clients);
+        }
         #[cfg(feature = "hazelcast")]
         self.hazelcast.reset(clients);
         if KUBERNETES {
@@ -128,6 +142,15 @@ impl Services {
         let grants = grants.chain(&self.consul.records);
         grants
     }
+
+    /// DynamoDB's grants, apart from [`Services::own_grants`] so that the core build, which has no
+    /// DynamoDB, carries none of the iterator code they would add (nothing, without the feature).
+    pub fn dynamodb_grants(&self) -> &[crate::lock::LeaseRecord] {
+        match &self.dynamodb {
+            Some(st) if DYNAMODB => &st.records,
+            _ => &[],
+        }
+    }
 }
 
 /// How a service words one of its trace events in the transcript.
@@ -148,6 +171,7 @@ pub fn say(sc: &Scenario, e: &TraceEvent) -> Option<Said> {
         ServiceKind::Redlock if REDLOCK => redlock::say(sc, e, who),
         ServiceKind::Etcd if ETCD => etcd::say(sc, e, who),
         ServiceKind::Zookeeper if ZOOKEEPER => zookeeper::say(sc, e, who),
+        ServiceKind::Dynamodb if DYNAMODB => dynamodb::say(sc, e, who),
         #[cfg(feature = "hazelcast")]
         ServiceKind::Hazelcast if HAZELCAST => hazelcast::say(sc, e, who),
         ServiceKind::Kubernetes if KUBERNETES => kubernetes::say(sc, e, who),
@@ -158,7 +182,8 @@ pub fn say(sc: &Scenario, e: &TraceEvent) -> Option<Said> {
         | ServiceKind::Zookeeper
         | ServiceKind::Hazelcast
         | ServiceKind::Kubernetes
-        | ServiceKind::Consul => None,
+        | ServiceKind::Consul
+        | ServiceKind::Dynamodb => None,
     }
 }
 
@@ -183,6 +208,9 @@ impl Engine {
             }
             _ if ETCD && ctx.service == ServiceKind::Etcd => self.on_etcd_event(ctx, ev),
             _ if ZOOKEEPER && ctx.service == ServiceKind::Zookeeper => self.on_zk_event(ctx, ev),
+            _ if DYNAMODB && ctx.service == ServiceKind::Dynamodb => {
+                self.on_dynamodb_event(ctx, ev)
+            }
             #[cfg(feature = "hazelcast")]
             _ if HAZELCAST && ctx.service == ServiceKind::Hazelcast => self.on_hz_event(ctx, ev),
             _ if KUBERNETES && ctx.service == ServiceKind::Kubernetes => self.on_k8s_event(ctx, ev),
@@ -198,6 +226,7 @@ impl Engine {
             ServiceKind::Redlock if REDLOCK => self.redlock_acquire(ctx, c),
             ServiceKind::Etcd if ETCD => self.etcd_acquire(ctx, c),
             ServiceKind::Zookeeper if ZOOKEEPER => self.zk_acquire(ctx, c),
+            ServiceKind::Dynamodb if DYNAMODB => self.dynamodb_acquire(ctx, c),
             #[cfg(feature = "hazelcast")]
             ServiceKind::Hazelcast if HAZELCAST => self.hz_acquire(ctx, c),
             ServiceKind::Kubernetes if KUBERNETES => self.k8s_acquire(ctx, c),
@@ -213,6 +242,7 @@ impl Engine {
             ServiceKind::Redlock if REDLOCK => self.redlock_release(ctx, c),
             ServiceKind::Etcd if ETCD => self.etcd_release(ctx, c),
             ServiceKind::Zookeeper if ZOOKEEPER => self.zk_release(ctx, c),
+            ServiceKind::Dynamodb if DYNAMODB => self.dynamodb_release(ctx, c),
             #[cfg(feature = "hazelcast")]
             ServiceKind::Hazelcast if HAZELCAST => self.hz_release(ctx, c),
             ServiceKind::Kubernetes if KUBERNETES => self.k8s_release(ctx, c),
@@ -225,12 +255,16 @@ impl Engine {
     /// The client the ideal guard lets write: the lock service's latest grantee, for Redlock the
     /// latest client to hold live keys on a majority of the nodes, for etcd the latest client whose
     /// key became the lowest live one, for Hazelcast the latest owner of the FencedLock, for
-    /// Kubernetes the client the Lease names.
+    /// Kubernetes the client the Lease names, for DynamoDB the client whose put last took the lock
+    /// item.
     pub(crate) fn rightful(&self, ctx: &Ctx) -> Option<u8> {
         match ctx.service {
             ServiceKind::Redlock => self.services.redlock.majority,
             ServiceKind::Etcd => self.services.etcd.owner,
             ServiceKind::Zookeeper => self.services.zookeeper.owner,
+            ServiceKind::Dynamodb if DYNAMODB => {
+                self.services.dynamodb.as_ref().and_then(|s| s.owner())
+            }
             #[cfg(feature = "hazelcast")]
             ServiceKind::Hazelcast if HAZELCAST => self.services.hazelcast.owner,
             ServiceKind::Kubernetes => self.services.kubernetes.owner,

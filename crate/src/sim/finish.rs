@@ -44,6 +44,9 @@ impl Engine {
             self.run.leases.extend_from_slice(&lock.leases);
         }
         self.run.leases.extend(self.services.own_grants().copied());
+        self.run
+            .leases
+            .extend_from_slice(self.services.dynamodb_grants());
         if self.trace_on {
             self.merge_expiries();
             self.merge_clock_steps(ctx);

@@ -215,6 +215,20 @@ pub const CASES: &[Case] = &[
         retries: 0,
         naive: false,
     },
+    Case {
+        scenario: "dynamodb-heartbeat-pause",
+        policy: "token",
+        params: &[],
+        retries: 0,
+        naive: false,
+    },
+    Case {
+        scenario: "dynamodb-heartbeat-pause",
+        policy: "version",
+        params: &[("heartbeat", 2000)],
+        retries: 1,
+        naive: false,
+    },
 ];
 
 pub struct SweepCase {

@@ -350,3 +350,22 @@ test('Consul: its lane name, renewals that stop while A is frozen, and the lock-
   }
   assert.notEqual(dicts.bn.lanes.consul, dicts.en.lanes.consul, 'Bengali has its own words');
 });
+
+// DynamoDB: the lock table's lane, the holder's heartbeats (none while frozen), the takeover note, and
+// a text alternative with the ticks but no queue (its waiters poll the item; they are not queued).
+test('DynamoDB: the lock table by name, no heartbeat while A is frozen, A\'s item taken over at 22 s', () => {
+  for (const lang of ['en', 'bn']) {
+    const d = dicts[lang];
+    const L = layoutOf('dynamodb-heartbeat-pause', { lang });
+    assert.equal(L.lanes[0].name, d.lanes.dynamodb);
+    assert.notEqual(d.lanes.dynamodb, d.lanes.lock);
+    assert.deepEqual(L.ticks.filter((t) => t.client === 'A').map((t) => [t.t, t.ok]), [[5000, true]], 'one before the freeze (6–36 s), none after: it lets go');
+    assert.ok(L.labels.some((l) => l.text === fmt(d.itemTakenOver, { c: 'A' })), `${lang}: the takeover is noted`);
+    assert.deepEqual(L.queues, []);
+    const legend = new Map(d.legend);
+    assert.ok(L.desc.includes(fmt(d.svgDescService, { s: d.lanes.dynamodb })) && L.desc.includes(legend.get('ka')), L.desc);
+    assert.ok(!L.desc.includes(legend.get('queue')), `${lang}: no queue`);
+  }
+  // B holds from 28 s and releases at once: its heartbeat thread finds nothing to beat.
+  assert.deepEqual(layoutOf('dynamodb-heartbeat-pause').ticks.filter((t) => t.client === 'B'), []);
+});
