@@ -574,6 +574,25 @@ export const chapters = [
         },
       },
       {
+        set: { scenario: 'dynamodb-heartbeat-pause' },
+        say: {
+          en: 'The DynamoDB lock client keeps the lock as an item in a table, and no server ever expires it. The item carries a record version number (RVN), a random GUID that each heartbeat changes, every {heartbeat} ms. A takes the item, reads {A.read} and freezes for {pause} ms; its heartbeats freeze with it. B finds A’s item and times its RVN on its own clock: unchanged for longer than the lease, {ttl} ms, and B may take the item over.',
+          bn: 'DynamoDB lock client লক রাখে একটি টেবিলের আইটেম হিসেবে, আর কোনো সার্ভার কখনো তার মেয়াদ শেষ করে না। আইটেমে থাকে একটি রেকর্ড ভার্সন নম্বর (RVN), একটি এলোমেলো GUID, যা প্রতিটি হার্টবিট বদলে দেয়, প্রতি {heartbeat} ms-এ। A আইটেমটি নেয়, {A.read} পড়ে আর {pause} ms থমকে যায়; তার হার্টবিটও থমকে যায়। B A-র আইটেম দেখে নিজের ঘড়িতে তার RVN-এর সময় গোনে: লিজ, {ttl} ms, পেরিয়েও না বদলালে B আইটেমটি দখল করতে পারে।',
+        },
+        ask: {
+          q: { en: 'The storage checks nothing. What happens to B’s update when A wakes?', bn: 'স্টোরেজ কিছুই যাচাই করে না। A জেগে উঠলে B-র আপডেটের কী হয়?' },
+          choices: [
+            { say: { en: 'It is lost: nobody told A its item was taken', bn: 'হারিয়ে যায়: আইটেম বেদখল হয়েছে, A-কে কেউ জানায়নি' }, when: { lost: 'B' } },
+            { say: { en: 'It survives: DynamoDB expired A’s lock', bn: 'টিকে থাকে: DynamoDB A-র লকের মেয়াদ শেষ করেছে' }, when: { lost: null } },
+          ],
+        },
+        claims: { verdict: 'lost-update', firstWrite: 'B', overlap: true },
+        why: {
+          en: 'B took the item over at {B.granted} ms and wrote {B.value}; A woke, not told, and wrote {A.value}: final {final}, expected {expected}. The RVN cannot fence: random numbers have no order, so a storage that keeps the highest token is right or wrong by the draw. A write conditional on the data’s own version number refuses A whatever the draw — switch Fencing to version.',
+          bn: 'B {B.granted} ms-এ আইটেমটি দখল করে আর {B.value} লেখে; খবর না-পাওয়া A জেগে {A.value} লেখে: চূড়ান্ত {final}, প্রত্যাশিত {expected}। RVN ফেন্স করতে পারে না: এলোমেলো সংখ্যার কোনো ক্রম নেই, তাই সর্বোচ্চ টোকেন মনে রাখা স্টোরেজ ঠিক বা ভুল হয় ভাগ্যের জোরে। ডেটার নিজের ভার্সন নম্বরের ওপর শর্তসাপেক্ষ লেখা A-কে ফিরিয়ে দেয়, ভাগ্য যা-ই হোক — Fencing-কে version করুন।',
+        },
+      },
+      {
         set: { scenario: 'hazelcast-fenced-lock' },
         say: {
           en: 'Hazelcast’s FencedLock lives on a CP session kept alive by heartbeats; here the session TTL is {ttl} ms (Hazelcast’s default is five minutes). A takes the lock — lockAndGetFence() returns {A.token} — reads {A.read} and freezes for {pause} ms; its heartbeats freeze with it. B’s lock call waits on the CP group.',
