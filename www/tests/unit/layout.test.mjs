@@ -10,44 +10,25 @@
 // spare on screen. A label's box runs from 0.8 × its font size above its baseline to 0.2 below.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import { join, dirname } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { imp, loadFullBuild, runWith } from './full-build.mjs';
 
-const WWW = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const imp = (f) => import(pathToFileURL(join(WWW, f)).href);
 const { layoutDiagram, roughMeasure, divergence } = await imp('layout.js');
-const { loadLang, fmt, numberFormat } = await imp('i18n.js');
+const { fmt, numberFormat } = await imp('i18n.js');
 
 /** The widths the issue names: a phone and a laptop. */
 const WIDTHS = [390, 1280];
 let pkg;
 let catalogue;
 let policies;
-const dicts = {};
+let dicts;
 
 before(async () => {
   // The full build: every catalogue scenario, whatever its service (the page's core build has fewer).
-  pkg = await imp('pkg/leaselab_full.js');
-  const wasm = await readFile(join(WWW, 'pkg', 'leaselab_full_bg.wasm')).catch(() => {
-    throw new Error('www/pkg/leaselab_full_bg.wasm is missing: run bash tools/build-web.sh first');
-  });
-  await pkg.default({ module_or_path: wasm });
-  catalogue = JSON.parse(pkg.catalogue());
-  policies = pkg.policies().split(',');
-  for (const lang of ['en', 'bn']) dicts[lang] = await loadLang(lang);
+  ({ pkg, catalogue, policies, dicts } = await loadFullBuild());
 });
 
 /** The run of scenario `id` under `policy` at its defaults, as the lab gets it. */
-function runOf(id, policy) {
-  const sim = new pkg.Simulation(id);
-  try {
-    sim.setPolicy(policy);
-    return JSON.parse(sim.runJson());
-  } finally {
-    sim.free();
-  }
-}
+const runOf = (id, policy) => runWith(pkg, id, policy);
 
 /** Every layout the lab can show for the catalogue at its defaults: each scenario under each policy,
  *  alone and in the side-by-side view (with where it parts from the default comparison). */

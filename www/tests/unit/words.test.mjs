@@ -4,14 +4,10 @@
 // lease"). The runs are the real ones, from the lab's full wasm build (www/pkg, tools/build-web.sh).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import { join, dirname } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { imp, loadFullBuild, runWith } from './full-build.mjs';
 
-const WWW = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const imp = (f) => import(pathToFileURL(join(WWW, f)).href);
 const { describeEvent, OWN_WORDS } = await imp('explain.js');
-const { loadLang, numberFormat } = await imp('i18n.js');
+const { numberFormat } = await imp('i18n.js');
 
 /** How each lock service with words of its own is named in the text (both languages keep the names). */
 const NAMES = { etcd: 'etcd', zookeeper: 'ZooKeeper', consul: 'Consul', kubernetes: 'Kubernetes', hazelcast: 'Hazelcast', dynamodb: 'DynamoDB' };
@@ -19,28 +15,13 @@ const NAMES = { etcd: 'etcd', zookeeper: 'ZooKeeper', consul: 'Consul', kubernet
 let pkg;
 let catalogue;
 let policies;
-const dicts = {};
+let dicts;
 
 before(async () => {
-  pkg = await imp('pkg/leaselab_full.js');
-  const wasm = await readFile(join(WWW, 'pkg', 'leaselab_full_bg.wasm')).catch(() => {
-    throw new Error('www/pkg/leaselab_full_bg.wasm is missing: run bash tools/build-web.sh first');
-  });
-  await pkg.default({ module_or_path: wasm });
-  catalogue = JSON.parse(pkg.catalogue());
-  policies = pkg.policies().split(',');
-  for (const lang of ['en', 'bn']) dicts[lang] = await loadLang(lang);
+  ({ pkg, catalogue, policies, dicts } = await loadFullBuild());
 });
 
-function runOf(id, policy) {
-  const sim = new pkg.Simulation(id);
-  try {
-    sim.setPolicy(policy);
-    return JSON.parse(sim.runJson());
-  } finally {
-    sim.free();
-  }
-}
+const runOf = (id, policy) => runWith(pkg, id, policy);
 
 test('a service whose dictionary has words of its own (SERVICE-kind) is one that uses them', () => {
   for (const lang of ['en', 'bn']) {
