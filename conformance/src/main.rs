@@ -87,6 +87,10 @@ fn main() -> ExitCode {
     if std::env::args().nth(1).as_deref() == Some("zk-agent") {
         return zk::agent_main();
     }
+    // One client of a scripted run, in a process of its own (see real/agent.rs).
+    if std::env::args().nth(1).as_deref() == Some("client-agent") {
+        return real::agent_main(&std::env::args().nth(2).unwrap_or_default());
+    }
     let a = match args() {
         Ok(a) => a,
         Err(e) => {
@@ -346,6 +350,7 @@ fn fresh_servers<'a>(
     first: bool,
 ) -> Res<real::Servers<'a>> {
     let mut servers = real::Servers {
+        work: work.to_path_buf(),
         pg,
         redis: None,
         nodes: Vec::new(),
@@ -410,6 +415,7 @@ fn play(
         policy: case.policy,
         params: cases::params(sc, case.set, case.scale)?,
         fence_counter: case.fence_counter,
+        scale: case.scale,
     };
     real::supported(sc, &setup)?;
     // The row is judged in the terms of the scenario its prediction runs.

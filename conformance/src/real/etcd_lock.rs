@@ -1,6 +1,6 @@
-//! etcd's client side: a lease kept alive by a thread that freezes with the client, `Lock` on it.
+//! etcd's client side: a lease kept alive by a thread of the client's process, `Lock` on it.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::sleep;
 use std::time::{Duration, Instant};
@@ -9,21 +9,15 @@ use super::player::{Client, Held, Stop};
 use super::us;
 use crate::etcd;
 
-/// An etcd client's session: its lease, kept alive by a thread of its own that freezes with it.
+/// An etcd client's session: its lease, kept alive by a thread of its own. The thread is in the
+/// client's process, so when the conductor stops the process (a pause), its keepalives stop too, and
+/// the one due meanwhile goes out when the process runs again.
 pub(super) struct EtcdSession {
     pub(super) port: u16,
     pub(super) lease: Option<i64>,
     pub(super) key: Option<String>,
-    pub(super) ctl: Arc<KeepaliveCtl>,
+    pub(super) stop: Arc<AtomicBool>,
     pub(super) thread: Option<std::thread::JoinHandle<()>>,
-}
-
-/// What the keepalive thread reads: stop, and "frozen until" (µs since the Unix epoch of `Instant`s is
-/// not a thing, so: µs after the thread's own start).
-pub(super) struct KeepaliveCtl {
-    pub(super) stop: AtomicBool,
-    pub(super) frozen_until_us: AtomicU64,
-    pub(super) started: Instant,
 }
 
 impl EtcdSession {
@@ -32,27 +26,19 @@ impl EtcdSession {
             port,
             lease: None,
             key: None,
-            ctl: Arc::new(KeepaliveCtl {
-                stop: AtomicBool::new(false),
-                frozen_until_us: AtomicU64::new(0),
-                started: Instant::now(),
-            }),
+            stop: Arc::new(AtomicBool::new(false)),
             thread: None,
         }
     }
 
-    /// Keeps `lease` alive: a keepalive every `every`, none while the client is frozen (the one due
-    /// then goes out when it wakes), until told to stop or the lease is gone.
+    /// Keeps `lease` alive: a keepalive every `every`, until told to stop or the lease is gone.
     pub(super) fn start_keepalive(&mut self, lease: i64, every: Duration) {
-        let (port, ctl) = (self.port, Arc::clone(&self.ctl));
+        let (port, stop) = (self.port, Arc::clone(&self.stop));
         self.thread = Some(std::thread::spawn(move || {
             let mut next = Instant::now() + every;
-            while !ctl.stop.load(Ordering::Relaxed) {
-                let thaw = ctl.started
-                    + Duration::from_micros(ctl.frozen_until_us.load(Ordering::Relaxed));
-                let due = next.max(thaw);
-                if Instant::now() < due {
-                    sleep(Duration::from_millis(5).min(due - Instant::now()));
+            while !stop.load(Ordering::Relaxed) {
+                if Instant::now() < next {
+                    sleep(Duration::from_millis(5).min(next - Instant::now()));
                     continue;
                 }
                 match etcd::keepalive(port, lease) {
@@ -63,17 +49,9 @@ impl EtcdSession {
         }));
     }
 
-    /// The client freezes until `until`: so does its keepalive thread.
-    pub(super) fn freeze_until(&self, until: Instant) {
-        let us = until
-            .saturating_duration_since(self.ctl.started)
-            .as_micros() as u64;
-        self.ctl.frozen_until_us.store(us, Ordering::Relaxed);
-    }
-
     /// The end of the script: the keepalives stop and the lease is revoked (its key with it).
     pub(super) fn close(&mut self) {
-        self.ctl.stop.store(true, Ordering::Relaxed);
+        self.stop.store(true, Ordering::Relaxed);
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
@@ -89,7 +67,7 @@ impl Client<'_> {
     pub(super) fn etcd_lock(&mut self, _value: i64) -> Result<Option<Held>, Stop> {
         let svc = &self.sc.service;
         let ttl = us(svc.ttl, &self.setup.params);
-        let within = self.shared.time_left();
+        let within = self.link.time_left();
         let e = self.etcd.as_mut().ok_or("no etcd")?;
         let lease = match e.lease {
             Some(l) => l,
@@ -122,5 +100,14 @@ impl Client<'_> {
             value: lease,
             believed_end: None,
         }))
+    }
+
+    pub(super) fn etcd_release(&mut self) -> Result<(), Stop> {
+        let e = self.etcd.as_mut().ok_or("no etcd")?;
+        if let Some(key) = e.key.take() {
+            etcd::unlock(e.port, &key)?;
+            self.note("Unlock → its key is deleted".into());
+        }
+        Ok(())
     }
 }

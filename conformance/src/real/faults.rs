@@ -1,5 +1,5 @@
 //! The scenario's faults at their times: `terminate` (pg_terminate_backend), a Redlock node's crash and
-//! restart.
+//! restart. (A timed freeze of a client is the conductor's: see conductor.rs.)
 
 use leaselab::scenario::{FaultAction, Scenario};
 
@@ -17,6 +17,8 @@ pub(super) fn run(
 ) -> Res<()> {
     let mut faults: Vec<_> = sc.faults.iter().collect();
     faults.sort_by_key(|f| f.at.resolve(p));
+    // A timed freeze is the conductor's (SIGSTOP … SIGCONT to the client's process group).
+    faults.retain(|f| !matches!(f.action, FaultAction::Freeze(..)));
     for f in faults {
         let at = us(f.at, p);
         shared.sleep_until(shared.t0 + at);

@@ -1,5 +1,15 @@
-//! Runs a leaselab scenario's own scripts for real: one thread per client, real sleeps for `work` and
-//! `pause`, a real lock service and a real PostgreSQL table as the storage.
+//! Runs a leaselab scenario's own scripts for real: each client an OS process of its own (this binary
+//! as `client-agent`, agent.rs), real sleeps for `work`, a `pause` (and a timed freeze, `at T: pause A
+//! D`) the process stopped by the conductor (`SIGSTOP` … `SIGCONT` to its process group, conductor.rs),
+//! a real lock service and a real PostgreSQL table as the storage. The agents report their grants,
+//! reads, writes and notes over a pipe, with times on CLOCK_MONOTONIC, which every process shares.
+//!
+//! - The client's own lease check (`check D`): by its own clock (the time it sent the request that
+//!   granted or renewed the lease, plus the TTL), at least D left, else it gives the attempt up.
+//! - `renew`: Redisson's watchdog renewal, `PEXPIRE` in a Lua script only if the key still holds the
+//!   client's value (the model's value-checked renewal).
+//! - A `lock-latency` on a single redis: the reply is read a round trip after the request was sent, so
+//!   a freeze in between leaves it in the client's socket buffer, as the model says.
 //!
 //! - `session`: a PostgreSQL advisory lock, `pg_try_advisory_lock(424242)` on the client's own session;
 //!   `read via session` / `write … via session` go through that session, the others through a second
@@ -11,16 +21,19 @@
 //!   every node and retries. `crash nK restart D` is SIGKILL, then a restart D later (what the node
 //!   keeps is what its persistence mode wrote).
 //! - `etcd`: one real etcd (fresh for every run, so revisions start at 1 as in the model), through its
-//!   JSON gateway: `LeaseGrant` with the TTL in seconds, a keepalive thread per client that sends one
-//!   every TTL/3 and freezes while the client is paused (its keepalives freeze with it), `Lock` on the
+//!   JSON gateway: `LeaseGrant` with the TTL in seconds, a keepalive thread in the client's process that
+//!   sends one every TTL/3 and is stopped with it (its keepalives freeze with it), `Lock` on the
 //!   lease (which blocks while the key waits), the key's create revision as the token (or the lease ID),
 //!   `Unlock`, and the lease revoked at the end of the script.
 //! - The storage is one row `account(balance, version, token, owner)`; each policy is one conditional
-//!   statement (see [`read`] and [`write`]), so the guard is enforced by PostgreSQL itself.
+//!   statement (see storage.rs), so the guard is enforced by PostgreSQL itself.
 //!
-//! Every wait is bounded: statements by `statement_timeout`, redis by socket timeouts, retry loops and
-//! the run as a whole by a deadline.
+//! Every wait is bounded: statements by `statement_timeout`, redis by socket timeouts, retry loops, an
+//! agent's wait for the conductor and the run as a whole by a deadline; every agent is killed and
+//! reaped when the run ends, however it ends.
 
+mod agent;
+mod conductor;
 mod etcd_lock;
 mod faults;
 mod player;
@@ -28,10 +41,10 @@ mod record;
 mod redis_lock;
 mod session_lock;
 mod storage;
+mod sys;
 mod zk_lock;
 
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use leaselab::client::{Dur, Op};
 use leaselab::clock::Clock;
@@ -41,11 +54,11 @@ use leaselab::store::Policy;
 use crate::etcd::Etcd;
 use crate::servers::{Postgres, Redis, Res};
 
-use etcd_lock::EtcdSession;
-use player::Client;
+pub use agent::agent_main;
 pub use record::RealRun;
 use record::Shared;
 pub use storage::reset;
+pub use sys::die_with_parent;
 
 /// The advisory lock key of the seed's step 1.
 pub const LOCK_KEY: i64 = 424242;
@@ -63,6 +76,8 @@ pub struct Setup {
     /// the session, right after `pg_try_advisory_lock` returned t). The simulator's session service
     /// has no tokens; a case using this compares with a lease scenario of the same timeline.
     pub fence_counter: bool,
+    /// The case's timeline scale (an agent rebuilds the scenario from its id and this).
+    pub scale: u64,
 }
 
 /// The servers a run can use.
@@ -76,6 +91,8 @@ pub struct Servers<'a> {
     pub etcd: Option<Etcd>,
     /// ZooKeeper (started by the caller, fresh for the run).
     pub zk: Option<crate::zk::Server>,
+    /// The work directory: the agents' pid files go in `agents/` there (run.sh's backstop).
+    pub work: std::path::PathBuf,
 }
 
 /// Checks that the real runner can play this scenario: every construct it uses has a real counterpart.
@@ -126,9 +143,12 @@ pub fn supported(sc: &Scenario, setup: &Setup) -> Res<()> {
             return no("client clock steps or rates");
         }
         for op in c.ops.iter() {
+            let lease = matches!(svc.kind, ServiceKind::Lease | ServiceKind::Redis);
             match op {
-                Op::Check(_) => return no("`check`"),
-                Op::Renew => return no("`renew`"),
+                Op::Check(_) if !lease && svc.kind != ServiceKind::Session => {
+                    return no("`check` outside a redis lease or a session lock")
+                }
+                Op::Renew if !lease => return no("`renew` outside a redis lease"),
                 Op::Write { delay, .. } if delay.resolve(p) != 0 => return no("a delayed write"),
                 _ => {}
             }
@@ -136,7 +156,10 @@ pub fn supported(sc: &Scenario, setup: &Setup) -> Res<()> {
     }
     for f in sc.faults.iter() {
         match f.action {
-            FaultAction::Terminate(_) | FaultAction::Crash(..) | FaultAction::Restart(_) => {}
+            FaultAction::Terminate(_)
+            | FaultAction::Crash(..)
+            | FaultAction::Restart(_)
+            | FaultAction::Freeze(..) => {}
             _ => return no("this fault"),
         }
     }
@@ -156,127 +179,39 @@ pub(super) fn us(d: Dur, params: &[u64]) -> Duration {
     Duration::from_micros(d.resolve(params))
 }
 
-/// A client's connections: its data connection, its session (session locks), its ZooKeeper session's
-/// process (not yet connected).
-pub(super) type ClientConns = (
-    postgres::Client,
-    Option<postgres::Client>,
-    Option<crate::zk::Agent>,
-);
-
-/// Every client's connections, opened before the clock starts (the simulator's clients exist from
-/// t = 0), and the backend pids of their sessions (for `terminate`).
-pub(super) fn open_clients(
-    sc: &Scenario,
-    servers: &Servers,
-) -> Res<(Vec<ClientConns>, Vec<Option<i32>>)> {
-    let svc = &sc.service;
-    let n = sc.clients.len();
-    let mut conns = Vec::with_capacity(n);
-    let mut pids = Vec::with_capacity(n);
-    for c in sc.clients.iter() {
-        let data = servers.pg.connect(DB, &format!("{}-data", c.name))?;
-        let session = if svc.kind == ServiceKind::Session {
-            Some(servers.pg.connect(DB, &format!("{}-session", c.name))?)
-        } else {
-            None
-        };
-        // A ZooKeeper client's session process is started now (a JVM-free Rust process, but still
-        // a process start); it connects at the client's first acquire, as the model's client does.
-        let agent = servers
-            .zk
-            .as_ref()
-            .map(crate::zk::Agent::spawn)
-            .transpose()?;
-        conns.push((data, session, agent));
-        pids.push(None);
-    }
-    for (i, (_, session, _)) in conns.iter_mut().enumerate() {
-        if let Some(s) = session {
-            let row = s
-                .query_one("SELECT pg_backend_pid()", &[])
-                .map_err(|e| e.to_string())?;
-            pids[i] = Some(row.get::<_, i32>(0));
-        }
-    }
-    Ok((conns, pids))
-}
-
-/// Runs `sc`'s scripts for real. `sc` must pass [`supported`].
+/// Runs `sc`'s scripts for real, each client in an agent process of its own. `sc` must pass
+/// [`supported`].
 pub fn run(sc: &Scenario, setup: &Setup, servers: &mut Servers) -> Res<RealRun> {
     let svc = &sc.service;
     let p = &setup.params[..];
     let mut lock_servers: Vec<&Redis> = servers.redis.into_iter().collect();
     lock_servers.extend(servers.nodes.iter());
     reset(servers.pg, &lock_servers, sc.balance, svc.first_token)?;
-    let node_ports: Vec<u16> = servers.nodes.iter().map(|n| n.port).collect();
-    let redis_port = servers.redis.map(|r| r.port);
-    let etcd_port = servers.etcd.as_ref().map(|e| e.port);
-
-    let n = sc.clients.len();
-    let (conns, pids) = open_clients(sc, servers)?;
+    // Every client's connections are opened before the clock starts (the simulator's clients exist
+    // from t = 0): each agent says `ready` once its own are.
+    let mut agents = conductor::Agents::spawn(sc, setup, servers)?;
     let admin = servers.pg.connect(DB, "admin")?;
-
-    // A moment for every thread to be up and waiting before the clock starts.
-    let t0 = Instant::now() + Duration::from_millis(200);
-    let shared = Shared::new(t0, n, pids, sc.balance);
-    let errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    // A moment for every agent to read its `start` before the clock starts.
+    let t0_ns = sys::mono_ns() + 100_000_000;
+    let shared = Shared::new(agent::instant_of(t0_ns), agents.pids(), sc.balance);
+    agents.start(t0_ns);
     let nodes = &mut servers.nodes;
-    std::thread::scope(|s| {
-        for (i, (data, session, agent)) in conns.into_iter().enumerate() {
-            let (shared, errors, node_ports) = (&shared, &errors, &node_ports);
-            s.spawn(move || {
-                let mut client = Client::new(
-                    sc,
-                    setup,
-                    i as u8,
-                    shared,
-                    data,
-                    session,
-                    redis_port,
-                    node_ports.clone(),
-                );
-                client.etcd = etcd_port.map(EtcdSession::new);
-                client.zk = agent;
-                if let Err(e) = client.play() {
-                    errors
-                        .lock()
-                        .unwrap()
-                        .push(format!("client {}: {e}", client.name));
-                }
-                client.finish();
-            });
+    let mut errors = std::thread::scope(|s| {
+        let faults = s.spawn(|| faults::run(sc, p, &shared, admin, nodes));
+        let mut errors = conductor::conduct(sc, p, &mut agents, &shared, || faults.is_finished());
+        match faults.join() {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => errors.push(format!("faults: {e}")),
+            Err(_) => errors.push("faults: the thread panicked".into()),
         }
-        let (shared_ref, errors_ref) = (&shared, &errors);
-        s.spawn(move || {
-            if let Err(e) = faults::run(sc, p, shared_ref, admin, nodes) {
-                errors_ref.lock().unwrap().push(format!("faults: {e}"));
-            }
-            shared_ref.with(|st| st.active -= 1);
-        });
-        // When every script is over, idle clients disconnect.
-        let mut st = shared.state.lock().unwrap();
-        while st.active > 0 && Instant::now() < shared.deadline {
-            st = shared
-                .changed
-                .wait_timeout(st, Duration::from_millis(50))
-                .unwrap()
-                .0;
-        }
-        if st.active > 0 {
-            errors.lock().unwrap().push(format!(
-                "the run did not end within {} s",
-                RUN_WITHIN.as_secs()
-            ));
-        }
-        st.over = true;
-        shared.changed.notify_all();
+        errors
     });
-    let errors = errors.into_inner().unwrap();
+    drop(agents); // every agent process is gone (killed if need be) and reaped
     if !errors.is_empty() {
+        errors.dedup();
         return Err(errors.join("; "));
     }
-    let mut run = shared.state.into_inner().unwrap().run;
+    let mut run = shared.into_run();
     let mut c = servers.pg.connect(DB, "conformance-final")?;
     run.final_balance = c
         .query_one("SELECT balance FROM account WHERE id = 1", &[])

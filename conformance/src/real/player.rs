@@ -1,19 +1,17 @@
-//! The client script player: one client playing its script against the real lock service and storage.
+//! The client script player: one client, in its agent process (see agent.rs), playing its script
+//! against the real lock service and storage, and reporting what it did to the conductor.
 
 use std::time::{Duration, Instant};
 
 use leaselab::client::Op;
-use leaselab::scenario::{Scenario, ServiceKind};
+use leaselab::scenario::{FaultAction, Scenario, ServiceKind};
 use leaselab::time::SimTime;
 use leaselab::trace::WriteRecord;
 
+use super::agent::Link;
 use super::etcd_lock::EtcdSession;
-use super::record::Shared;
-use super::redis_lock::{LOCK, RELEASE_LUA};
 use super::storage::{read, write, Denied};
-use super::{us, Setup, LOCK_KEY};
-use crate::etcd;
-use crate::servers::connect_redis;
+use super::{us, Setup};
 
 /// A lock grant as the client holds it.
 #[derive(Clone, Copy)]
@@ -49,7 +47,7 @@ pub(super) struct Client<'a> {
     pub(super) setup: &'a Setup,
     pub(super) idx: u8,
     pub(super) name: char,
-    pub(super) shared: &'a Shared,
+    pub(super) link: &'a Link,
     pub(super) data: Option<postgres::Client>,
     pub(super) session: Option<postgres::Client>,
     pub(super) redis_port: Option<u16>,
@@ -65,10 +63,12 @@ pub(super) struct Client<'a> {
     pub(super) nominal: Duration,
     /// etcd scenarios: the client's lease, its key, and its keepalive thread.
     pub(super) etcd: Option<EtcdSession>,
-    /// ZooKeeper scenarios: the process that holds the client's session.
+    /// ZooKeeper scenarios: the process that holds the client's session (in this one's group).
     pub(super) zk: Option<crate::zk::Agent>,
     /// ZooKeeper: whether that session is open yet.
     pub(super) zk_connected: bool,
+    /// The scenario's timed freezes of this client (`at T: pause A D`): `[from, to)` on its timeline.
+    pub(super) freezes: Vec<(Duration, Duration)>,
 }
 
 /// How a script ended early.
@@ -92,27 +92,35 @@ impl From<&str> for Stop {
 }
 
 impl<'a> Client<'a> {
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn new(
         sc: &'a Scenario,
         setup: &'a Setup,
         idx: u8,
-        shared: &'a Shared,
+        link: &'a Link,
         data: postgres::Client,
         session: Option<postgres::Client>,
-        redis_port: Option<u16>,
-        node_ports: Vec<u16>,
     ) -> Client<'a> {
+        let freezes = sc
+            .faults
+            .iter()
+            .filter_map(|f| match f.action {
+                FaultAction::Freeze(c, d) if c == idx => {
+                    let at = us(f.at, &setup.params);
+                    Some((at, at + us(d, &setup.params)))
+                }
+                _ => None,
+            })
+            .collect();
         Client {
             sc,
             setup,
             idx,
             name: sc.client_name(idx),
-            shared,
+            link,
             data: Some(data),
             session,
-            redis_port,
-            node_ports,
+            redis_port: None,
+            node_ports: Vec::new(),
             held: None,
             snapshot: None,
             belief_from: None,
@@ -122,11 +130,12 @@ impl<'a> Client<'a> {
             etcd: None,
             zk: None,
             zk_connected: false,
+            freezes,
         }
     }
 
     pub(super) fn note(&self, text: String) {
-        self.shared.note(&self.name.to_string(), text);
+        self.link.note(&self.name.to_string(), &text);
     }
 
     pub(super) fn p(&self) -> &[u64] {
@@ -135,45 +144,50 @@ impl<'a> Client<'a> {
 
     /// Clients that start at the same instant run their first steps in declaration order, as the
     /// simulator's `(time, sequence)` order does: wait until the earlier ones have done theirs.
-    pub(super) fn start_turn(&self) {
+    /// The conductor says `turn` when they have.
+    pub(super) fn start_turn(&self) -> Result<(), String> {
         let spec = &self.sc.clients[usize::from(self.idx)];
         let start = spec.start.resolve(self.p());
-        let earlier: Vec<usize> = (0..usize::from(self.idx))
-            .filter(|&j| self.sc.clients[j].start.resolve(self.p()) == start)
-            .collect();
-        let mut st = self.shared.state.lock().unwrap();
-        while earlier.iter().any(|&j| !st.first_done[j]) && Instant::now() < self.shared.deadline {
-            st = self
-                .shared
-                .changed
-                .wait_timeout(st, Duration::from_millis(20))
-                .unwrap()
-                .0;
+        let first =
+            (0..usize::from(self.idx)).all(|j| self.sc.clients[j].start.resolve(self.p()) != start);
+        if first {
+            return Ok(());
         }
+        self.link.wait_for("turn", self.link.deadline)
     }
 
     /// Waits until `d` later on the scenario's timeline.
     pub(super) fn wait(&mut self, d: Duration) {
         self.nominal += d;
-        self.shared.sleep_until(self.shared.t0 + self.nominal);
+        self.thaw_point();
+        self.link.sleep_until(self.link.t0 + self.nominal);
+    }
+
+    /// A moment of the client's timeline inside one of its timed freezes is, as in the model, the
+    /// moment it wakes: what it would have done then waits (the conductor has it stopped).
+    pub(super) fn thaw_point(&mut self) {
+        for &(from, to) in &self.freezes {
+            if from <= self.nominal && self.nominal < to {
+                self.nominal = to;
+            }
+        }
     }
 
     pub(super) fn behind(&self, what: &str) {
-        self.shared
-            .behind(&self.name.to_string(), self.nominal, what);
+        self.link.behind(&self.name.to_string(), self.nominal, what);
     }
 
     pub(super) fn play(&mut self) -> Result<(), String> {
         let spec = &self.sc.clients[usize::from(self.idx)];
         self.wait(us(spec.start, self.p()));
-        self.start_turn();
+        self.start_turn()?;
         for (k, op) in spec.ops.iter().enumerate() {
+            self.thaw_point();
             self.behind(op_name(op));
             let r = self.step(*op);
             self.behind(op_name(op));
             if k == 0 {
-                let i = usize::from(self.idx);
-                self.shared.with(|st| st.first_done[i] = true);
+                self.link.send("first");
             }
             match r {
                 Ok(()) => {}
@@ -216,7 +230,8 @@ impl<'a> Client<'a> {
                 self.idle = true;
                 Ok(())
             }
-            Op::Check(_) | Op::Renew => Err(Stop::Error("unsupported operation".into())),
+            Op::Check(need) => self.check_step(us(need, self.p())),
+            Op::Renew => self.renew_step(),
         }
     }
 
@@ -249,8 +264,8 @@ impl<'a> Client<'a> {
         }
     }
 
-    /// `pause`: the client freezes for `d` (its keepalives with it; a ZooKeeper session's process is
-    /// stopped).
+    /// `pause`: the client's process is stopped for `d` by the conductor (SIGSTOP … SIGCONT): its
+    /// keepalive thread and its ZooKeeper session's process (same process group) stop with it.
     pub(super) fn pause_step(&mut self, d: Duration) -> Result<(), Stop> {
         let idle = us(self.sc.service.idle, self.p());
         if self.sc.service.kind == ServiceKind::Session && !idle.is_zero() && d > idle {
@@ -262,20 +277,41 @@ impl<'a> Client<'a> {
                     .map_err(|e| format!("SET idle_session_timeout: {e}"))?;
             }
         }
-        self.note(format!("pause {} ms", d.as_millis()));
-        if let Some(e) = &self.etcd {
-            e.freeze_until(self.shared.t0 + self.nominal + d);
-        }
-        if let Some(z) = &self.zk {
-            z.freeze()?;
-            self.note(format!("its session's process {} is SIGSTOPped", z.pid()));
-        }
-        self.wait(d);
-        if let Some(z) = &self.zk {
-            z.thaw()?;
-        }
-        self.note("wakes".into());
+        self.note(format!("pause {} ms: asks to be stopped", d.as_millis()));
+        self.nominal += d;
+        self.link
+            .send(&format!("pause {}", self.nominal.as_micros()));
+        self.link.wait_for("resume", self.link.deadline)?;
+        self.note("wakes (SIGCONT)".into());
         Ok(())
+    }
+
+    /// `check D`: by its own clock, at least `need` of the lease left, else the attempt is given up.
+    pub(super) fn check_step(&mut self, need: Duration) -> Result<(), Stop> {
+        let now = Instant::now();
+        let left = |end: Instant| {
+            end.saturating_duration_since(now).as_millis() as i64
+                - now.saturating_duration_since(end).as_millis() as i64
+        };
+        let (ok, text) = match self.held.map(|h| h.believed_end) {
+            None => (false, "no lease".to_string()),
+            Some(None) => (true, "a session lock (no end)".to_string()),
+            Some(Some(end)) => (end >= now + need, format!("{} ms left", left(end))),
+        };
+        self.note(format!(
+            "check: {text}, needs {} ms → {}",
+            need.as_millis(),
+            if ok {
+                "goes on"
+            } else {
+                "does not use the lock"
+            }
+        ));
+        if ok {
+            Ok(())
+        } else {
+            Err(Stop::GaveUp)
+        }
     }
 
     /// `write`: the snapshot minus `debit`, under the policy; the storage's answer is recorded.
@@ -296,7 +332,7 @@ impl<'a> Client<'a> {
             }
             Err(Denied::Failed(e)) => self.note(format!("write {value}{tok} → FAILED: {e}")),
         }
-        let t = SimTime(self.shared.t0.elapsed().as_micros() as u64);
+        let t = SimTime(self.link.t0.elapsed().as_micros() as u64);
         let rec = WriteRecord {
             client: self.idx,
             token: token.unwrap_or(0) as u64,
@@ -308,7 +344,15 @@ impl<'a> Client<'a> {
             reason: None,
             stale: false,
         };
-        self.shared.with(|st| st.run.writes.push(rec));
+        self.link.send(&format!(
+            "write {} {} {} {} {} {}",
+            rec.token,
+            rec.snapshot,
+            rec.value,
+            rec.debit,
+            rec.t.0,
+            u8::from(rec.accepted)
+        ));
         if accepted {
             Ok(())
         } else {
@@ -327,8 +371,11 @@ impl<'a> Client<'a> {
 
     pub(super) fn end_belief(&mut self, to: Instant) {
         if let Some(from) = self.belief_from.take() {
-            let i = self.idx;
-            self.shared.with(|st| st.run.beliefs.push((i, from, to)));
+            self.link.send(&format!(
+                "belief {} {}",
+                self.link.us(from),
+                self.link.us(to)
+            ));
         }
     }
 
@@ -336,21 +383,19 @@ impl<'a> Client<'a> {
         let mut n = 0;
         loop {
             n += 1;
+            let sent = Instant::now();
             let got = self.try_acquire()?;
-            let i = self.idx;
-            self.shared
-                .with(|st| st.run.attempts.push((i, got.is_some())));
             if let Some(h) = got {
-                if matches!(
-                    self.sc.service.kind,
-                    ServiceKind::Etcd | ServiceKind::Zookeeper
-                ) {
+                if self.blocks() {
                     // etcd's Lock (and ZooKeeper's recipe) blocks until the key before it is gone: the wait is the lock
                     // service's, not the client's lateness (the model's grant comes then too). The
                     // script goes on from the real grant.
-                    self.nominal = self.nominal.max(self.shared.t0.elapsed());
+                    self.nominal = self.nominal.max(self.link.t0.elapsed());
                 }
-                self.shared.with(|st| st.run.grants.push(i));
+                // Granted when the request reached the server: at the send, but for a lock that blocks
+                // (etcd, ZooKeeper) when it returned; not when a frozen client read the reply.
+                let at = if self.blocks() { Instant::now() } else { sent };
+                self.link.send(&format!("grant {}", self.link.us(at)));
                 self.held = Some(h);
                 self.belief_from = Some(Instant::now());
                 return Ok(());
@@ -358,7 +403,7 @@ impl<'a> Client<'a> {
             if tries != 0 && n >= tries {
                 return Err(Stop::GaveUp);
             }
-            if Instant::now() + every >= self.shared.deadline {
+            if Instant::now() + every >= self.link.deadline {
                 return Err(Stop::Error(format!(
                     "still denied after {n} tries when the run's time ran out"
                 )));
@@ -380,66 +425,37 @@ impl<'a> Client<'a> {
         }
     }
 
+    /// Whether the service's lock call blocks until the lock is free (etcd's `Lock`, ZooKeeper's
+    /// recipe) rather than answering at once.
+    pub(super) fn blocks(&self) -> bool {
+        matches!(
+            self.sc.service.kind,
+            ServiceKind::Etcd | ServiceKind::Zookeeper
+        )
+    }
+
     pub(super) fn release(&mut self, h: Held) -> Result<(), Stop> {
         match self.sc.service.kind {
-            ServiceKind::Session => {
-                let s = self.session.as_mut().ok_or("no session")?;
-                match s.query_one("SELECT pg_advisory_unlock($1)", &[&LOCK_KEY]) {
-                    Ok(row) => self.note(format!(
-                        "pg_advisory_unlock({LOCK_KEY}) → {}",
-                        if row.get::<_, bool>(0) { "t" } else { "f" }
-                    )),
-                    Err(e) => self.note(format!("pg_advisory_unlock({LOCK_KEY}) FAILED: {e}")),
-                }
-            }
-            ServiceKind::Lease | ServiceKind::Redis => {
-                let port = self.redis_port.ok_or("no redis")?;
-                let mut con = connect_redis(port, Duration::from_secs(2))?;
-                let n: i64 = redis::cmd("EVAL")
-                    .arg(RELEASE_LUA)
-                    .arg(1)
-                    .arg(LOCK)
-                    .arg(h.value)
-                    .query(&mut con)
-                    .map_err(|e| format!("release: {e}"))?;
-                self.note(format!("release (value-checked DEL) → {n}"));
-            }
-            ServiceKind::Etcd => {
-                let e = self.etcd.as_mut().ok_or("no etcd")?;
-                if let Some(key) = e.key.take() {
-                    etcd::unlock(e.port, &key)?;
-                    self.note("Unlock → its key is deleted".into());
-                }
-            }
-            ServiceKind::Zookeeper => {
-                let z = self.zk.as_mut().ok_or("no zookeeper")?;
-                match z.unlock() {
-                    Ok(_) => self.note("deletes its node".into()),
-                    Err(e) => self.note(format!("delete of its node → {e}")),
-                }
-            }
+            ServiceKind::Session => self.session_release(),
+            ServiceKind::Lease | ServiceKind::Redis => self.redis_release(h),
+            ServiceKind::Etcd => self.etcd_release(),
+            ServiceKind::Zookeeper => self.zk_release(),
             ServiceKind::Redlock => {
                 self.redlock_unlock(h.value);
                 self.note("unlocks every node it reaches".into());
+                Ok(())
             }
         }
-        Ok(())
     }
 
     /// The end of the script: idle clients wait for the run to be over; then every connection closes
     /// (which ends a session and frees a lock it still holds, as in the simulator).
     pub(super) fn finish(&mut self) {
-        let i = self.idx;
-        self.shared.with(|st| st.active -= 1);
+        self.link.send("finished");
         if self.idle {
-            let mut st = self.shared.state.lock().unwrap();
-            while !st.over && Instant::now() < self.shared.deadline + Duration::from_secs(5) {
-                st = self
-                    .shared
-                    .changed
-                    .wait_timeout(st, Duration::from_millis(50))
-                    .unwrap()
-                    .0;
+            let until = self.link.deadline + Duration::from_secs(5);
+            if let Err(e) = self.link.wait_for("over", until) {
+                self.note(format!("stops waiting: {e}"));
             }
         }
         let now = Instant::now();
@@ -450,7 +466,8 @@ impl<'a> Client<'a> {
                 .held
                 .and_then(|h| h.believed_end)
                 .map_or(now, |end| end.max(now));
-            self.shared.with(|st| st.run.beliefs.push((i, from, to)));
+            self.belief_from = Some(from);
+            self.end_belief(to);
         }
         if !self.done {
             self.note("done".into());

@@ -1,7 +1,7 @@
-//! The run's shared record: what every client and the fault thread did, with real times, and the
-//! state they coordinate through (same-instant starts, idle clients, session pids).
+//! The run's record: what every client (reported by its agent process) and the fault thread did,
+//! with real times on the run's one clock.
 
-use std::sync::{Condvar, Mutex};
+use std::sync::Mutex;
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
@@ -18,8 +18,6 @@ pub struct RealRun {
     pub writes: Vec<WriteRecord>,
     /// Who got the lock (for Redlock: who came to hold a majority), in order.
     pub grants: Vec<u8>,
-    /// Each acquire attempt: (client, granted).
-    pub attempts: Vec<(u8, bool)>,
     /// Each client's belief that it held the lock: (client, from, to).
     pub beliefs: Vec<(u8, Instant, Instant)>,
     /// A transcript with real times, for the report when a row disagrees.
@@ -52,48 +50,54 @@ impl RealRun {
     }
 }
 
-/// Shared by the threads of one run.
+/// What the conductor gathers during a run: the agents' reports, the fault thread's notes.
 pub(super) struct Shared {
     pub(super) t0: Instant,
     pub(super) deadline: Instant,
     pub(super) state: Mutex<State>,
-    pub(super) changed: Condvar,
 }
 
 #[derive(Default)]
 pub(super) struct State {
     pub(super) run: RealRun,
-    /// Clients that finished their first operation (for same-instant starts, see `start_turn`).
-    pub(super) first_done: Vec<bool>,
-    /// Clients and fault threads still running their scripts (idle clients count as done).
-    pub(super) active: usize,
-    /// Set once every script is over: idle clients disconnect.
-    pub(super) over: bool,
     /// Backend pids of the clients' sessions, for `terminate`.
     pub(super) pids: Vec<Option<i32>>,
+    /// Grants as `(µs, client)`: put in the order they were made when the run is over.
+    pub(super) grants: Vec<(u64, u8)>,
+    /// Transcript lines with their times (the agents' arrive a little out of order).
+    pub(super) notes: Vec<(u64, String)>,
 }
 
 impl Shared {
-    /// How long until the run's deadline (a blocking lock call waits at most this long).
-    pub(super) fn time_left(&self) -> Duration {
-        self.deadline.saturating_duration_since(Instant::now())
+    /// The record of a run whose clock starts at `t0`.
+    pub(super) fn new(t0: Instant, pids: Vec<Option<i32>>, balance: i64) -> Shared {
+        Shared {
+            t0,
+            deadline: t0 + RUN_WITHIN,
+            state: Mutex::new(State {
+                pids,
+                run: RealRun {
+                    initial: balance,
+                    ..RealRun::default()
+                },
+                ..State::default()
+            }),
+        }
     }
 
     pub(super) fn note(&self, who: &str, text: String) {
-        let ms = self.t0.elapsed().as_secs_f64() * 1e3;
-        self.state
-            .lock()
-            .unwrap()
-            .run
-            .transcript
-            .push(format!("{ms:8.1} ms  {who}: {text}"));
+        let t = self.t0.elapsed().as_micros() as u64;
+        self.note_at(t, who, &text);
+    }
+
+    pub(super) fn note_at(&self, us: u64, who: &str, text: &str) {
+        let ms = us as f64 / 1e3;
+        let line = format!("{ms:8.1} ms  {who}: {text}");
+        self.with(|st| st.notes.push((us, line)));
     }
 
     pub(super) fn with<T>(&self, f: impl FnOnce(&mut State) -> T) -> T {
-        let mut st = self.state.lock().unwrap();
-        let out = f(&mut st);
-        self.changed.notify_all();
-        out
+        f(&mut self.state.lock().unwrap())
     }
 
     pub(super) fn sleep_until(&self, at: Instant) {
@@ -106,31 +110,30 @@ impl Shared {
     /// Notes how far `who` is behind its place `nominal` on the scenario's timeline.
     pub(super) fn behind(&self, who: &str, nominal: Duration, what: &str) {
         let late = self.t0.elapsed().saturating_sub(nominal);
-        let mut st = self.state.lock().unwrap();
-        if late > st.run.lateness {
-            st.run.lateness = late;
-            st.run.late_who = format!("{who} ({what} due at {} ms)", nominal.as_millis());
-        }
+        self.late(
+            late,
+            &format!("{who} ({what} due at {} ms)", nominal.as_millis()),
+        );
     }
-}
 
-impl Shared {
-    /// The shared state of a run whose clock starts at `t0`, for `n` clients and the fault thread.
-    pub(super) fn new(t0: Instant, n: usize, pids: Vec<Option<i32>>, balance: i64) -> Shared {
-        Shared {
-            t0,
-            deadline: t0 + RUN_WITHIN,
-            state: Mutex::new(State {
-                first_done: vec![false; n],
-                active: n + 1,
-                pids,
-                run: RealRun {
-                    initial: balance,
-                    ..RealRun::default()
-                },
-                ..State::default()
-            }),
-            changed: Condvar::new(),
-        }
+    /// Someone was `late` behind the timeline (`who`: who, doing what, due when).
+    pub(super) fn late(&self, late: Duration, who: &str) {
+        self.with(|st| {
+            if late > st.run.lateness {
+                st.run.lateness = late;
+                st.run.late_who = who.to_string();
+            }
+        });
+    }
+
+    /// The run as it happened: transcript, grants and writes in time order.
+    pub(super) fn into_run(self) -> RealRun {
+        let mut st = self.state.into_inner().unwrap();
+        st.notes.sort_by_key(|n| n.0);
+        st.run.transcript = st.notes.into_iter().map(|n| n.1).collect();
+        st.grants.sort_by_key(|g| g.0);
+        st.run.grants = st.grants.into_iter().map(|g| g.1).collect();
+        st.run.writes.sort_by_key(|w| w.t);
+        st.run
     }
 }

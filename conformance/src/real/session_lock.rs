@@ -35,4 +35,16 @@ impl Client<'_> {
             believed_end: None,
         }))
     }
+
+    pub(super) fn session_release(&mut self) -> Result<(), Stop> {
+        let s = self.session.as_mut().ok_or("no session")?;
+        match s.query_one("SELECT pg_advisory_unlock($1)", &[&LOCK_KEY]) {
+            Ok(row) => self.note(format!(
+                "pg_advisory_unlock({LOCK_KEY}) → {}",
+                if row.get::<_, bool>(0) { "t" } else { "f" }
+            )),
+            Err(e) => self.note(format!("pg_advisory_unlock({LOCK_KEY}) FAILED: {e}")),
+        }
+        Ok(())
+    }
 }

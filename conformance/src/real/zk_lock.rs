@@ -9,7 +9,7 @@ impl Client<'_> {
     pub(super) fn zk_lock(&mut self) -> Result<Option<Held>, Stop> {
         let svc = &self.sc.service;
         let session = us(svc.ttl, &self.setup.params);
-        let within = self.shared.time_left();
+        let within = self.link.time_left();
         if !self.zk_connected {
             self.zk.as_mut().ok_or("no zookeeper")?.connect(session)?;
             self.zk_connected = true;
@@ -34,5 +34,14 @@ impl Client<'_> {
             value: i64::from_str_radix(&id, 16).unwrap_or(czxid),
             believed_end: None,
         }))
+    }
+
+    pub(super) fn zk_release(&mut self) -> Result<(), Stop> {
+        let z = self.zk.as_mut().ok_or("no zookeeper")?;
+        match z.unlock() {
+            Ok(_) => self.note("deletes its node".into()),
+            Err(e) => self.note(format!("delete of its node → {e}")),
+        }
+        Ok(())
     }
 }
