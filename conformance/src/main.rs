@@ -40,8 +40,10 @@ struct Row {
     real: String,
     /// `Some(true)` agree, `Some(false)` disagree, `None` the run failed.
     agree: Option<bool>,
-    /// Which attempt counted (earlier ones fell behind the timeline).
+    /// Which attempt counted (earlier ones fell behind the timeline); the latest over the runs.
     attempt: u32,
+    /// How many runs of the row agreed (a row near a tie is run several times).
+    runs: u32,
     detail: Vec<String>,
 }
 
@@ -201,6 +203,7 @@ fn step1_row(pg: &Postgres, verbose: bool) -> Row {
         real: String::new(),
         agree: None,
         attempt: 1,
+        runs: 1,
         detail: Vec::new(),
     };
     let sim = match cases::step1_sim() {
@@ -245,6 +248,7 @@ fn etcd_waiter_row(work: &std::path::Path, verbose: bool) -> Row {
         real: String::new(),
         agree: None,
         attempt: 1,
+        runs: 1,
         detail: Vec::new(),
     };
     let version = etcd::version().unwrap_or_default();
@@ -304,6 +308,7 @@ fn case_row(
         real: String::new(),
         agree: None,
         attempt: 1,
+        runs: 1,
         detail: Vec::new(),
     };
     if let Some((id, set)) = case.predict_with {
@@ -314,12 +319,44 @@ fn case_row(
             set.join(" ")
         ));
     }
-    match play(case, index, pg, redis, work) {
+    // A row whose timing is near a tie runs `repeat` times and agrees only if every run agrees.
+    for run in 1..=case.repeat {
+        let Some(agreed) = case_run(
+            case,
+            &format!("{index}-{run}"),
+            (pg, redis),
+            work,
+            verbose,
+            &mut row,
+        ) else {
+            return row;
+        };
+        if !agreed {
+            row.detail
+                .insert(0, format!("run {run} of {} disagrees:", case.repeat));
+            return row;
+        }
+        row.runs = run;
+    }
+    row
+}
+
+/// One run of a case into `row` (its verdicts, its attempt, its detail when `verbose` or it
+/// disagrees): whether it agreed, `None` if it failed.
+fn case_run(
+    case: &Case,
+    tag: &str,
+    (pg, redis): (&Postgres, &Redis),
+    work: &std::path::Path,
+    verbose: bool,
+    row: &mut Row,
+) -> Option<bool> {
+    match play(case, tag, pg, redis, work) {
         Ok(p) => {
             row.sim = p.sim.text();
             row.real = p.real.text();
             row.agree = Some(p.sim == p.real);
-            row.attempt = p.attempt;
+            row.attempt = row.attempt.max(p.attempt);
             row.detail.extend(p.discarded);
             if p.sim != p.real || verbose {
                 row.detail.extend(p.sim.diff(&p.real));
@@ -332,10 +369,14 @@ fn case_row(
                 row.detail.push("simulator:".into());
                 row.detail.extend(p.sim_log);
             }
+            row.agree
         }
-        Err(e) => row.detail.push(e),
+        Err(e) => {
+            row.agree = None;
+            row.detail.push(e);
+            None
+        }
     }
-    row
 }
 
 /// The lock servers of one attempt, fresh where a server's numbering must start as the model's
@@ -405,7 +446,7 @@ struct Played {
 
 fn play(
     case: &Case,
-    index: usize,
+    run: &str,
     pg: &Postgres,
     redis: &Redis,
     work: &std::path::Path,
@@ -448,7 +489,7 @@ fn play(
 
     let mut discarded = Vec::new();
     for attempt in 1..=ATTEMPTS {
-        let tag = format!("{index}-{attempt}");
+        let tag = format!("{run}-{attempt}");
         let mut servers = fresh_servers(sc, &setup, (pg, redis), work, &tag, attempt == 1)?;
         let run = real::run(sc, &setup, &mut servers)?;
         drop(servers); // stops this attempt's Redlock nodes
@@ -507,6 +548,10 @@ fn print_table(rows: &[Row]) {
     println!("|---|---|---|---|---|");
     for r in rows {
         let agree = match r.agree {
+            Some(true) if r.runs > 1 && r.attempt > 1 => {
+                format!("yes ({} of {} runs; attempt {})", r.runs, r.runs, r.attempt)
+            }
+            Some(true) if r.runs > 1 => format!("yes ({} of {} runs)", r.runs, r.runs),
             Some(true) if r.attempt > 1 => format!("yes (attempt {})", r.attempt),
             Some(true) => "yes".into(),
             Some(false) => "**NO**".into(),
