@@ -206,7 +206,9 @@ pub(super) fn conduct(
         if agents.procs.iter().all(|a| a.exited) {
             break;
         }
-        if !over_sent && agents.procs.iter().all(|a| a.finished) && faults_done() {
+        // (An agent that ended early, on an error, is over too: nobody waits for it.)
+        let over = agents.procs.iter().all(|a| a.finished || a.exited);
+        if !over_sent && over && faults_done() {
             for i in 0..agents.procs.len() {
                 agents.tell(i, "over");
             }
