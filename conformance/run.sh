@@ -15,6 +15,15 @@ cleanup() {
     for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     kill -KILL "$pid" 2>/dev/null || true
   fi
+  # Client agents left behind by a killed suite (they also die with it: PR_SET_PDEATHSIG): each leads
+  # a process group of its own (with its ZooKeeper session's process), killed whole, stopped or not.
+  for f in "$work"/agents/client-*.pid; do
+    [ -f "$f" ] || continue
+    p=$(head -n 1 "$f")
+    [ "$(cat "/proc/$p/comm" 2>/dev/null || true)" = leaselab-confor ] || continue
+    echo "conformance: stopping leftover client agent $p ($f)" >&2
+    kill -KILL -- "-$p" 2>/dev/null || true
+  done
   # Servers left behind by a killed suite: only those whose pid files are in our work directory.
   for f in "$work"/pg-data/postmaster.pid "$work"/redis/redis.pid "$work"/redlock-*/n*/redis.pid "$work"/etcd-*/etcd.pid \
            "$work"/zookeeper-*/zookeeper.pid "$work"/zookeeper-*/zk-agent-*.pid; do

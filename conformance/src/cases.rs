@@ -29,6 +29,8 @@ pub struct Case {
     /// the smallest gap between two events whose order decides the outcome, so no one falling behind
     /// by less can swap them (nothing runs early: waits end on the timeline or later).
     pub tolerance_ms: u64,
+    /// How many times the row runs: a row whose timing is near a tie agrees only if every run does.
+    pub repeat: u32,
 }
 
 /// The scripted cases, in the order the table lists them.
@@ -36,6 +38,7 @@ pub fn cases() -> Vec<Case> {
     [
         postgres_cases(),
         seed_cases(),
+        freeze_cases(),
         redlock_cases(),
         etcd_zk_cases(),
     ]
@@ -61,6 +64,7 @@ fn case(
         predict_with: None,
         how,
         tolerance_ms: 100,
+        repeat: 1,
     }
 }
 
@@ -153,7 +157,7 @@ fn seed_cases() -> Vec<Case> {
         seed(
             Policy::None,
             &[("ttl", 400), ("pause", 900)],
-            "redis SET NX PX + INCR token; PostgreSQL table",
+            "redis SET NX PX + INCR token; A's pause: its process SIGSTOPped; PostgreSQL table",
             200,
         ),
         seed(
@@ -202,6 +206,87 @@ fn seed_cases() -> Vec<Case> {
             tolerance_ms: 50,
             ..case("s3-etag-aba", Policy::Version, &[], 2, "redis lease; version column (GCS's generation)")
         },
+    ]
+}
+
+/// A pause as the stopped process, a timed freeze with the reply in flight, the client's own lease
+/// check and the watchdog's renewal, on a single redis lease, each timeline ×10 (one scenario ms is
+/// 10 real ms). Gaps that decide the outcomes, in real ms: check-then-write: the lease ends (3000) 100
+/// before B's grant (3100), and A's check finds 300 left of the 100 it needs; renewal-frozen: the
+/// renewed lease ends (4000) 100 before B's grant (4100). Both are near a tie on a busy machine: run
+/// three times, tolerance 50. reply-in-flight(-checked): the lease ends (3000) 220 before B's grant
+/// (3220), B's grant 290 before A wakes (3510), A's write (3610) 530 before B's (4140): tolerance 80,
+/// run twice.
+fn freeze_cases() -> Vec<Case> {
+    let row = |id, policy, how, tolerance_ms, repeat| Case {
+        tolerance_ms,
+        repeat,
+        ..case(id, policy, &[], 10, how)
+    };
+    vec![
+        row(
+            "check-then-write",
+            Policy::None,
+            "redis lease; A checks its lease by its own clock (300 ms left, needs 100), then its process is SIGSTOPped 6 s",
+            50,
+            3,
+        ),
+        row(
+            "check-then-write",
+            Policy::Token,
+            "as above; UPDATE … WHERE token <= $1",
+            50,
+            3,
+        ),
+        row(
+            "renewal-frozen",
+            Policy::None,
+            "redis lease; the watchdog's renewal (PEXPIRE if the key holds A's value, in Lua), then A's process SIGSTOPped 6 s",
+            50,
+            3,
+        ),
+        row(
+            "renewal-frozen",
+            Policy::Token,
+            "as above; UPDATE … WHERE token <= $1",
+            50,
+            3,
+        ),
+        row(
+            "reply-in-flight",
+            Policy::None,
+            "redis lease; A's process SIGSTOPped at 10 ms for 3.5 s with SET's reply unread in its socket",
+            80,
+            2,
+        ),
+        row(
+            "reply-in-flight",
+            Policy::Token,
+            "as above; UPDATE … WHERE token <= $1 (no higher token written yet)",
+            80,
+            2,
+        ),
+        row(
+            "reply-in-flight",
+            Policy::FirstTouch,
+            "as above; every access raises the token: B's read fences A",
+            80,
+            2,
+        ),
+        row(
+            "reply-in-flight-checked",
+            Policy::None,
+            "as above; A checks the time acquiring took (its own clock) and gives the lock up",
+            80,
+            2,
+        ),
+        row(
+            "reply-in-flight-checked",
+            Policy::Token,
+            "as above; token column",
+            80,
+            2,
+        ),
     ]
 }
 
@@ -301,6 +386,12 @@ fn scenario_text(id: &str) -> Option<&'static str> {
         }
         "seed-gc-pause" => include_str!("../../crate/scenarios/seed-gc-pause.txt"),
         "s3-etag-aba" => include_str!("../../crate/scenarios/s3-etag-aba.txt"),
+        "check-then-write" => include_str!("../../crate/scenarios/check-then-write.txt"),
+        "renewal-frozen" => include_str!("../../crate/scenarios/renewal-frozen.txt"),
+        "reply-in-flight" => include_str!("../../crate/scenarios/reply-in-flight.txt"),
+        "reply-in-flight-checked" => {
+            include_str!("../../crate/scenarios/reply-in-flight-checked.txt")
+        }
         "gc-pause" => include_str!("../../crate/scenarios/gc-pause.txt"),
         "redlock-crash-restart" => include_str!("../../crate/scenarios/redlock-crash-restart.txt"),
         "redlock-crash-fsync" => include_str!("../../crate/scenarios/redlock-crash-fsync.txt"),

@@ -40,8 +40,10 @@ struct Row {
     real: String,
     /// `Some(true)` agree, `Some(false)` disagree, `None` the run failed.
     agree: Option<bool>,
-    /// Which attempt counted (earlier ones fell behind the timeline).
+    /// Which attempt counted (earlier ones fell behind the timeline); the latest over the runs.
     attempt: u32,
+    /// How many runs of the row agreed (a row near a tie is run several times).
+    runs: u32,
     detail: Vec<String>,
 }
 
@@ -86,6 +88,10 @@ fn main() -> ExitCode {
     // A ZooKeeper row's client session, in a process of its own (see zk.rs).
     if std::env::args().nth(1).as_deref() == Some("zk-agent") {
         return zk::agent_main();
+    }
+    // One client of a scripted run, in a process of its own (see real/agent.rs).
+    if std::env::args().nth(1).as_deref() == Some("client-agent") {
+        return real::agent_main(&std::env::args().nth(2).unwrap_or_default());
     }
     let a = match args() {
         Ok(a) => a,
@@ -197,6 +203,7 @@ fn step1_row(pg: &Postgres, verbose: bool) -> Row {
         real: String::new(),
         agree: None,
         attempt: 1,
+        runs: 1,
         detail: Vec::new(),
     };
     let sim = match cases::step1_sim() {
@@ -241,6 +248,7 @@ fn etcd_waiter_row(work: &std::path::Path, verbose: bool) -> Row {
         real: String::new(),
         agree: None,
         attempt: 1,
+        runs: 1,
         detail: Vec::new(),
     };
     let version = etcd::version().unwrap_or_default();
@@ -300,6 +308,7 @@ fn case_row(
         real: String::new(),
         agree: None,
         attempt: 1,
+        runs: 1,
         detail: Vec::new(),
     };
     if let Some((id, set)) = case.predict_with {
@@ -310,12 +319,44 @@ fn case_row(
             set.join(" ")
         ));
     }
-    match play(case, index, pg, redis, work) {
+    // A row whose timing is near a tie runs `repeat` times and agrees only if every run agrees.
+    for run in 1..=case.repeat {
+        let Some(agreed) = case_run(
+            case,
+            &format!("{index}-{run}"),
+            (pg, redis),
+            work,
+            verbose,
+            &mut row,
+        ) else {
+            return row;
+        };
+        if !agreed {
+            row.detail
+                .insert(0, format!("run {run} of {} disagrees:", case.repeat));
+            return row;
+        }
+        row.runs = run;
+    }
+    row
+}
+
+/// One run of a case into `row` (its verdicts, its attempt, its detail when `verbose` or it
+/// disagrees): whether it agreed, `None` if it failed.
+fn case_run(
+    case: &Case,
+    tag: &str,
+    (pg, redis): (&Postgres, &Redis),
+    work: &std::path::Path,
+    verbose: bool,
+    row: &mut Row,
+) -> Option<bool> {
+    match play(case, tag, pg, redis, work) {
         Ok(p) => {
             row.sim = p.sim.text();
             row.real = p.real.text();
             row.agree = Some(p.sim == p.real);
-            row.attempt = p.attempt;
+            row.attempt = row.attempt.max(p.attempt);
             row.detail.extend(p.discarded);
             if p.sim != p.real || verbose {
                 row.detail.extend(p.sim.diff(&p.real));
@@ -328,10 +369,14 @@ fn case_row(
                 row.detail.push("simulator:".into());
                 row.detail.extend(p.sim_log);
             }
+            row.agree
         }
-        Err(e) => row.detail.push(e),
+        Err(e) => {
+            row.agree = None;
+            row.detail.push(e);
+            None
+        }
     }
-    row
 }
 
 /// The lock servers of one attempt, fresh where a server's numbering must start as the model's
@@ -346,6 +391,7 @@ fn fresh_servers<'a>(
     first: bool,
 ) -> Res<real::Servers<'a>> {
     let mut servers = real::Servers {
+        work: work.to_path_buf(),
         pg,
         redis: None,
         nodes: Vec::new(),
@@ -353,11 +399,12 @@ fn fresh_servers<'a>(
         zk: None,
     };
     match sc.service.kind {
-        // Kubernetes, Consul and DynamoDB are refused by real::supported.
+        // Kubernetes, Consul, DynamoDB and Hazelcast are refused by real::supported.
         ServiceKind::Session
         | ServiceKind::Kubernetes
         | ServiceKind::Consul
-        | ServiceKind::Dynamodb => {}
+        | ServiceKind::Dynamodb
+        | ServiceKind::Hazelcast => {}
         // A fresh ZooKeeper for every attempt: its zxids start at 0, as the model's do.
         ServiceKind::Zookeeper => {
             let dir = work.join(format!("zookeeper-{tag}"));
@@ -377,8 +424,6 @@ fn fresh_servers<'a>(
             servers.etcd = Some(etcd::Etcd::start(dir)?);
         }
         ServiceKind::Lease | ServiceKind::Redis => servers.redis = Some(redis),
-        // No Hazelcast here (a JVM cluster with a CP Subsystem): no case runs one.
-        ServiceKind::Hazelcast => return Err("no Hazelcast server in the conformance suite".into()),
         ServiceKind::Redlock => {
             // Fresh nodes for every attempt, with the scenario's persistence.
             let persistence = real::persistence(&sc.service);
@@ -406,7 +451,7 @@ struct Played {
 
 fn play(
     case: &Case,
-    index: usize,
+    run: &str,
     pg: &Postgres,
     redis: &Redis,
     work: &std::path::Path,
@@ -416,6 +461,7 @@ fn play(
         policy: case.policy,
         params: cases::params(sc, case.set, case.scale)?,
         fence_counter: case.fence_counter,
+        scale: case.scale,
     };
     real::supported(sc, &setup)?;
     // The row is judged in the terms of the scenario its prediction runs.
@@ -448,7 +494,7 @@ fn play(
 
     let mut discarded = Vec::new();
     for attempt in 1..=ATTEMPTS {
-        let tag = format!("{index}-{attempt}");
+        let tag = format!("{run}-{attempt}");
         let mut servers = fresh_servers(sc, &setup, (pg, redis), work, &tag, attempt == 1)?;
         let run = real::run(sc, &setup, &mut servers)?;
         drop(servers); // stops this attempt's Redlock nodes
@@ -507,6 +553,10 @@ fn print_table(rows: &[Row]) {
     println!("|---|---|---|---|---|");
     for r in rows {
         let agree = match r.agree {
+            Some(true) if r.runs > 1 && r.attempt > 1 => {
+                format!("yes ({} of {} runs; attempt {})", r.runs, r.runs, r.attempt)
+            }
+            Some(true) if r.runs > 1 => format!("yes ({} of {} runs)", r.runs, r.runs),
             Some(true) if r.attempt > 1 => format!("yes (attempt {})", r.attempt),
             Some(true) => "yes".into(),
             Some(false) => "**NO**".into(),

@@ -256,17 +256,22 @@ impl Postgres {
     /// A connection to database `db`. Every statement is bounded by `statement_timeout` on the server,
     /// and the socket by a connect timeout.
     pub fn connect(&self, db: &str, app: &str) -> Res<postgres::Client> {
-        postgres::Config::new()
-            .host("127.0.0.1")
-            .port(self.port)
-            .user("postgres")
-            .dbname(db)
-            .application_name(app)
-            .connect_timeout(Duration::from_secs(5))
-            .options("-c statement_timeout=20000 -c lock_timeout=20000")
-            .connect(postgres::NoTls)
-            .map_err(|e| format!("connect to postgres (db {db}): {e}"))
+        connect_pg(self.port, db, app)
     }
+}
+
+/// A connection to the PostgreSQL on `port` (what a client agent, which has only the port, uses).
+pub fn connect_pg(port: u16, db: &str, app: &str) -> Res<postgres::Client> {
+    postgres::Config::new()
+        .host("127.0.0.1")
+        .port(port)
+        .user("postgres")
+        .dbname(db)
+        .application_name(app)
+        .connect_timeout(Duration::from_secs(5))
+        .options("-c statement_timeout=20000 -c lock_timeout=20000")
+        .connect(postgres::NoTls)
+        .map_err(|e| format!("connect to postgres (db {db}): {e}"))
 }
 
 impl Drop for Postgres {

@@ -14,8 +14,9 @@
 //! quit              → (closes the session and exits)
 //! ```
 //!
-//! and `event STATE` lines whenever the client's connection state changes. The client's storage
-//! accesses stay in the conductor's thread for that client, which sleeps through the pause.
+//! and `event STATE` lines whenever the client's connection state changes. In a scripted run the
+//! session process is started by the client's own agent process (real/agent.rs) and joins its process
+//! group, so the conductor's SIGSTOP of the client stops its session's pings too.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -148,7 +149,12 @@ pub struct Agent {
 impl Agent {
     /// Starts a session process for `server` (not yet connected: see [`Agent::connect`]).
     pub fn spawn(server: &Server) -> Res<Agent> {
-        let port = server.port;
+        Agent::spawn_at(server.port, server.dir.clone())
+    }
+
+    /// The same for the server on `port` whose directory is `dir` (from a client agent's process,
+    /// whose process group this one joins: a pause stops both).
+    pub fn spawn_at(port: u16, dir: PathBuf) -> Res<Agent> {
         let exe = std::env::current_exe().map_err(|e| format!("own executable: {e}"))?;
         let mut child = Command::new(exe)
             .arg("zk-agent")
@@ -157,7 +163,7 @@ impl Agent {
             .stderr(Stdio::null())
             .spawn()
             .map_err(|e| format!("start zk-agent: {e}"))?;
-        let pid_file = server.dir.join(format!("zk-agent-{}.pid", child.id()));
+        let pid_file = dir.join(format!("zk-agent-{}.pid", child.id()));
         std::fs::write(pid_file, child.id().to_string()).map_err(|e| e.to_string())?;
         let stdin = child.stdin.take().ok_or("zk-agent: no stdin")?;
         let stdout = child.stdout.take().ok_or("zk-agent: no stdout")?;
@@ -230,16 +236,6 @@ impl Agent {
     pub fn unlock(&mut self) -> Result<String, String> {
         self.ask("unlock", Duration::from_secs(10))
     }
-
-    /// Stops the process, as a GC pause or a VM migration stops it.
-    pub fn freeze(&self) -> Res<()> {
-        signal("-STOP", self.pid())
-    }
-
-    /// Lets it run again.
-    pub fn thaw(&self) -> Res<()> {
-        signal("-CONT", self.pid())
-    }
 }
 
 impl Drop for Agent {
@@ -288,6 +284,7 @@ mod agent {
 
     /// `leaselab-conformance zk-agent`: one ZooKeeper session, driven over stdin (see the module).
     pub fn agent_main() -> ExitCode {
+        crate::real::die_with_parent();
         let mut zk: Option<ZooKeeper> = None;
         let mut mine: Option<String> = None;
         for line in std::io::stdin().lock().lines().map_while(Result::ok) {

@@ -1,0 +1,241 @@
+//! Runs a leaselab scenario's own scripts for real: each client an OS process of its own (this binary
+//! as `client-agent`, agent.rs), real sleeps for `work`, a `pause` (and a timed freeze, `at T: pause A
+//! D`) the process stopped by the conductor (`SIGSTOP` … `SIGCONT` to its process group, conductor.rs),
+//! a real lock service and a real PostgreSQL table as the storage. The agents report their grants,
+//! reads, writes and notes over a pipe, with times on CLOCK_MONOTONIC, which every process shares.
+//!
+//! - The client's own lease check (`check D`): by its own clock (the time it sent the request that
+//!   granted or renewed the lease, plus the TTL), at least D left, else it gives the attempt up.
+//! - `renew`: Redisson's watchdog renewal, `PEXPIRE` in a Lua script only if the key still holds the
+//!   client's value (the model's value-checked renewal).
+//! - A `lock-latency` on a single redis: the reply is read a round trip after the request was sent, so
+//!   a freeze in between leaves it in the client's socket buffer, as the model says.
+//!
+//! - `session`: a PostgreSQL advisory lock, `pg_try_advisory_lock(424242)` on the client's own session;
+//!   `read via session` / `write … via session` go through that session, the others through a second
+//!   connection of the client's. The fault `terminate A` is `pg_terminate_backend(A's pid)`.
+//! - `lease` / `redis`: one redis-server, `SET key value NX PX ttl` (tokens from `INCR` in the same Lua
+//!   script, so a grant and its token are one step), value-checked release by a Lua script.
+//! - `redlock`: five redis-servers; each round sends `SET NX PX` to every node the client reaches,
+//!   holds the lock when a majority granted it and `ttl − elapsed − drift` is positive, else unlocks
+//!   every node and retries. `crash nK restart D` is SIGKILL, then a restart D later (what the node
+//!   keeps is what its persistence mode wrote).
+//! - `etcd`: one real etcd (fresh for every run, so revisions start at 1 as in the model), through its
+//!   JSON gateway: `LeaseGrant` with the TTL in seconds, a keepalive thread in the client's process that
+//!   sends one every TTL/3 and is stopped with it (its keepalives freeze with it), `Lock` on the
+//!   lease (which blocks while the key waits), the key's create revision as the token (or the lease ID),
+//!   `Unlock`, and the lease revoked at the end of the script.
+//! - The storage is one row `account(balance, version, token, owner)`; each policy is one conditional
+//!   statement (see storage.rs), so the guard is enforced by PostgreSQL itself.
+//!
+//! Every wait is bounded: statements by `statement_timeout`, redis by socket timeouts, retry loops, an
+//! agent's wait for the conductor and the run as a whole by a deadline; every agent is killed and
+//! reaped when the run ends, however it ends.
+
+mod agent;
+mod conductor;
+mod etcd_lock;
+mod faults;
+mod player;
+mod record;
+mod redis_lock;
+mod session_lock;
+mod storage;
+mod sys;
+mod zk_lock;
+
+use std::time::Duration;
+
+use leaselab::client::{Dur, Op};
+use leaselab::clock::Clock;
+use leaselab::scenario::{FaultAction, Persist, Scenario, ServiceKind, ServiceSpec};
+use leaselab::store::Policy;
+
+use crate::etcd::Etcd;
+use crate::servers::{Postgres, Redis, Res};
+
+pub use agent::agent_main;
+pub use record::RealRun;
+use record::Shared;
+pub use storage::reset;
+pub use sys::die_with_parent;
+
+/// The advisory lock key of the seed's step 1.
+pub const LOCK_KEY: i64 = 424242;
+/// The database the scripted runs use (step 1 uses `postgres`, as the seed does).
+pub const DB: &str = "leaselab";
+/// Longest a scripted run may take in all.
+pub(super) const RUN_WITHIN: Duration = Duration::from_secs(60);
+
+/// What a scripted run needs besides the scenario.
+pub struct Setup {
+    pub policy: Policy,
+    /// One value per scenario parameter, in µs.
+    pub params: Vec<u64>,
+    /// Session locks only: each grant also takes a fencing token from a PostgreSQL sequence (through
+    /// the session, right after `pg_try_advisory_lock` returned t). The simulator's session service
+    /// has no tokens; a case using this compares with a lease scenario of the same timeline.
+    pub fence_counter: bool,
+    /// The case's timeline scale (an agent rebuilds the scenario from its id and this).
+    pub scale: u64,
+}
+
+/// The servers a run can use.
+pub struct Servers<'a> {
+    pub pg: &'a Postgres,
+    /// The single redis of `lease` and `redis` services.
+    pub redis: Option<&'a Redis>,
+    /// Redlock's nodes (started by the caller with the scenario's persistence).
+    pub nodes: Vec<Redis>,
+    /// etcd (started by the caller, fresh for the run).
+    pub etcd: Option<Etcd>,
+    /// ZooKeeper (started by the caller, fresh for the run).
+    pub zk: Option<crate::zk::Server>,
+    /// The work directory: the agents' pid files go in `agents/` there (run.sh's backstop).
+    pub work: std::path::PathBuf,
+}
+
+/// Checks that the real runner can play this scenario: every construct it uses has a real counterpart.
+/// The services with no real server in this suite (a cloud service, an API server, a JVM cluster or
+/// a Consul agent): what is missing, or `None` when the suite runs the real server.
+pub fn no_server_for(kind: ServiceKind) -> Option<&'static str> {
+    match kind {
+        ServiceKind::Kubernetes => Some("a Kubernetes API server"),
+        ServiceKind::Dynamodb => Some("DynamoDB (a cloud service)"),
+        ServiceKind::Consul => Some("Consul (no real Consul rows yet)"),
+        ServiceKind::Hazelcast => Some("a Hazelcast cluster with a CP Subsystem"),
+        ServiceKind::Session
+        | ServiceKind::Lease
+        | ServiceKind::Redis
+        | ServiceKind::Etcd
+        | ServiceKind::Zookeeper
+        | ServiceKind::Redlock => None,
+    }
+}
+
+pub fn supported(sc: &Scenario, setup: &Setup) -> Res<()> {
+    let svc = &sc.service;
+    let p = &setup.params;
+    let no = |what: &str| {
+        Err(format!(
+            "{}: the real runner has no counterpart for {what}",
+            sc.id
+        ))
+    };
+    if let Some(what) = no_server_for(svc.kind) {
+        return no(what);
+    }
+    if svc.clock != Clock::default() || svc.node_clocks.iter().any(|c| *c != Clock::default()) {
+        return no("server clock steps or rates");
+    }
+    if svc.lock_delay.resolve(p) != 0 {
+        return no("lock-delay");
+    }
+    if svc.replica_lag.resolve(p) != 0 {
+        return no("replica lag");
+    }
+    if setup.fence_counter && svc.kind != ServiceKind::Session {
+        return no("a fence counter outside a session lock");
+    }
+    if svc.kind == ServiceKind::Zookeeper {
+        let (session, tick) = (svc.ttl.resolve(p), svc.tick.resolve(p));
+        if !tick.is_multiple_of(1000) || tick == 0 || session < 2 * tick || session > 20 * tick {
+            return no(
+                "a ZooKeeper tick that is not whole ms, or a session timeout outside 2–20 ticks",
+            );
+        }
+        if svc.tolerate_suspended {
+            return no(
+                "Curator's SUSPENDED policy (the real client is ZooKeeper's own, not Curator)",
+            );
+        }
+    }
+    if svc.kind == ServiceKind::Etcd
+        && (!svc.ttl.resolve(p).is_multiple_of(1_000_000) || svc.ttl.resolve(p) < 2_000_000)
+    {
+        return no("an etcd TTL that is not whole seconds of at least 2 s");
+    }
+    if svc.kind == ServiceKind::Redlock && svc.nodes != 5 {
+        return no("Redlock with other than five nodes");
+    }
+    for c in sc.clients.iter() {
+        if c.clock != Clock::default() {
+            return no("client clock steps or rates");
+        }
+        for op in c.ops.iter() {
+            let lease = matches!(svc.kind, ServiceKind::Lease | ServiceKind::Redis);
+            match op {
+                Op::Check(_) if !lease && svc.kind != ServiceKind::Session => {
+                    return no("`check` outside a redis lease or a session lock")
+                }
+                Op::Renew if !lease => return no("`renew` outside a redis lease"),
+                Op::Write { delay, .. } if delay.resolve(p) != 0 => return no("a delayed write"),
+                _ => {}
+            }
+        }
+    }
+    for f in sc.faults.iter() {
+        match f.action {
+            FaultAction::Terminate(_)
+            | FaultAction::Crash(..)
+            | FaultAction::Restart(_)
+            | FaultAction::Freeze(..) => {}
+            _ => return no("this fault"),
+        }
+    }
+    Ok(())
+}
+
+/// The persistence a scenario's Redlock nodes run with.
+pub fn persistence(svc: &ServiceSpec) -> crate::servers::Persistence {
+    match svc.persist {
+        Persist::None => crate::servers::Persistence::None,
+        Persist::EverySec => crate::servers::Persistence::EverySec,
+        Persist::Always => crate::servers::Persistence::Always,
+    }
+}
+
+pub(super) fn us(d: Dur, params: &[u64]) -> Duration {
+    Duration::from_micros(d.resolve(params))
+}
+
+/// Runs `sc`'s scripts for real, each client in an agent process of its own. `sc` must pass
+/// [`supported`].
+pub fn run(sc: &Scenario, setup: &Setup, servers: &mut Servers) -> Res<RealRun> {
+    let svc = &sc.service;
+    let p = &setup.params[..];
+    let mut lock_servers: Vec<&Redis> = servers.redis.into_iter().collect();
+    lock_servers.extend(servers.nodes.iter());
+    reset(servers.pg, &lock_servers, sc.balance, svc.first_token)?;
+    // Every client's connections are opened before the clock starts (the simulator's clients exist
+    // from t = 0): each agent says `ready` once its own are.
+    let mut agents = conductor::Agents::spawn(sc, setup, servers)?;
+    let admin = servers.pg.connect(DB, "admin")?;
+    // A moment for every agent to read its `start` before the clock starts.
+    let t0_ns = sys::mono_ns() + 100_000_000;
+    let shared = Shared::new(agent::instant_of(t0_ns), agents.pids(), sc.balance);
+    agents.start(t0_ns);
+    let nodes = &mut servers.nodes;
+    let mut errors = std::thread::scope(|s| {
+        let faults = s.spawn(|| faults::run(sc, p, &shared, admin, nodes));
+        let mut errors = conductor::conduct(sc, p, &mut agents, &shared, || faults.is_finished());
+        match faults.join() {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => errors.push(format!("faults: {e}")),
+            Err(_) => errors.push("faults: the thread panicked".into()),
+        }
+        errors
+    });
+    drop(agents); // every agent process is gone (killed if need be) and reaped
+    if !errors.is_empty() {
+        errors.dedup();
+        return Err(errors.join("; "));
+    }
+    let mut run = shared.into_run();
+    let mut c = servers.pg.connect(DB, "conformance-final")?;
+    run.final_balance = c
+        .query_one("SELECT balance FROM account WHERE id = 1", &[])
+        .map_err(|e| e.to_string())?
+        .get(0);
+    Ok(run)
+}

@@ -1,0 +1,510 @@
+//! The client script player: one client, in its agent process (see agent.rs), playing its script
+//! against the real lock service and storage, and reporting what it did to the conductor.
+
+use std::time::{Duration, Instant};
+
+use leaselab::client::Op;
+use leaselab::scenario::{FaultAction, Scenario, ServiceKind};
+use leaselab::time::SimTime;
+use leaselab::trace::WriteRecord;
+
+use super::agent::Link;
+use super::etcd_lock::EtcdSession;
+use super::storage::{read, write, Denied};
+use super::{us, Setup};
+
+/// A lock grant as the client holds it.
+#[derive(Clone, Copy)]
+pub(super) struct Held {
+    pub(super) token: Option<i64>,
+    /// The unique value of the grant (redis's random value; the `owner` stamp).
+    pub(super) value: i64,
+    /// When the client believes the lease ends (none for a session lock).
+    pub(super) believed_end: Option<Instant>,
+}
+
+/// A simple generator of unique lock values (the seeded generator of the simulator plays this part).
+pub(super) fn random_value(client: u8) -> i64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    let mut z = nanos
+        ^ (u64::from(client) << 56)
+        ^ COUNTER
+            .fetch_add(1, Ordering::Relaxed)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    ((z ^ (z >> 31)) >> 1) as i64
+}
+
+/// One client playing its script.
+pub(super) struct Client<'a> {
+    pub(super) sc: &'a Scenario,
+    pub(super) setup: &'a Setup,
+    pub(super) idx: u8,
+    pub(super) name: char,
+    pub(super) link: &'a Link,
+    pub(super) data: Option<postgres::Client>,
+    pub(super) session: Option<postgres::Client>,
+    pub(super) redis_port: Option<u16>,
+    pub(super) node_ports: Vec<u16>,
+    pub(super) held: Option<Held>,
+    pub(super) snapshot: Option<(i64, i64)>,
+    pub(super) belief_from: Option<Instant>,
+    pub(super) idle: bool,
+    pub(super) done: bool,
+    /// Where the client is on the scenario's timeline: its start plus every wait its script asked for
+    /// (operations take no time in the model). Waits end at `t0 + nominal`, so a slow operation is
+    /// made up for by a shorter wait after it, and what cannot be made up shows as lateness.
+    pub(super) nominal: Duration,
+    /// etcd scenarios: the client's lease, its key, and its keepalive thread.
+    pub(super) etcd: Option<EtcdSession>,
+    /// ZooKeeper scenarios: the process that holds the client's session (in this one's group).
+    pub(super) zk: Option<crate::zk::Agent>,
+    /// ZooKeeper: whether that session is open yet.
+    pub(super) zk_connected: bool,
+    /// The scenario's timed freezes of this client (`at T: pause A D`): `[from, to)` on its timeline.
+    pub(super) freezes: Vec<(Duration, Duration)>,
+}
+
+/// How a script ended early.
+pub(super) enum Stop {
+    /// Refused or failed access, or denied too often: the client gives up (no retries here).
+    GaveUp,
+    /// Something in the harness failed: the run is void.
+    Error(String),
+}
+
+impl From<String> for Stop {
+    fn from(e: String) -> Stop {
+        Stop::Error(e)
+    }
+}
+
+impl From<&str> for Stop {
+    fn from(e: &str) -> Stop {
+        Stop::Error(e.to_string())
+    }
+}
+
+impl<'a> Client<'a> {
+    pub(super) fn new(
+        sc: &'a Scenario,
+        setup: &'a Setup,
+        idx: u8,
+        link: &'a Link,
+        data: postgres::Client,
+        session: Option<postgres::Client>,
+    ) -> Client<'a> {
+        let freezes = sc
+            .faults
+            .iter()
+            .filter_map(|f| match f.action {
+                FaultAction::Freeze(c, d) if c == idx => {
+                    let at = us(f.at, &setup.params);
+                    Some((at, at + us(d, &setup.params)))
+                }
+                _ => None,
+            })
+            .collect();
+        Client {
+            sc,
+            setup,
+            idx,
+            name: sc.client_name(idx),
+            link,
+            data: Some(data),
+            session,
+            redis_port: None,
+            node_ports: Vec::new(),
+            held: None,
+            snapshot: None,
+            belief_from: None,
+            idle: false,
+            done: false,
+            nominal: Duration::ZERO,
+            etcd: None,
+            zk: None,
+            zk_connected: false,
+            freezes,
+        }
+    }
+
+    pub(super) fn note(&self, text: String) {
+        self.link.note(&self.name.to_string(), &text);
+    }
+
+    pub(super) fn p(&self) -> &[u64] {
+        &self.setup.params
+    }
+
+    /// Clients that start at the same instant run their first steps in declaration order, as the
+    /// simulator's `(time, sequence)` order does: wait until the earlier ones have done theirs.
+    /// The conductor says `turn` when they have.
+    pub(super) fn start_turn(&self) -> Result<(), String> {
+        let spec = &self.sc.clients[usize::from(self.idx)];
+        let start = spec.start.resolve(self.p());
+        let first =
+            (0..usize::from(self.idx)).all(|j| self.sc.clients[j].start.resolve(self.p()) != start);
+        if first {
+            return Ok(());
+        }
+        self.link.wait_for("turn", self.link.deadline)
+    }
+
+    /// Waits until `d` later on the scenario's timeline.
+    pub(super) fn wait(&mut self, d: Duration) {
+        self.nominal += d;
+        self.thaw_point();
+        self.link.sleep_until(self.link.t0 + self.nominal);
+    }
+
+    /// A moment of the client's timeline inside one of its timed freezes is, as in the model, the
+    /// moment it wakes: what it would have done then waits (the conductor has it stopped).
+    pub(super) fn thaw_point(&mut self) {
+        for &(from, to) in &self.freezes {
+            if from <= self.nominal && self.nominal < to {
+                self.nominal = to;
+            }
+        }
+    }
+
+    pub(super) fn behind(&self, what: &str) {
+        self.link.behind(&self.name.to_string(), self.nominal, what);
+    }
+
+    pub(super) fn play(&mut self) -> Result<(), String> {
+        let spec = &self.sc.clients[usize::from(self.idx)];
+        self.wait(us(spec.start, self.p()));
+        self.start_turn()?;
+        for (k, op) in spec.ops.iter().enumerate() {
+            self.thaw_point();
+            self.behind(op_name(op));
+            let r = self.step(*op);
+            self.behind(op_name(op));
+            if k == 0 {
+                self.link.send("first");
+            }
+            match r {
+                Ok(()) => {}
+                Err(Stop::GaveUp) => {
+                    self.end_belief(Instant::now());
+                    self.note("gives up".into());
+                    self.done = true;
+                    return Ok(());
+                }
+                Err(Stop::Error(e)) => return Err(e),
+            }
+            if self.idle {
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn step(&mut self, op: Op) -> Result<(), Stop> {
+        match op {
+            Op::Acquire { every, tries } => self.acquire(us(every, self.p()), tries),
+            Op::Read { via_session } => self.read_step(via_session),
+            Op::Work(d) => {
+                self.wait(us(d, self.p()));
+                Ok(())
+            }
+            Op::Pause(d) => self.pause_step(us(d, self.p())),
+            Op::Write {
+                debit, via_session, ..
+            } => self.write_step(debit, via_session),
+            Op::Release => {
+                if let Some(h) = self.held.take() {
+                    self.end_belief(Instant::now());
+                    self.release(h)?;
+                }
+                Ok(())
+            }
+            Op::Idle => {
+                self.note("stays connected, idle".into());
+                self.idle = true;
+                Ok(())
+            }
+            Op::Check(need) => self.check_step(us(need, self.p())),
+            Op::Renew => self.renew_step(),
+        }
+    }
+
+    /// `read`: the balance and version under the policy (a refusal or a failure ends the script).
+    pub(super) fn read_step(&mut self, via_session: bool) -> Result<(), Stop> {
+        let policy = self.setup.policy;
+        let held = self.held;
+        let conn = self.conn(via_session)?;
+        match read(conn, policy, held) {
+            Ok((balance, version)) => {
+                self.snapshot = Some((balance, version));
+                self.note(format!(
+                    "read {balance}{}",
+                    if via_session {
+                        " (via its session)"
+                    } else {
+                        ""
+                    }
+                ));
+                Ok(())
+            }
+            Err(Denied::Refused) => {
+                self.note("read REFUSED by the storage".into());
+                Err(Stop::GaveUp)
+            }
+            Err(Denied::Failed(e)) => {
+                self.note(format!("read FAILED: {e}"));
+                Err(Stop::GaveUp)
+            }
+        }
+    }
+
+    /// `pause`: the client's process is stopped for `d` by the conductor (SIGSTOP … SIGCONT): its
+    /// keepalive thread and its ZooKeeper session's process (same process group) stop with it.
+    pub(super) fn pause_step(&mut self, d: Duration) -> Result<(), Stop> {
+        let idle = us(self.sc.service.idle, self.p());
+        if self.sc.service.kind == ServiceKind::Session && !idle.is_zero() && d > idle {
+            // Frozen, the client sends nothing: the server's idle-session timeout ends the
+            // session (PostgreSQL ≥ 14), the real counterpart of a keepalive timeout.
+            let ms = idle.as_millis() as i64;
+            if let Some(s) = self.session.as_mut() {
+                s.batch_execute(&format!("SET idle_session_timeout = {ms}"))
+                    .map_err(|e| format!("SET idle_session_timeout: {e}"))?;
+            }
+        }
+        self.note(format!("pause {} ms: asks to be stopped", d.as_millis()));
+        self.nominal += d;
+        self.link
+            .send(&format!("pause {}", self.nominal.as_micros()));
+        self.link.wait_for("resume", self.link.deadline)?;
+        self.note("wakes (SIGCONT)".into());
+        Ok(())
+    }
+
+    /// `check D`: by its own clock, at least `need` of the lease left, else the attempt is given up.
+    pub(super) fn check_step(&mut self, need: Duration) -> Result<(), Stop> {
+        let now = Instant::now();
+        let left = |end: Instant| {
+            end.saturating_duration_since(now).as_millis() as i64
+                - now.saturating_duration_since(end).as_millis() as i64
+        };
+        let (ok, text) = match self.held.map(|h| h.believed_end) {
+            None => (false, "no lease".to_string()),
+            Some(None) => (true, "a session lock (no end)".to_string()),
+            Some(Some(end)) => (end >= now + need, format!("{} ms left", left(end))),
+        };
+        self.note(format!(
+            "check: {text}, needs {} ms → {}",
+            need.as_millis(),
+            if ok {
+                "goes on"
+            } else {
+                "does not use the lock"
+            }
+        ));
+        if ok {
+            Ok(())
+        } else {
+            Err(Stop::GaveUp)
+        }
+    }
+
+    /// `write`: the snapshot minus `debit`, under the policy; the storage's answer is recorded.
+    pub(super) fn write_step(&mut self, debit: i64, via_session: bool) -> Result<(), Stop> {
+        let (snapshot, version) = self.snapshot.ok_or("write before any read")?;
+        let value = snapshot - debit;
+        let held = self.held;
+        let policy = self.setup.policy;
+        let conn = self.conn(via_session)?;
+        let result = write(conn, policy, held, (snapshot, version), value);
+        let accepted = result.is_ok();
+        let token = held.and_then(|h| h.token);
+        let tok = token.map_or(String::new(), |t| format!(" tok={t}"));
+        match &result {
+            Ok(()) => self.note(format!("write {value}{tok} → ACCEPTED")),
+            Err(Denied::Refused) => {
+                self.note(format!("write {value}{tok} → REJECTED by the storage"))
+            }
+            Err(Denied::Failed(e)) => self.note(format!("write {value}{tok} → FAILED: {e}")),
+        }
+        let t = SimTime(self.link.t0.elapsed().as_micros() as u64);
+        let rec = WriteRecord {
+            client: self.idx,
+            token: token.unwrap_or(0) as u64,
+            snapshot,
+            value,
+            debit,
+            t,
+            accepted,
+            reason: None,
+            stale: false,
+        };
+        self.link.send(&format!(
+            "write {} {} {} {} {} {}",
+            rec.token,
+            rec.snapshot,
+            rec.value,
+            rec.debit,
+            rec.t.0,
+            u8::from(rec.accepted)
+        ));
+        if accepted {
+            Ok(())
+        } else {
+            Err(Stop::GaveUp)
+        }
+    }
+
+    pub(super) fn conn(&mut self, via_session: bool) -> Result<&mut postgres::Client, Stop> {
+        let c = if via_session {
+            self.session.as_mut()
+        } else {
+            self.data.as_mut()
+        };
+        c.ok_or_else(|| Stop::Error("no such connection".into()))
+    }
+
+    pub(super) fn end_belief(&mut self, to: Instant) {
+        if let Some(from) = self.belief_from.take() {
+            self.link.send(&format!(
+                "belief {} {}",
+                self.link.us(from),
+                self.link.us(to)
+            ));
+        }
+    }
+
+    pub(super) fn acquire(&mut self, every: Duration, tries: u32) -> Result<(), Stop> {
+        let mut n = 0;
+        loop {
+            n += 1;
+            let sent = Instant::now();
+            let got = self.try_acquire()?;
+            if let Some(h) = got {
+                if self.blocks() {
+                    // etcd's Lock (and ZooKeeper's recipe) blocks until the key before it is gone: the wait is the lock
+                    // service's, not the client's lateness (the model's grant comes then too). The
+                    // script goes on from the real grant.
+                    self.nominal = self.nominal.max(self.link.t0.elapsed());
+                }
+                // Granted when the request reached the server: at the send, but for a lock that blocks
+                // (etcd, ZooKeeper) when it returned; not when a frozen client read the reply.
+                let at = if self.blocks() { Instant::now() } else { sent };
+                self.link.send(&format!("grant {}", self.link.us(at)));
+                self.held = Some(h);
+                self.belief_from = Some(Instant::now());
+                return Ok(());
+            }
+            if tries != 0 && n >= tries {
+                return Err(Stop::GaveUp);
+            }
+            if Instant::now() + every >= self.link.deadline {
+                return Err(Stop::Error(format!(
+                    "still denied after {n} tries when the run's time ran out"
+                )));
+            }
+            self.behind("acquire");
+            self.wait(every);
+        }
+    }
+
+    /// One try at the lock with the scenario's service: `Some` when granted.
+    pub(super) fn try_acquire(&mut self) -> Result<Option<Held>, Stop> {
+        let value = random_value(self.idx);
+        match self.sc.service.kind {
+            ServiceKind::Session => self.session_try_acquire(value),
+            ServiceKind::Lease | ServiceKind::Redis => self.redis_try_acquire(value),
+            ServiceKind::Etcd => self.etcd_lock(value),
+            ServiceKind::Zookeeper => self.zk_lock(),
+            ServiceKind::Redlock => self.redlock_try_acquire(value),
+            other => Err(Stop::Error(no_server(other))),
+        }
+    }
+
+    /// Whether the service's lock call blocks until the lock is free (etcd's `Lock`, ZooKeeper's
+    /// recipe) rather than answering at once.
+    pub(super) fn blocks(&self) -> bool {
+        matches!(
+            self.sc.service.kind,
+            ServiceKind::Etcd | ServiceKind::Zookeeper
+        )
+    }
+
+    pub(super) fn release(&mut self, h: Held) -> Result<(), Stop> {
+        match self.sc.service.kind {
+            ServiceKind::Session => self.session_release(),
+            ServiceKind::Lease | ServiceKind::Redis => self.redis_release(h),
+            ServiceKind::Etcd => self.etcd_release(),
+            ServiceKind::Zookeeper => self.zk_release(),
+            ServiceKind::Redlock => {
+                self.redlock_unlock(h.value);
+                self.note("unlocks every node it reaches".into());
+                Ok(())
+            }
+            other => Err(Stop::Error(no_server(other))),
+        }
+    }
+
+    /// The end of the script: idle clients wait for the run to be over; then every connection closes
+    /// (which ends a session and frees a lock it still holds, as in the simulator).
+    pub(super) fn finish(&mut self) {
+        self.link.send("finished");
+        if self.idle {
+            let until = self.link.deadline + Duration::from_secs(5);
+            if let Err(e) = self.link.wait_for("over", until) {
+                self.note(format!("stops waiting: {e}"));
+            }
+        }
+        let now = Instant::now();
+        if let Some(from) = self.belief_from.take() {
+            // Finished while holding: it believes the lease is its own until it runs out by its clock
+            // (a session lock has no end of its own: the belief lasts as long as the script).
+            let to = self
+                .held
+                .and_then(|h| h.believed_end)
+                .map_or(now, |end| end.max(now));
+            self.belief_from = Some(from);
+            self.end_belief(to);
+        }
+        if !self.done {
+            self.note("done".into());
+        }
+        if let Some(mut e) = self.etcd.take() {
+            e.close();
+        }
+        if let Some(z) = self.zk.take() {
+            let events = z.events.join(", ");
+            if !events.is_empty() {
+                self.note(format!("its ZooKeeper client saw: {events}"));
+            }
+            drop(z); // closes the session (its node with it) and ends the process
+        }
+        self.data.take();
+        self.session.take();
+    }
+}
+
+pub(super) fn op_name(op: &Op) -> &'static str {
+    match op {
+        Op::Acquire { .. } => "acquire",
+        Op::Read { .. } => "read",
+        Op::Work(_) => "work",
+        Op::Pause(_) => "pause",
+        Op::Check(_) => "check",
+        Op::Write { .. } => "write",
+        Op::Release => "release",
+        Op::Renew => "renew",
+        Op::Idle => "idle",
+    }
+}
+
+/// The error for a service `supported` refuses, should a run of one ever get this far.
+fn no_server(kind: ServiceKind) -> String {
+    let what = super::no_server_for(kind).unwrap_or("this service");
+    format!("the real runner has no counterpart for {what}")
+}
