@@ -39,6 +39,7 @@ pub fn cases() -> Vec<Case> {
         postgres_cases(),
         seed_cases(),
         freeze_cases(),
+        clock_cases(),
         redlock_cases(),
         etcd_zk_cases(),
     ]
@@ -290,6 +291,78 @@ fn freeze_cases() -> Vec<Case> {
     ]
 }
 
+/// Wall clocks that step: a redis-server's (the lock server's or a Redlock node's) or a client's, each
+/// process on a wall clock of its own (the LD_PRELOAD shim of real/wallclock.rs) that the suite steps
+/// at the scenario's time, CLOCK_MONOTONIC untouched. Gaps that decide the outcomes, in real ms:
+/// redis-clock-jump ×10: the step (500) 100 before B's try (600), B's write (800) 1200 before A's;
+/// clock-step-back ×10: A's check finds 190 left of the 100 it needs (90 spare), B's write (3300)
+/// 1500 before A's; the Redlock rows ×20: the step (1000, 1100 for the restart's) 100 before B's round
+/// (1100, 1240), A's write (4000) well after B's: tolerance 50 (40 for the check's 90 spare).
+fn clock_cases() -> Vec<Case> {
+    let row = |id, policy, scale, how, tolerance_ms| Case {
+        tolerance_ms,
+        ..case(id, policy, &[], scale, how)
+    };
+    vec![
+        row(
+            "redis-clock-jump",
+            Policy::None,
+            10,
+            "redis-server on a wall clock of its own, stepped +3 s at 500 ms: A's key expires at once",
+            50,
+        ),
+        row(
+            "redis-clock-jump",
+            Policy::Version,
+            10,
+            "as above; version column",
+            50,
+        ),
+        row(
+            "clock-step-back",
+            Policy::None,
+            10,
+            "redis lease; A's process on a wall clock of its own, stepped −2 s at 1 s; A checks its lease by it after its SIGSTOP",
+            40,
+        ),
+        row(
+            "clock-step-back",
+            Policy::Token,
+            10,
+            "as above; UPDATE … WHERE token <= $1",
+            40,
+        ),
+        row(
+            "redlock-clock-jump",
+            Policy::None,
+            20,
+            "5 redis; A reaches n1–n3, B n3–n5; n3's redis-server on a wall clock of its own, stepped +6 s at 1 s",
+            50,
+        ),
+        row(
+            "redlock-clock-jump",
+            Policy::Version,
+            20,
+            "as above; version column",
+            50,
+        ),
+        row(
+            "redlock-clock-jump-monotonic",
+            Policy::None,
+            20,
+            "as above, but n3 expires keys on a monotonic clock: stood in for by leaving the clock its redis expires by unstepped (no redis expires on CLOCK_MONOTONIC)",
+            50,
+        ),
+        row(
+            "redlock-restart-clock-jump",
+            Policy::None,
+            20,
+            "5 redis, no persistence; n3 SIGKILLed at 1 s, restarted by a process that waits 6 s by n3's wall clock, stepped +6 s at 1.1 s",
+            50,
+        ),
+    ]
+}
+
 /// Redlock ×3: n3 is back 30 ms after the crash (150 ms); B needs it by its second round (336 ms) to
 /// write (≈ 400 ms) well before A (600 ms): 150 ms.
 fn redlock_cases() -> Vec<Case> {
@@ -393,6 +466,22 @@ fn scenario_text(id: &str) -> Option<&'static str> {
             include_str!("../../crate/scenarios/reply-in-flight-checked.txt")
         }
         "gc-pause" => include_str!("../../crate/scenarios/gc-pause.txt"),
+        "redis-clock-jump" => include_str!("../../crate/scenarios/redis-clock-jump.txt"),
+        "clock-step-back" => include_str!("../../crate/scenarios/clock-step-back.txt"),
+        "redlock-clock-jump" => include_str!("../../crate/scenarios/redlock-clock-jump.txt"),
+        "redlock-clock-jump-monotonic" => {
+            include_str!("../../crate/scenarios/redlock-clock-jump-monotonic.txt")
+        }
+        "redlock-restart-clock-jump" => {
+            include_str!("../../crate/scenarios/redlock-restart-clock-jump.txt")
+        }
+        "redlock-pause-after-check" => {
+            include_str!("../../crate/scenarios/redlock-pause-after-check.txt")
+        }
+        "redlock-pause-before-check" => {
+            include_str!("../../crate/scenarios/redlock-pause-before-check.txt")
+        }
+        "redlock-split-vote" => include_str!("../../crate/scenarios/redlock-split-vote.txt"),
         "redlock-crash-restart" => include_str!("../../crate/scenarios/redlock-crash-restart.txt"),
         "redlock-crash-fsync" => include_str!("../../crate/scenarios/redlock-crash-fsync.txt"),
         "etcd-lease-pause" => include_str!("../../crate/scenarios/etcd-lease-pause.txt"),
@@ -421,6 +510,10 @@ pub fn scale_text(text: &str, k: u64) -> String {
                 }
                 None => out.push_str(&scale_durations(line, k)),
             }
+        } else if line.starts_with("service: redlock") && !line.contains("timeout=") {
+            // Redlock's default reply timeout (10 ms) is the parser's, not the file's: made
+            // explicit so it scales with the rest, or scaled latencies would outlast it.
+            out.push_str(&scale_durations(&format!("{line} timeout=10ms"), k));
         } else {
             out.push_str(&scale_durations(line, k));
         }
@@ -691,7 +784,7 @@ mod tests {
     fn scaled_files_parse_and_keep_their_prose() {
         let text = scenario_text("redlock-crash-restart").unwrap();
         let s = scale_text(text, 3);
-        assert!(s.contains("service: redlock ttl=$ttl lock-latency=3ms persist=none"));
+        assert!(s.contains("service: redlock ttl=$ttl lock-latency=3ms persist=none timeout=30ms"));
         assert!(s.contains("param ttl = 900ms in 30ms..180000ms: TTL"));
         assert!(s.contains("expect none restart=900ms: final=390"));
         assert!(s.contains("summary: The same partition: A holds n1, n2, n3 from 10 ms."));

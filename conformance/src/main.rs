@@ -25,6 +25,8 @@ use std::time::{Duration, Instant};
 
 use leaselab::scenario::ServiceKind;
 
+use real::ClockOf;
+
 use cases::{Case, Verdict};
 use servers::{Postgres, Redis, Res, WorkDir};
 
@@ -88,6 +90,11 @@ fn main() -> ExitCode {
     // A ZooKeeper row's client session, in a process of its own (see zk.rs).
     if std::env::args().nth(1).as_deref() == Some("zk-agent") {
         return zk::agent_main();
+    }
+    // A node's restart delayed by its own wall clock (see real/wallclock.rs).
+    if std::env::args().nth(1).as_deref() == Some("wall-wait") {
+        let rest: Vec<String> = std::env::args().skip(2).collect();
+        return real::wall_wait_main(&rest);
     }
     // One client of a scripted run, in a process of its own (see real/agent.rs).
     if std::env::args().nth(1).as_deref() == Some("client-agent") {
@@ -394,9 +401,12 @@ fn fresh_servers<'a>(
         work: work.to_path_buf(),
         pg,
         redis: None,
+        own_redis: None,
         nodes: Vec::new(),
         etcd: None,
         zk: None,
+        // The wall clocks the scenario steps, fresh (offset 0) for every attempt.
+        clocks: real::wall_clocks(sc, &work.join(format!("clocks-{tag}")))?,
     };
     match sc.service.kind {
         // Kubernetes, Consul, DynamoDB and Hazelcast are refused by real::supported.
@@ -423,15 +433,25 @@ fn fresh_servers<'a>(
             let dir = work.join(format!("etcd-{tag}"));
             servers.etcd = Some(etcd::Etcd::start(dir)?);
         }
-        ServiceKind::Lease | ServiceKind::Redis => servers.redis = Some(redis),
+        ServiceKind::Lease | ServiceKind::Redis => {
+            let env = real::clock_env(&servers.clocks, ClockOf::Service);
+            if env.is_empty() {
+                servers.redis = Some(redis);
+            } else {
+                // Its wall clock steps: a redis-server of this attempt's own, on that clock.
+                let dir = work.join(format!("redis-{tag}"));
+                let own = Redis::start_with(dir, servers::Persistence::None, env)?;
+                servers.own_redis = Some(own);
+            }
+        }
         ServiceKind::Redlock => {
-            // Fresh nodes for every attempt, with the scenario's persistence.
+            // Fresh nodes for every attempt, with the scenario's persistence and each its own clock.
             let persistence = real::persistence(&sc.service);
             let dir = work.join(format!("redlock-{tag}"));
             for k in 0..sc.service.nodes {
-                servers
-                    .nodes
-                    .push(Redis::start(dir.join(format!("n{}", k + 1)), persistence)?);
+                let env = real::clock_env(&servers.clocks, ClockOf::Node(k));
+                let node = Redis::start_with(dir.join(format!("n{}", k + 1)), persistence, env)?;
+                servers.nodes.push(node);
             }
         }
     }

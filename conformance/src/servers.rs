@@ -3,6 +3,7 @@
 //! Each server is a child process owned by a guard whose `Drop` stops it, so they go away on success,
 //! on failure and on a panic. Every wait here is bounded.
 
+use std::ffi::OsString;
 use std::fs::{self, File};
 use std::io::{Read, Seek, SeekFrom};
 use std::net::TcpListener;
@@ -304,25 +305,36 @@ pub struct Redis {
     pub port: u16,
     dir: PathBuf,
     persistence: Persistence,
+    /// Extra environment (a steppable wall clock's, see real/wallclock.rs), kept for restarts.
+    env: Vec<(OsString, OsString)>,
 }
 
 impl Redis {
     pub fn start(dir: PathBuf, persistence: Persistence) -> Res<Redis> {
+        Redis::start_with(dir, persistence, Vec::new())
+    }
+
+    /// A redis-server whose process has `env` too (a wall clock of its own).
+    pub fn start_with(
+        dir: PathBuf,
+        persistence: Persistence,
+        env: Vec<(OsString, OsString)>,
+    ) -> Res<Redis> {
         fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         let mut r = Redis {
             child: None,
             port: free_port()?,
             dir,
             persistence,
+            env,
         };
         r.spawn()?;
         Ok(r)
     }
 
-    fn spawn(&mut self) -> Res<()> {
-        let log = self.dir.join("redis.log");
-        let mut cmd = Command::new("redis-server");
-        cmd.args([
+    /// redis-server's arguments: loopback, this port and directory, this persistence.
+    fn args(&self) -> Vec<OsString> {
+        let mut a: Vec<OsString> = [
             "--port",
             &self.port.to_string(),
             "--bind",
@@ -331,18 +343,27 @@ impl Redis {
             "no",
             "--save",
             "",
-        ]);
-        cmd.arg("--dir")
-            .arg(&self.dir)
-            .arg("--logfile")
-            .arg(&log)
-            .arg("--pidfile")
-            .arg(self.dir.join("redis.pid"));
-        match self.persistence {
-            Persistence::None => cmd.args(["--appendonly", "no"]),
-            Persistence::EverySec => cmd.args(["--appendonly", "yes", "--appendfsync", "everysec"]),
-            Persistence::Always => cmd.args(["--appendonly", "yes", "--appendfsync", "always"]),
+        ]
+        .iter()
+        .map(OsString::from)
+        .collect();
+        let mut path = |flag: &str, p: PathBuf| a.extend([flag.into(), p.into_os_string()]);
+        path("--dir", self.dir.clone());
+        path("--logfile", self.dir.join("redis.log"));
+        path("--pidfile", self.dir.join("redis.pid"));
+        let persist: &[&str] = match self.persistence {
+            Persistence::None => &["--appendonly", "no"],
+            Persistence::EverySec => &["--appendonly", "yes", "--appendfsync", "everysec"],
+            Persistence::Always => &["--appendonly", "yes", "--appendfsync", "always"],
         };
+        a.extend(persist.iter().map(OsString::from));
+        a
+    }
+
+    fn spawn(&mut self) -> Res<()> {
+        let log = self.dir.join("redis.log");
+        let mut cmd = Command::new("redis-server");
+        cmd.args(self.args()).envs(self.env.iter().cloned());
         let child = cmd
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -402,6 +423,32 @@ impl Redis {
     pub fn restart(&mut self) -> Res<()> {
         self.crash();
         self.spawn()
+    }
+
+    /// Whether it runs on a wall clock of its own (one the scenario steps).
+    pub fn has_own_clock(&self) -> bool {
+        !self.env.is_empty()
+    }
+
+    /// A restart `delay` later by its own wall clock: a waiting process on that clock (this suite's
+    /// `wall-wait`) that becomes the redis-server when the clock reads the mark. Returns at once;
+    /// the node answers from then on.
+    pub fn restart_after_wall_wait(&mut self, delay: Duration) -> Res<()> {
+        self.crash();
+        let exe = std::env::current_exe().map_err(|e| format!("own executable: {e}"))?;
+        let child = Command::new(exe)
+            .arg("wall-wait")
+            .arg(delay.as_micros().to_string())
+            .arg("redis-server")
+            .args(self.args())
+            .envs(self.env.iter().cloned())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start the delayed restart: {e}"))?;
+        self.child = Some(child);
+        Ok(())
     }
 }
 

@@ -18,7 +18,7 @@ use leaselab::trace::WriteRecord;
 use super::agent::Spec;
 use super::record::Shared;
 use super::sys::{has_exited, signal_group};
-use super::{us, Servers, Setup};
+use super::{clock_env, us, ClockOf, Servers, Setup};
 use crate::servers::Res;
 
 /// One client's process, seen from here.
@@ -80,7 +80,7 @@ impl Agents {
                 params: setup.params.clone(),
                 client: i as u8,
                 pg: servers.pg.port,
-                redis: servers.redis.map(|r| r.port),
+                redis: servers.lease_redis().map(|r| r.port),
                 nodes: servers.nodes.iter().map(|n| n.port).collect(),
                 etcd: servers.etcd.as_ref().map(|e| e.port),
                 zk: servers
@@ -94,6 +94,7 @@ impl Agents {
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
                 .process_group(0)
+                .envs(clock_env(&servers.clocks, ClockOf::Client(i as u8)))
                 .spawn()
                 .map_err(|e| format!("start client-agent: {e}"))?;
             let pid = child.id() as i32;

@@ -1,10 +1,12 @@
 //! The scenario's faults at their times: `terminate` (pg_terminate_backend), a Redlock node's crash and
-//! restart. (A timed freeze of a client is the conductor's: see conductor.rs.)
+//! restart; and the steps of the wall clocks the scenario moves (a redis-server's, a client's). (A
+//! timed freeze of a client is the conductor's: see conductor.rs.)
 
 use leaselab::scenario::{FaultAction, Scenario};
 
 use super::record::Shared;
-use super::us;
+use super::wallclock::signed_ms;
+use super::{us, ClockOf, WallClock};
 use crate::servers::{Redis, Res};
 
 /// The scenario's faults, at their times.
@@ -47,7 +49,15 @@ pub(super) fn run(
                 let who = format!("n{}", k + 1);
                 shared.note(&who, "killed (SIGKILL)".into());
                 shared.behind(&who, at, "crash");
-                if let Some(d) = restart {
+                match restart {
+                    Some(d) if node.has_own_clock() => {
+                        node.restart_after_wall_wait(us(d, p))?;
+                        let ms = us(d, p).as_millis();
+                        shared.note(&who, format!("restart waits {ms} ms by its own wall clock"));
+                    }
+                    _ => {}
+                }
+                if let Some(d) = restart.filter(|_| !node.has_own_clock()) {
                     shared.sleep_until(shared.t0 + at + us(d, p));
                     node.restart()?;
                     shared.note(&who, "restarted, answering".into());
@@ -64,6 +74,39 @@ pub(super) fn run(
             }
             _ => return Err("unsupported fault".into()),
         }
+    }
+    Ok(())
+}
+
+/// Steps each wall clock at the times its scenario clock says (true time since t = 0).
+pub(super) fn step_clocks(
+    sc: &Scenario,
+    shared: &Shared,
+    clocks: &mut [(ClockOf, WallClock)],
+) -> Res<()> {
+    let mut steps = Vec::new();
+    for (i, (who, _)) in clocks.iter().enumerate() {
+        let planned = super::wallclock::steps_of(who.clock(sc))?;
+        steps.extend(planned.into_iter().map(|(at, by)| (at, i, by)));
+    }
+    steps.sort_by_key(|s| s.0);
+    for (at, i, by) in steps {
+        shared.sleep_until(shared.t0 + at);
+        let (who, clock) = &mut clocks[i];
+        clock.step(by)?;
+        let name = who.name(sc);
+        let whose = match who {
+            ClockOf::Client(_) => format!("{name}'s process"),
+            _ => format!("{name}'s redis-server"),
+        };
+        shared.note(
+            &name,
+            format!(
+                "wall clock steps {} (CLOCK_REALTIME of {whose}; monotonic unchanged)",
+                signed_ms(by)
+            ),
+        );
+        shared.behind("clocks", at, &format!("{name}'s clock step"));
     }
     Ok(())
 }

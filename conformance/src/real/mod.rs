@@ -42,8 +42,10 @@ mod redis_lock;
 mod session_lock;
 mod storage;
 mod sys;
+mod wallclock;
 mod zk_lock;
 
+use std::ffi::OsString;
 use std::time::Duration;
 
 use leaselab::client::{Dur, Op};
@@ -59,6 +61,7 @@ pub use record::RealRun;
 use record::Shared;
 pub use storage::reset;
 pub use sys::die_with_parent;
+pub use wallclock::{wall_wait_main, WallClock};
 
 /// The advisory lock key of the seed's step 1.
 pub const LOCK_KEY: i64 = 424242;
@@ -83,8 +86,10 @@ pub struct Setup {
 /// The servers a run can use.
 pub struct Servers<'a> {
     pub pg: &'a Postgres,
-    /// The single redis of `lease` and `redis` services.
+    /// The suite's single redis, for `lease` and `redis` services on the machine's own clock.
     pub redis: Option<&'a Redis>,
+    /// A redis of this run's own, for a `lease` or `redis` service whose wall clock steps.
+    pub own_redis: Option<Redis>,
     /// Redlock's nodes (started by the caller with the scenario's persistence).
     pub nodes: Vec<Redis>,
     /// etcd (started by the caller, fresh for the run).
@@ -93,6 +98,80 @@ pub struct Servers<'a> {
     pub zk: Option<crate::zk::Server>,
     /// The work directory: the agents' pid files go in `agents/` there (run.sh's backstop).
     pub work: std::path::PathBuf,
+    /// The wall clocks the scenario steps: the lock server's, a node's or a client's.
+    pub clocks: Vec<(ClockOf, WallClock)>,
+}
+
+impl Servers<'_> {
+    /// The redis of a `lease` or `redis` service: the run's own if it has one.
+    pub fn lease_redis(&self) -> Option<&Redis> {
+        self.own_redis.as_ref().or(self.redis)
+    }
+}
+
+/// Whose wall clock a scenario steps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClockOf {
+    /// The single redis of a `lease` or `redis` service.
+    Service,
+    /// Redlock's node k.
+    Node(u8),
+    /// Client c's agent process.
+    Client(u8),
+}
+
+impl ClockOf {
+    /// The scenario's clock for it.
+    pub fn clock(self, sc: &Scenario) -> &Clock {
+        match self {
+            ClockOf::Service => &sc.service.clock,
+            ClockOf::Node(k) => sc.service.node_clock(usize::from(k)),
+            ClockOf::Client(c) => &sc.clients[usize::from(c)].clock,
+        }
+    }
+
+    pub fn name(self, sc: &Scenario) -> String {
+        match self {
+            ClockOf::Service => "redis".into(),
+            ClockOf::Node(k) => format!("n{}", k + 1),
+            ClockOf::Client(c) => sc.client_name(c).to_string(),
+        }
+    }
+}
+
+/// Every clock of the scenario that takes a step, each a [`WallClock`] whose offset file is in `dir`.
+/// A node whose keys expire on a monotonic clock gets none: no redis expires keys on one, and a
+/// monotonic clock does not take the step, so its redis-server runs on the machine's true clock (the
+/// stand-in, see docs/conformance.md).
+pub fn wall_clocks(sc: &Scenario, dir: &std::path::Path) -> Res<Vec<(ClockOf, WallClock)>> {
+    let mut who = vec![ClockOf::Service];
+    who.extend((0..sc.service.nodes).map(ClockOf::Node));
+    who.extend((0..sc.clients.len() as u8).map(ClockOf::Client));
+    let redlock = sc.service.kind == ServiceKind::Redlock;
+    who.retain(|w| match w {
+        ClockOf::Service => !redlock,
+        ClockOf::Node(_) => redlock,
+        ClockOf::Client(_) => true,
+    });
+    let mut clocks = Vec::new();
+    for w in who {
+        let clock = w.clock(sc);
+        if clock.steps.is_empty() || clock.monotonic {
+            continue;
+        }
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let file = dir.join(format!("clock-{}", w.name(sc)));
+        clocks.push((w, WallClock::new(dir, file)?));
+    }
+    Ok(clocks)
+}
+
+/// The environment a process of `who` runs with: its wall clock's, if the scenario steps it.
+pub fn clock_env(clocks: &[(ClockOf, WallClock)], who: ClockOf) -> Vec<(OsString, OsString)> {
+    clocks
+        .iter()
+        .find(|c| c.0 == who)
+        .map_or_else(Vec::new, |c| c.1.env())
 }
 
 /// Checks that the real runner can play this scenario: every construct it uses has a real counterpart.
@@ -125,8 +204,8 @@ pub fn supported(sc: &Scenario, setup: &Setup) -> Res<()> {
     if let Some(what) = no_server_for(svc.kind) {
         return no(what);
     }
-    if svc.clock != Clock::default() || svc.node_clocks.iter().any(|c| *c != Clock::default()) {
-        return no("server clock steps or rates");
+    if let Err(what) = clocks_supported(sc) {
+        return no(what);
     }
     if svc.lock_delay.resolve(p) != 0 {
         return no("lock-delay");
@@ -159,9 +238,6 @@ pub fn supported(sc: &Scenario, setup: &Setup) -> Res<()> {
         return no("Redlock with other than five nodes");
     }
     for c in sc.clients.iter() {
-        if c.clock != Clock::default() {
-            return no("client clock steps or rates");
-        }
         for op in c.ops.iter() {
             let lease = matches!(svc.kind, ServiceKind::Lease | ServiceKind::Redis);
             match op {
@@ -186,6 +262,31 @@ pub fn supported(sc: &Scenario, setup: &Setup) -> Res<()> {
     Ok(())
 }
 
+/// Whether every clock the scenario steps has a real counterpart: a redis-server's or a client
+/// process's wall clock (see wallclock.rs), stepped, neither fast nor slow.
+fn clocks_supported(sc: &Scenario) -> Result<(), &'static str> {
+    let svc = &sc.service;
+    let mut clocks = vec![&svc.clock];
+    clocks.extend(svc.node_clocks.iter());
+    clocks.extend(sc.clients.iter().map(|c| &c.clock));
+    for clock in clocks {
+        wallclock::steps_of(clock)?;
+    }
+    if sc.clients.iter().any(|c| c.clock.monotonic) {
+        return Err("a client on a monotonic clock");
+    }
+    let redis_kind = matches!(
+        svc.kind,
+        ServiceKind::Lease | ServiceKind::Redis | ServiceKind::Redlock
+    );
+    if !svc.clock.steps.is_empty() && !redis_kind {
+        return Err(
+            "a clock step on this lock server (only redis-servers run on a steppable clock)",
+        );
+    }
+    Ok(())
+}
+
 /// The persistence a scenario's Redlock nodes run with.
 pub fn persistence(svc: &ServiceSpec) -> crate::servers::Persistence {
     match svc.persist {
@@ -204,7 +305,7 @@ pub(super) fn us(d: Dur, params: &[u64]) -> Duration {
 pub fn run(sc: &Scenario, setup: &Setup, servers: &mut Servers) -> Res<RealRun> {
     let svc = &sc.service;
     let p = &setup.params[..];
-    let mut lock_servers: Vec<&Redis> = servers.redis.into_iter().collect();
+    let mut lock_servers: Vec<&Redis> = servers.lease_redis().into_iter().collect();
     lock_servers.extend(servers.nodes.iter());
     reset(servers.pg, &lock_servers, sc.balance, svc.first_token)?;
     // Every client's connections are opened before the clock starts (the simulator's clients exist
@@ -215,14 +316,18 @@ pub fn run(sc: &Scenario, setup: &Setup, servers: &mut Servers) -> Res<RealRun> 
     let t0_ns = sys::mono_ns() + 100_000_000;
     let shared = Shared::new(agent::instant_of(t0_ns), agents.pids(), sc.balance);
     agents.start(t0_ns);
-    let nodes = &mut servers.nodes;
+    let (nodes, clocks) = (&mut servers.nodes, &mut servers.clocks);
     let mut errors = std::thread::scope(|s| {
         let faults = s.spawn(|| faults::run(sc, p, &shared, admin, nodes));
-        let mut errors = conductor::conduct(sc, p, &mut agents, &shared, || faults.is_finished());
-        match faults.join() {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => errors.push(format!("faults: {e}")),
-            Err(_) => errors.push("faults: the thread panicked".into()),
+        let steps = s.spawn(|| faults::step_clocks(sc, &shared, clocks));
+        let done = || faults.is_finished() && steps.is_finished();
+        let mut errors = conductor::conduct(sc, p, &mut agents, &shared, done);
+        for (what, thread) in [("faults", faults), ("clock steps", steps)] {
+            match thread.join() {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => errors.push(format!("{what}: {e}")),
+                Err(_) => errors.push(format!("{what}: the thread panicked")),
+            }
         }
         errors
     });

@@ -1,7 +1,7 @@
 //! The client script player: one client, in its agent process (see agent.rs), playing its script
 //! against the real lock service and storage, and reporting what it did to the conductor.
 
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use leaselab::client::Op;
 use leaselab::scenario::{FaultAction, Scenario, ServiceKind};
@@ -19,8 +19,19 @@ pub(super) struct Held {
     pub(super) token: Option<i64>,
     /// The unique value of the grant (redis's random value; the `owner` stamp).
     pub(super) value: i64,
-    /// When the client believes the lease ends (none for a session lock).
-    pub(super) believed_end: Option<Instant>,
+    /// When the client believes the lease ends, by its own wall clock (none for a session lock):
+    /// the wall time it sent the request that granted (or last renewed) the lease, plus the TTL. A
+    /// step of that clock moves what the client believes, as in the model.
+    pub(super) believed_end: Option<SystemTime>,
+}
+
+/// The true instant at which the wall clock, stepped no further, will read `wall`.
+pub(super) fn instant_of_wall(wall: SystemTime) -> Instant {
+    let (now, now_wall) = (Instant::now(), SystemTime::now());
+    match wall.duration_since(now_wall) {
+        Ok(ahead) => now + ahead,
+        Err(e) => now.checked_sub(e.duration()).unwrap_or(now),
+    }
 }
 
 /// A simple generator of unique lock values (the seeded generator of the simulator plays this part).
@@ -286,20 +297,21 @@ impl<'a> Client<'a> {
         Ok(())
     }
 
-    /// `check D`: by its own clock, at least `need` of the lease left, else the attempt is given up.
+    /// `check D`: by its own wall clock, at least `need` of the lease left, else the attempt is given
+    /// up.
     pub(super) fn check_step(&mut self, need: Duration) -> Result<(), Stop> {
-        let now = Instant::now();
-        let left = |end: Instant| {
-            end.saturating_duration_since(now).as_millis() as i64
-                - now.saturating_duration_since(end).as_millis() as i64
+        let now = SystemTime::now();
+        let left_ms = |end: SystemTime| match end.duration_since(now) {
+            Ok(d) => d.as_millis() as i64,
+            Err(e) => -(e.duration().as_millis() as i64),
         };
         let (ok, text) = match self.held.map(|h| h.believed_end) {
             None => (false, "no lease".to_string()),
             Some(None) => (true, "a session lock (no end)".to_string()),
-            Some(Some(end)) => (end >= now + need, format!("{} ms left", left(end))),
+            Some(Some(end)) => (end >= now + need, format!("{} ms left", left_ms(end))),
         };
         self.note(format!(
-            "check: {text}, needs {} ms → {}",
+            "check by its wall clock: {text}, needs {} ms → {}",
             need.as_millis(),
             if ok {
                 "goes on"
@@ -467,7 +479,7 @@ impl<'a> Client<'a> {
             let to = self
                 .held
                 .and_then(|h| h.believed_end)
-                .map_or(now, |end| end.max(now));
+                .map_or(now, |end| instant_of_wall(end).max(now));
             self.belief_from = Some(from);
             self.end_belief(to);
         }

@@ -2,7 +2,7 @@
 //! script), value-checked release, the watchdog's value-checked renewal (Redisson's); Redlock's
 //! rounds over five nodes.
 
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use leaselab::scenario::ServiceSpec;
 
@@ -57,7 +57,7 @@ impl Client<'_> {
             return Err(Stop::GaveUp);
         };
         let ttl = us(self.sc.service.ttl, &self.setup.params);
-        let sent = Instant::now();
+        let sent = SystemTime::now(); // by the client's own wall clock
         let mut cmd = redis::cmd("EVAL");
         cmd.arg(RENEW_LUA)
             .arg(1)
@@ -95,7 +95,7 @@ impl Client<'_> {
         let svc = &self.sc.service;
         let p = &self.setup.params;
         let ttl = us(svc.ttl, p);
-        let sent = Instant::now();
+        let sent = SystemTime::now(); // by the client's own wall clock
         let mut cmd = redis::cmd("EVAL");
         cmd.arg(ACQUIRE_LUA)
             .arg(2)
@@ -131,7 +131,7 @@ impl Client<'_> {
         let drift = Duration::from_micros(ServiceSpec::drift(ttl.as_micros() as u64));
         let timeout = us(svc.timeout, p).max(Duration::from_millis(50));
         let reach = self.sc.clients[usize::from(self.idx)].reach;
-        let sent = Instant::now();
+        let (sent, sent_wall) = (Instant::now(), SystemTime::now());
         let mut granted = 0u8;
         let mut who = Vec::new();
         for (k, &port) in self.node_ports.iter().enumerate() {
@@ -166,7 +166,7 @@ impl Client<'_> {
             return Ok(Some(Held {
                 token: None,
                 value,
-                believed_end: Some(sent + ttl - drift),
+                believed_end: Some(sent_wall + ttl - drift),
             }));
         }
         self.note(format!(
