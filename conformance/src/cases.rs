@@ -41,6 +41,7 @@ pub fn cases() -> Vec<Case> {
         freeze_cases(),
         redlock_cases(),
         etcd_zk_cases(),
+        network_cases(),
     ]
     .into_iter()
     .flatten()
@@ -359,6 +360,22 @@ fn etcd_zk_cases() -> Vec<Case> {
     ]
 }
 
+/// Faults of the network, made by the suite's proxy. delayed-write ×10: A's lease ends (3000) 100
+/// before B's grant (3100), B's write (3300) long before A's held one arrives (6200): tolerance 50.
+fn network_cases() -> Vec<Case> {
+    let delayed = |policy, how| Case {
+        tolerance_ms: 50,
+        ..case("delayed-write", policy, &[], 10, how)
+    };
+    vec![
+        delayed(
+            Policy::None,
+            "redis lease; each client's PostgreSQL connection through the suite's proxy, which holds A's write 6 s",
+        ),
+        delayed(Policy::Token, "as above; UPDATE … WHERE token <= $1"),
+    ]
+}
+
 /// The catalogue's `etcd-waiter-expired-lease` under `none`: its verdict with etcd 3.4's lock (naive)
 /// and with 3.5's check.
 pub fn etcd_waiter_sim() -> Result<(String, String), String> {
@@ -398,6 +415,7 @@ fn scenario_text(id: &str) -> Option<&'static str> {
         "etcd-lease-pause" => include_str!("../../crate/scenarios/etcd-lease-pause.txt"),
         "etcd-contrib-lock" => include_str!("../../crate/scenarios/etcd-contrib-lock.txt"),
         "zk-session-expiry" => include_str!("../../crate/scenarios/zk-session-expiry.txt"),
+        "delayed-write" => include_str!("../../crate/scenarios/delayed-write.txt"),
         _ => return None,
     })
 }
