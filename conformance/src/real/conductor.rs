@@ -86,7 +86,7 @@ impl Agents {
                 client: i as u8,
                 pg: servers.pg.port,
                 pgdata: storage_link.as_ref().map(|l| l.port),
-                redis: servers.redis.map(|r| r.port),
+                redis: servers.redis_port(),
                 nodes: servers.nodes.iter().map(|n| n.port).collect(),
                 etcd: servers.etcd.as_ref().map(|e| e.port),
                 zk: servers
