@@ -368,6 +368,14 @@ impl Proxy {
         self.shared.target.store(target, Ordering::SeqCst);
     }
 
+    /// How many chunks are on their way in its links (read, not yet forwarded).
+    #[cfg(test)]
+    pub fn queued(&self) -> usize {
+        let links = self.shared.links.lock().unwrap();
+        let pipes = links.iter().flat_map(|l| l.pipes.iter());
+        pipes.map(|p| p.queue.lock().unwrap().chunks.len()).sum()
+    }
+
     /// How many of its threads are running (the accepting one, and four per open link).
     #[cfg(test)]
     pub fn threads(&self) -> usize {

@@ -67,7 +67,7 @@ fn a_delay_holds_each_chunk_and_keeps_their_order() {
     let mut c = connect(&p);
     let sent = Instant::now();
     c.write_all(b"first").unwrap();
-    std::thread::sleep(20 * MS);
+    wait_until("the proxy has read the first chunk", || p.queued() == 1);
     p.delay(Dir::Up, Duration::ZERO); // a later chunk, no longer delayed, still waits its turn
     c.write_all(b"second").unwrap();
     let (at, b) = rx.recv_timeout(Duration::from_secs(5)).unwrap();
@@ -109,7 +109,7 @@ fn a_cut_drops_bytes_on_their_way_and_refuses_new_links() {
     p.delay(Dir::Up, 300 * MS);
     let mut c = connect(&p);
     c.write_all(b"never").unwrap();
-    std::thread::sleep(50 * MS);
+    wait_until("the bytes are on their way", || p.queued() == 1);
     p.cut();
     assert_eq!(all(&rx), b"", "the server got bytes that were cut");
     let mut buf = [0u8; 8];
