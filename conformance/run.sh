@@ -25,7 +25,7 @@ cleanup() {
     kill -KILL -- "-$p" 2>/dev/null || true
   done
   # Servers left behind by a killed suite: only those whose pid files are in our work directory.
-  for f in "$work"/pg-data/postmaster.pid "$work"/redis/redis.pid "$work"/redis-*/redis.pid "$work"/redlock-*/n*/redis.pid "$work"/etcd-*/etcd.pid \
+  for f in "$work"/pg-data/postmaster.pid "$work"/redis/redis.pid "$work"/redis-*/redis.pid "$work"/redlock-*/n*/redis.pid "$work"/failover-*/*/redis.pid "$work"/etcd-*/etcd.pid \
            "$work"/zookeeper-*/zookeeper.pid "$work"/zookeeper-*/zk-agent-*.pid; do
     [ -f "$f" ] || continue
     p=$(head -n 1 "$f")

@@ -42,6 +42,7 @@ pub fn cases() -> Vec<Case> {
         clock_cases(),
         redlock_cases(),
         etcd_zk_cases(),
+        network_cases(),
     ]
     .into_iter()
     .flatten()
@@ -432,6 +433,40 @@ fn etcd_zk_cases() -> Vec<Case> {
     ]
 }
 
+/// Faults of the network, made by the suite's proxy. delayed-write ×10: A's lease ends (3000) 100
+/// before B's grant (3100), B's write (3300) long before A's held one arrives (6200): tolerance 50.
+/// replica-failover ×20: A's grant (0) is 100 before the failover (100), which is 100 before the
+/// replication of the grant would arrive (200) and before B's first try (200): tolerance 50.
+fn network_cases() -> Vec<Case> {
+    let delayed = |policy, how| Case {
+        tolerance_ms: 50,
+        ..case("delayed-write", policy, &[], 10, how)
+    };
+    let failover = |policy, set, how| Case {
+        tolerance_ms: 50,
+        ..case("replica-failover", policy, set, 20, how)
+    };
+    vec![
+        delayed(
+            Policy::None,
+            "redis lease; each client's PostgreSQL connection through the suite's proxy, which holds A's write 6 s",
+        ),
+        delayed(Policy::Token, "as above; UPDATE … WHERE token <= $1"),
+        failover(
+            Policy::None,
+            &[],
+            "redis master + REPLICAOF replica, its link delayed 200 ms by the proxy; master SIGKILLed at 100 ms, replica promoted, clients through a front address",
+        ),
+        failover(Policy::Token, &[], "as above; INCR token column"),
+        failover(Policy::Version, &[], "as above; version column"),
+        failover(
+            Policy::None,
+            &[("lag", 0)],
+            "as above, no lag: the replica saw A's grant",
+        ),
+    ]
+}
+
 /// The catalogue's `etcd-waiter-expired-lease` under `none`: its verdict with etcd 3.4's lock (naive)
 /// and with 3.5's check.
 pub fn etcd_waiter_sim() -> Result<(String, String), String> {
@@ -487,6 +522,8 @@ fn scenario_text(id: &str) -> Option<&'static str> {
         "etcd-lease-pause" => include_str!("../../crate/scenarios/etcd-lease-pause.txt"),
         "etcd-contrib-lock" => include_str!("../../crate/scenarios/etcd-contrib-lock.txt"),
         "zk-session-expiry" => include_str!("../../crate/scenarios/zk-session-expiry.txt"),
+        "delayed-write" => include_str!("../../crate/scenarios/delayed-write.txt"),
+        "replica-failover" => include_str!("../../crate/scenarios/replica-failover.txt"),
         _ => return None,
     })
 }

@@ -407,6 +407,7 @@ fn fresh_servers<'a>(
         zk: None,
         // The wall clocks the scenario steps, fresh (offset 0) for every attempt.
         clocks: real::wall_clocks(sc, &work.join(format!("clocks-{tag}")))?,
+        replicated: None,
     };
     match sc.service.kind {
         // Kubernetes, Consul, DynamoDB and Hazelcast are refused by real::supported.
@@ -432,6 +433,12 @@ fn fresh_servers<'a>(
         ServiceKind::Etcd => {
             let dir = work.join(format!("etcd-{tag}"));
             servers.etcd = Some(etcd::Etcd::start(dir)?);
+        }
+        // A fresh master and replica for every attempt: the replica in sync at t = 0.
+        ServiceKind::Redis if real::fails_over(sc) => {
+            let lag = Duration::from_micros(sc.service.replica_lag.resolve(&setup.params));
+            let dir = work.join(format!("failover-{tag}"));
+            servers.replicated = Some(real::Replicated::start(dir, lag)?);
         }
         ServiceKind::Lease | ServiceKind::Redis => {
             let env = real::clock_env(&servers.clocks, ClockOf::Service);

@@ -16,11 +16,14 @@
 //! finished                   its script is over (idle clients wait for `over`)
 //! error TEXT                 the harness failed: the run is void
 //! exit                       every connection is closed; the process ends
+//!
+//! hold UNTIL                 its next write is one the network holds: hold its storage link's
+//!                            requests until UNTIL, then say `held` (see delayed_write.rs)
 //! ```
 //!
 //! The conductor writes `start T0`, `turn` (an earlier client that starts at the same instant has
-//! done its first step), `resume` (after a script's pause) and `over` (every script is over) on its
-//! stdin. A pause is the process stopped from outside: its threads (etcd's keepalives, ZooKeeper's
+//! done its first step), `resume` (after a script's pause), `held` (the hold is in force) and `over`
+//! (every script is over) on its stdin. A pause is the process stopped from outside: its threads (etcd's keepalives, ZooKeeper's
 //! pings in the session process of its process group) and replies in flight all wait.
 
 use std::io::{BufRead, Write};
@@ -48,6 +51,9 @@ pub(super) struct Spec {
     pub(super) params: Vec<u64>,
     pub(super) client: u8,
     pub(super) pg: u16,
+    /// The client's own link of the proxy to PostgreSQL, for its storage connection (scenarios where
+    /// the network holds a write; see delayed_write.rs).
+    pub(super) pgdata: Option<u16>,
     pub(super) redis: Option<u16>,
     pub(super) nodes: Vec<u16>,
     pub(super) etcd: Option<u16>,
@@ -78,6 +84,9 @@ impl Spec {
         if let Some(p) = self.redis {
             t.push_str(&format!(";redis={p}"));
         }
+        if let Some(p) = self.pgdata {
+            t.push_str(&format!(";pgdata={p}"));
+        }
         if let Some(p) = self.etcd {
             t.push_str(&format!(";etcd={p}"));
         }
@@ -105,6 +114,7 @@ impl Spec {
                 "client" => s.client = num()? as u8,
                 "pg" => s.pg = num()? as u16,
                 "redis" => s.redis = Some(num()? as u16),
+                "pgdata" => s.pgdata = Some(num()? as u16),
                 "nodes" => s.nodes = ports(v),
                 "etcd" => s.etcd = Some(num()? as u16),
                 "zk" => zk = Some(num()? as u16),
@@ -225,7 +235,7 @@ fn agent(spec: &str) -> Res<()> {
     };
     let i = spec.client;
     let name = sc.client_name(i);
-    let data = connect_pg(spec.pg, DB, &format!("{name}-data"))?;
+    let data = connect_pg(spec.pgdata.unwrap_or(spec.pg), DB, &format!("{name}-data"))?;
     let mut session = None;
     if sc.service.kind == leaselab::scenario::ServiceKind::Session {
         let mut s = connect_pg(spec.pg, DB, &format!("{name}-session"))?;

@@ -16,6 +16,8 @@ use leaselab::time::SimTime;
 use leaselab::trace::WriteRecord;
 
 use super::agent::Spec;
+use super::delayed_write::{arm_hold, storage_link};
+use super::proxy::Proxy;
 use super::record::Shared;
 use super::sys::{has_exited, signal_group};
 use super::{clock_env, us, ClockOf, Servers, Setup};
@@ -34,6 +36,8 @@ struct Proc {
     turn_sent: bool,
     finished: bool,
     exited: bool,
+    /// Its storage connection's link of the proxy, when the network holds a write (delayed_write.rs).
+    storage_link: Option<Proxy>,
 }
 
 /// Every agent of a run; dropping it kills and reaps them all.
@@ -72,6 +76,7 @@ impl Agents {
             lines,
         };
         for i in 0..sc.clients.len() {
+            let storage_link = storage_link(sc, &setup.params, servers.pg.port)?;
             let spec = Spec {
                 id: sc.id.to_string(),
                 scale: setup.scale,
@@ -80,7 +85,8 @@ impl Agents {
                 params: setup.params.clone(),
                 client: i as u8,
                 pg: servers.pg.port,
-                redis: servers.lease_redis().map(|r| r.port),
+                pgdata: storage_link.as_ref().map(|l| l.port),
+                redis: servers.redis_port(),
                 nodes: servers.nodes.iter().map(|n| n.port).collect(),
                 etcd: servers.etcd.as_ref().map(|e| e.port),
                 zk: servers
@@ -122,6 +128,7 @@ impl Agents {
                 turn_sent: false,
                 finished: false,
                 exited: false,
+                storage_link,
             });
         }
         agents.wait_ready()?;
@@ -317,6 +324,13 @@ fn report(
         ("pause", [end]) => {
             fire(agents, shared, i, Sig::Stop, Instant::now());
             timers.push((at(*end), i, Sig::Cont { resume: true }));
+        }
+        ("hold", [until]) => {
+            let link = agents.procs[i].storage_link.as_ref();
+            if let Err(e) = arm_hold(link, shared.t0, *until as u64) {
+                return Some(e);
+            }
+            agents.tell(i, "held");
         }
         ("finished", _) => agents.procs[i].finished = true,
         ("error", _) => return Some(rest.to_string()),

@@ -19,8 +19,9 @@ pub(super) fn run(
 ) -> Res<()> {
     let mut faults: Vec<_> = sc.faults.iter().collect();
     faults.sort_by_key(|f| f.at.resolve(p));
-    // A timed freeze is the conductor's (SIGSTOP … SIGCONT to the client's process group).
-    faults.retain(|f| !matches!(f.action, FaultAction::Freeze(..)));
+    // A timed freeze is the conductor's (SIGSTOP … SIGCONT to the client's process group), a
+    // failover failover.rs's.
+    faults.retain(|f| !matches!(f.action, FaultAction::Freeze(..) | FaultAction::Failover));
     for f in faults {
         let at = us(f.at, p);
         shared.sleep_until(shared.t0 + at);

@@ -16,6 +16,12 @@
 //!   connection of the client's. The fault `terminate A` is `pg_terminate_backend(A's pid)`.
 //! - `lease` / `redis`: one redis-server, `SET key value NX PX ttl` (tokens from `INCR` in the same Lua
 //!   script, so a grant and its token are one step), value-checked release by a Lua script.
+//! - `failover` (a single redis with `replica-lag`): a master and a real `REPLICAOF` replica whose
+//!   replication link goes through the suite's proxy, delayed by the lag; the master SIGKILLed with
+//!   what is still on its way dropped, the replica promoted, the clients' front address moved to it
+//!   (failover.rs).
+//! - A write the network holds (`write … delay D`): each client's storage connection through a link
+//!   of the proxy of its own, held until the write's arrival on the timeline (delayed_write.rs).
 //! - `redlock`: five redis-servers; each round sends `SET NX PX` to every node the client reaches,
 //!   holds the lock when a majority granted it and `ttl − elapsed − drift` is positive, else unlocks
 //!   every node and retries. `crash nK restart D` is SIGKILL, then a restart D later (what the node
@@ -34,9 +40,12 @@
 
 mod agent;
 mod conductor;
+mod delayed_write;
 mod etcd_lock;
+mod failover;
 mod faults;
 mod player;
+mod proxy;
 mod record;
 mod redis_lock;
 mod session_lock;
@@ -57,6 +66,7 @@ use crate::etcd::Etcd;
 use crate::servers::{Postgres, Redis, Res};
 
 pub use agent::agent_main;
+pub use failover::{fails_over, Replicated};
 pub use record::RealRun;
 use record::Shared;
 pub use storage::reset;
@@ -100,12 +110,23 @@ pub struct Servers<'a> {
     pub work: std::path::PathBuf,
     /// The wall clocks the scenario steps: the lock server's, a node's or a client's.
     pub clocks: Vec<(ClockOf, WallClock)>,
+    /// A redis master with its replica, for a scenario that fails over (fresh for the run).
+    pub replicated: Option<Replicated>,
 }
 
 impl Servers<'_> {
-    /// The redis of a `lease` or `redis` service: the run's own if it has one.
+    /// The redis of a `lease` or `redis` service that does not fail over: the run's own if it has
+    /// one (a redis on a wall clock of its own), else the suite's.
     pub fn lease_redis(&self) -> Option<&Redis> {
         self.own_redis.as_ref().or(self.redis)
+    }
+
+    /// Where the clients reach the single redis: the front address of a replicated pair, or the redis.
+    pub(super) fn redis_port(&self) -> Option<u16> {
+        match &self.replicated {
+            Some(r) => Some(r.front_port()),
+            None => self.lease_redis().map(|r| r.port),
+        }
     }
 }
 
@@ -210,8 +231,9 @@ pub fn supported(sc: &Scenario, setup: &Setup) -> Res<()> {
     if svc.lock_delay.resolve(p) != 0 {
         return no("lock-delay");
     }
-    if svc.replica_lag.resolve(p) != 0 {
-        return no("replica lag");
+    // A single redis's replica, behind the lag on its own link of the proxy (failover.rs).
+    if svc.replica_lag.resolve(p) != 0 && svc.kind != ServiceKind::Redis {
+        return no("replica lag outside a single redis");
     }
     if setup.fence_counter && svc.kind != ServiceKind::Session {
         return no("a fence counter outside a session lock");
@@ -245,7 +267,13 @@ pub fn supported(sc: &Scenario, setup: &Setup) -> Res<()> {
                     return no("`check` outside a redis lease or a session lock")
                 }
                 Op::Renew if !lease => return no("`renew` outside a redis lease"),
-                Op::Write { delay, .. } if delay.resolve(p) != 0 => return no("a delayed write"),
+                // The network holds a write on the client's storage link (delayed_write.rs); a
+                // session's own connection has no link.
+                Op::Write {
+                    delay,
+                    via_session: true,
+                    ..
+                } if delay.resolve(p) != 0 => return no("a delayed write through a session"),
                 _ => {}
             }
         }
@@ -256,6 +284,7 @@ pub fn supported(sc: &Scenario, setup: &Setup) -> Res<()> {
             | FaultAction::Crash(..)
             | FaultAction::Restart(_)
             | FaultAction::Freeze(..) => {}
+            FaultAction::Failover if svc.kind == ServiceKind::Redis => {}
             _ => return no("this fault"),
         }
     }
@@ -307,7 +336,11 @@ pub fn run(sc: &Scenario, setup: &Setup, servers: &mut Servers) -> Res<RealRun> 
     let p = &setup.params[..];
     let mut lock_servers: Vec<&Redis> = servers.lease_redis().into_iter().collect();
     lock_servers.extend(servers.nodes.iter());
+    lock_servers.extend(servers.replicated.as_ref().map(|r| r.master()));
     reset(servers.pg, &lock_servers, sc.balance, svc.first_token)?;
+    if let Some(r) = &servers.replicated {
+        r.wait_in_sync()?; // the reset's keys are on the replica too before t = 0
+    }
     // Every client's connections are opened before the clock starts (the simulator's clients exist
     // from t = 0): each agent says `ready` once its own are.
     let mut agents = conductor::Agents::spawn(sc, setup, servers)?;
@@ -317,12 +350,19 @@ pub fn run(sc: &Scenario, setup: &Setup, servers: &mut Servers) -> Res<RealRun> 
     let shared = Shared::new(agent::instant_of(t0_ns), agents.pids(), sc.balance);
     agents.start(t0_ns);
     let (nodes, clocks) = (&mut servers.nodes, &mut servers.clocks);
+    let replicated = servers.replicated.as_mut();
     let mut errors = std::thread::scope(|s| {
         let faults = s.spawn(|| faults::run(sc, p, &shared, admin, nodes));
+        let failover = s.spawn(|| failover::run(sc, p, &shared, replicated));
         let steps = s.spawn(|| faults::step_clocks(sc, &shared, clocks));
-        let done = || faults.is_finished() && steps.is_finished();
+        let done = || faults.is_finished() && failover.is_finished() && steps.is_finished();
         let mut errors = conductor::conduct(sc, p, &mut agents, &shared, done);
-        for (what, thread) in [("faults", faults), ("clock steps", steps)] {
+        let threads = [
+            ("faults", faults),
+            ("failover", failover),
+            ("clock steps", steps),
+        ];
+        for (what, thread) in threads {
             match thread.join() {
                 Ok(Ok(())) => {}
                 Ok(Err(e)) => errors.push(format!("{what}: {e}")),

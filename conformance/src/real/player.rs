@@ -227,8 +227,13 @@ impl<'a> Client<'a> {
             }
             Op::Pause(d) => self.pause_step(us(d, self.p())),
             Op::Write {
-                debit, via_session, ..
-            } => self.write_step(debit, via_session),
+                debit,
+                via_session,
+                delay,
+            } => {
+                self.network_holds(us(delay, self.p()))?;
+                self.write_step(debit, via_session)
+            }
             Op::Release => {
                 if let Some(h) = self.held.take() {
                     self.end_belief(Instant::now());
