@@ -39,6 +39,7 @@ mod kubernetes;
 mod lease;
 mod redis;
 mod redlock;
+pub use redlock::backoff_share_us;
 mod session;
 mod zookeeper;
 

@@ -120,7 +120,7 @@ impl Engine {
     /// The random value of a client's round: one per round, the same on every node, so an unlock
     /// deletes only that round's keys (a deterministic stand-in for a random generator).
     fn lock_value(&self, c: u8, round: u16) -> u64 {
-        crate::rng::splitmix64(self.seed ^ (u64::from(c) + 1) << 40 ^ u64::from(round))
+        round_value(self.seed, c, round)
     }
 
     fn node_acquire_at(&mut self, ctx: &Ctx, c: u8, m: NodeMsg) {
@@ -254,10 +254,29 @@ impl Engine {
         if ctx.jitter == 0 {
             return 0;
         }
-        let r = self.lock_value(c, round ^ 0x800);
+        let r = round_value(self.seed, c, round ^ BACKOFF_DRAW);
         self.floor(r / (ctx.jitter + 1)); // a floor of the jitter parameter
-        r % (ctx.jitter + 1)
+        backoff_share_us(self.seed, c, round, ctx.jitter)
     }
+}
+
+/// Client `c`'s random value for its round number `round` (rounds count from 1, per client, across
+/// acquires, wrapping at 12 bits) in a run seeded `seed`.
+fn round_value(seed: u64, c: u8, round: u16) -> u64 {
+    crate::rng::splitmix64(seed ^ (u64::from(c) + 1) << 40 ^ u64::from(round))
+}
+
+/// The bit that sets a round's back-off draw apart from its lock value (rounds wrap at 12 bits).
+const BACKOFF_DRAW: u16 = 0x800;
+
+/// The random share of `jitter_us` that client `c` adds to its back-off after its round number
+/// `round` failed, in a run seeded `seed`: a pure function of the four, so a real client (the
+/// conformance suite's) can draw exactly the model's delays.
+pub fn backoff_share_us(seed: u64, c: u8, round: u16, jitter_us: u64) -> u64 {
+    if jitter_us == 0 {
+        return 0;
+    }
+    round_value(seed, c, round ^ BACKOFF_DRAW) % (jitter_us + 1)
 }
 
 /// Rounds, node crashes and restarts, partitions and node clocks, in the transcript.
