@@ -408,6 +408,7 @@ fn fresh_servers<'a>(
         // The wall clocks the scenario steps, fresh (offset 0) for every attempt.
         clocks: real::wall_clocks(sc, &work.join(format!("clocks-{tag}")))?,
         replicated: None,
+        node_links: None,
     };
     match sc.service.kind {
         // Kubernetes, Consul, DynamoDB and Hazelcast are refused by real::supported.
@@ -460,6 +461,8 @@ fn fresh_servers<'a>(
                 let node = Redis::start_with(dir.join(format!("n{}", k + 1)), persistence, env)?;
                 servers.nodes.push(node);
             }
+            let ports: Vec<u16> = servers.nodes.iter().map(|n| n.port).collect();
+            servers.node_links = real::NodeLinks::start(sc, &setup.params, &ports)?;
         }
     }
     Ok(servers)

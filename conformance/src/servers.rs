@@ -453,8 +453,15 @@ impl Redis {
 }
 
 pub fn connect_redis(port: u16, timeout: Duration) -> Res<redis::Connection> {
+    use redis::IntoConnectionInfo;
+    let info = format!("redis://127.0.0.1:{port}/")
+        .into_connection_info()
+        .map_err(|e| e.to_string())?;
+    // No `CLIENT SETINFO` after connecting: a round trip of its own, which through a link with a
+    // latency (a Redlock client's, see real/redlock_links.rs) would hold every round up.
+    let settings = info.redis_settings().clone().set_skip_set_lib_name();
     let client =
-        redis::Client::open(format!("redis://127.0.0.1:{port}/")).map_err(|e| e.to_string())?;
+        redis::Client::open(info.set_redis_settings(settings)).map_err(|e| e.to_string())?;
     let con = client
         .get_connection_with_timeout(timeout)
         .map_err(|e| format!("redis on port {port}: {e}"))?;

@@ -87,7 +87,7 @@ impl Agents {
                 pg: servers.pg.port,
                 pgdata: storage_link.as_ref().map(|l| l.port),
                 redis: servers.redis_port(),
-                nodes: servers.nodes.iter().map(|n| n.port).collect(),
+                nodes: servers.node_ports(i),
                 etcd: servers.etcd.as_ref().map(|e| e.port),
                 zk: servers
                     .zk

@@ -48,6 +48,7 @@ mod player;
 mod proxy;
 mod record;
 mod redis_lock;
+mod redlock_links;
 mod session_lock;
 mod storage;
 mod sys;
@@ -69,6 +70,7 @@ pub use agent::agent_main;
 pub use failover::{fails_over, Replicated};
 pub use record::RealRun;
 use record::Shared;
+pub use redlock_links::NodeLinks;
 pub use storage::reset;
 pub use sys::die_with_parent;
 pub use wallclock::{wall_wait_main, WallClock};
@@ -112,6 +114,8 @@ pub struct Servers<'a> {
     pub clocks: Vec<(ClockOf, WallClock)>,
     /// A redis master with its replica, for a scenario that fails over (fresh for the run).
     pub replicated: Option<Replicated>,
+    /// Redlock: each client's links to the nodes, when they have a latency.
+    pub node_links: Option<NodeLinks>,
 }
 
 impl Servers<'_> {
@@ -119,6 +123,14 @@ impl Servers<'_> {
     /// one (a redis on a wall clock of its own), else the suite's.
     pub fn lease_redis(&self) -> Option<&Redis> {
         self.own_redis.as_ref().or(self.redis)
+    }
+
+    /// Where client `c` reaches the Redlock nodes: through its links, or directly.
+    pub(super) fn node_ports(&self, c: usize) -> Vec<u16> {
+        match &self.node_links {
+            Some(links) => links.ports(c),
+            None => self.nodes.iter().map(|n| n.port).collect(),
+        }
     }
 
     /// Where the clients reach the single redis: the front address of a replicated pair, or the redis.

@@ -80,6 +80,10 @@ pub(super) struct Client<'a> {
     pub(super) zk_connected: bool,
     /// The scenario's timed freezes of this client (`at T: pause A D`): `[from, to)` on its timeline.
     pub(super) freezes: Vec<(Duration, Duration)>,
+    /// Redlock: its rounds so far, numbered as the model numbers them (from 1, wrapping at 12 bits).
+    pub(super) redlock_round: u16,
+    /// Whether it has told the conductor `first` (its first step is done, or its requests are out).
+    pub(super) first_said: bool,
 }
 
 /// How a script ended early.
@@ -142,6 +146,8 @@ impl<'a> Client<'a> {
             zk: None,
             zk_connected: false,
             freezes,
+            redlock_round: 0,
+            first_said: false,
         }
     }
 
@@ -184,6 +190,14 @@ impl<'a> Client<'a> {
         }
     }
 
+    /// Tells the conductor, once, that a client starting at the same instant may take its turn.
+    pub(super) fn say_first(&mut self) {
+        if !self.first_said {
+            self.first_said = true;
+            self.link.send("first");
+        }
+    }
+
     pub(super) fn behind(&self, what: &str) {
         self.link.behind(&self.name.to_string(), self.nominal, what);
     }
@@ -198,7 +212,7 @@ impl<'a> Client<'a> {
             let r = self.step(*op);
             self.behind(op_name(op));
             if k == 0 {
-                self.link.send("first");
+                self.say_first();
             }
             match r {
                 Ok(()) => {}
@@ -412,7 +426,10 @@ impl<'a> Client<'a> {
                 // Granted when the request reached the server: at the send, but for a lock that blocks
                 // (etcd, ZooKeeper) when it returned; not when a frozen client read the reply.
                 let at = if self.blocks() { Instant::now() } else { sent };
-                self.link.send(&format!("grant {}", self.link.us(at)));
+                if self.sc.service.kind != ServiceKind::Redlock {
+                    // (A Redlock round reports its majority itself, held or not.)
+                    self.link.send(&format!("grant {}", self.link.us(at)));
+                }
                 self.held = Some(h);
                 self.belief_from = Some(Instant::now());
                 return Ok(());
@@ -426,7 +443,8 @@ impl<'a> Client<'a> {
                 )));
             }
             self.behind("acquire");
-            self.wait(every);
+            let backoff = every + self.backoff_share();
+            self.wait(backoff);
         }
     }
 

@@ -4,7 +4,8 @@
 
 use std::time::{Duration, Instant, SystemTime};
 
-use leaselab::scenario::ServiceSpec;
+use leaselab::scenario::{ServiceKind, ServiceSpec};
+use leaselab::services::backoff_share_us;
 
 use super::player::{Client, Held, Stop};
 use super::us;
@@ -123,74 +124,150 @@ impl Client<'_> {
         }))
     }
 
-    /// A Redlock round: `SET NX PX` on every node the client reaches; held with a majority in time.
+    /// A Redlock round: `SET NX PX` sent to every node the client reaches, then the replies read
+    /// (each link's latency is the network's: see redlock_links.rs), counted when every node has
+    /// answered or the round's reply timeout has passed; held with a majority in time.
     pub(super) fn redlock_try_acquire(&mut self, value: i64) -> Result<Option<Held>, Stop> {
         let svc = &self.sc.service;
         let p = &self.setup.params;
         let ttl = us(svc.ttl, p);
         let drift = Duration::from_micros(ServiceSpec::drift(ttl.as_micros() as u64));
-        let timeout = us(svc.timeout, p).max(Duration::from_millis(50));
-        let reach = self.sc.clients[usize::from(self.idx)].reach;
+        let nodes = usize::from(svc.nodes);
+        let deadline_in = us(svc.timeout, p);
+        self.redlock_round = (self.redlock_round + 1) & 0xfff;
         let (sent, sent_wall) = (Instant::now(), SystemTime::now());
-        let mut granted = 0u8;
-        let mut who = Vec::new();
-        for (k, &port) in self.node_ports.iter().enumerate() {
-            if reach & (1 << k) == 0 {
-                continue; // partitioned away
-            }
-            let ok = connect_redis(port, timeout).ok().and_then(|mut con| {
-                redis::cmd("SET")
-                    .arg(LOCK)
-                    .arg(value)
-                    .arg("NX")
-                    .arg("PX")
-                    .arg(ttl.as_millis() as u64)
-                    .query::<Option<String>>(&mut con)
-                    .ok()
-            });
-            if matches!(ok, Some(Some(_))) {
-                granted += 1;
-                who.push(format!("n{}", k + 1));
-            }
-        }
+        let mut cons = self.send_round(value, ttl);
+        self.say_first(); // its requests are out: a client starting at the same instant may go
+                          // The replies are due a round trip over the slowest link; a node it cannot reach never
+                          // answers, so then the client counts when the wait is over. It sleeps until then and only
+                          // then reads (a read blocked in the kernel when the process is stopped would fail with EINTR
+                          // at SIGCONT; a sleep resumes).
+        let round_trip = cons.iter().map(|c| 2 * self.node_latency(c.0)).max();
+        let due = match round_trip {
+            Some(rt) if cons.len() == nodes => sent + rt.min(deadline_in),
+            _ => sent + deadline_in,
+        };
+        self.link.sleep_until(due);
+        let who = read_round(&mut cons, sent + deadline_in);
+        // The round's wait was the network's: the script goes on from the count.
+        self.nominal = self.nominal.max(self.link.t0.elapsed());
         let elapsed = sent.elapsed();
         let validity =
             ttl.as_micros() as i64 - elapsed.as_micros() as i64 - drift.as_micros() as i64;
-        let quorum = 5 / 2 + 1;
+        let (granted, quorum) = (who.len(), nodes / 2 + 1);
+        if granted >= quorum {
+            // A majority of the nodes hold its keys (the model's truth), whether or not the client
+            // then finds enough validity left to use them.
+            self.link.send(&format!("grant {}", self.link.us(sent)));
+        }
+        let then = if granted >= quorum && validity > 0 {
+            "holds the lock"
+        } else {
+            "unlock all, retry"
+        };
+        self.note(format!(
+            "{granted}/{nodes} nodes OK ({}), validity {} ms → {then}",
+            who.join(","),
+            validity / 1000
+        ));
         if granted >= quorum && validity > 0 {
-            self.note(format!(
-                "{granted}/5 nodes OK ({}), validity {} ms → holds the lock",
-                who.join(","),
-                validity / 1000
-            ));
             return Ok(Some(Held {
                 token: None,
                 value,
                 believed_end: Some(sent_wall + ttl - drift),
             }));
         }
-        self.note(format!(
-            "{granted}/5 nodes OK ({}), validity {} ms → unlock all, retry",
-            who.join(","),
-            validity / 1000
-        ));
         self.redlock_unlock(value);
         Ok(None)
     }
 
-    pub(super) fn redlock_unlock(&self, value: i64) {
+    /// The one-way latency of the client's link to node `k` (as redlock_links.rs sets it up).
+    fn node_latency(&self, k: usize) -> Duration {
+        let p = &self.setup.params;
+        let default_us = us(self.sc.service.lock_latency, p).as_micros() as u64;
+        let spec = &self.sc.clients[usize::from(self.idx)];
+        Duration::from_micros(spec.link(k as u8, default_us, p))
+    }
+
+    /// Sends the round's `SET NX PX` to every node the client reaches, on a fresh connection each
+    /// (through its link); a node that cannot be reached is left out.
+    fn send_round(&self, value: i64, ttl: Duration) -> Vec<(usize, redis::Connection)> {
         let reach = self.sc.clients[usize::from(self.idx)].reach;
+        let mut set = redis::cmd("SET");
+        set.arg(LOCK)
+            .arg(value)
+            .arg("NX")
+            .arg("PX")
+            .arg(ttl.as_millis() as u64);
+        let packed = set.get_packed_command();
+        let mut cons = Vec::new();
         for (k, &port) in self.node_ports.iter().enumerate() {
-            if reach & (1 << k) != 0 {
-                if let Ok(mut con) = connect_redis(port, Duration::from_millis(200)) {
-                    let _ = redis::cmd("EVAL")
-                        .arg(RELEASE_LUA)
-                        .arg(1)
-                        .arg(LOCK)
-                        .arg(value)
-                        .query::<i64>(&mut con);
+            if reach & (1 << k) == 0 {
+                continue; // partitioned away
+            }
+            if let Ok(mut con) = connect_redis(port, Duration::from_millis(200)) {
+                if con.send_packed_command(&packed).is_ok() {
+                    cons.push((k, con));
                 }
             }
         }
+        cons
     }
+
+    /// The back-off's random share after a failed Redlock round, drawn as the model draws it (the
+    /// run's seed, the client, its round number): 0 for other services.
+    pub(super) fn backoff_share(&self) -> Duration {
+        if self.sc.service.kind != ServiceKind::Redlock {
+            return Duration::ZERO;
+        }
+        let seed = leaselab::Config::new(self.sc, self.setup.policy).seed;
+        let jitter = self.sc.service.jitter.resolve(&self.setup.params);
+        let share = backoff_share_us(seed, self.idx, self.redlock_round, jitter);
+        Duration::from_micros(share)
+    }
+
+    /// Unlocks the value on every node the client reaches (value-checked), as the model does: the
+    /// requests go out and the client goes on; a thread of its own reads the replies (bounded), so
+    /// a link's latency does not hold the script up.
+    pub(super) fn redlock_unlock(&self, value: i64) {
+        let reach = self.sc.clients[usize::from(self.idx)].reach;
+        let mut unlock = redis::cmd("EVAL");
+        unlock.arg(RELEASE_LUA).arg(1).arg(LOCK).arg(value);
+        let packed = unlock.get_packed_command();
+        let mut sent = Vec::new();
+        for (k, &port) in self.node_ports.iter().enumerate() {
+            if reach & (1 << k) == 0 {
+                continue;
+            }
+            if let Ok(mut con) = connect_redis(port, Duration::from_millis(200)) {
+                if con.send_packed_command(&packed).is_ok() {
+                    sent.push(con);
+                }
+            }
+        }
+        std::thread::spawn(move || {
+            for mut con in sent {
+                let _ = con.set_read_timeout(Some(Duration::from_secs(1)));
+                let _ = con.recv_response();
+            }
+        });
+    }
+}
+
+/// Reads each node's reply to the round until `deadline` (a reply already in the socket buffer, as
+/// after a freeze, is read at once): the names of the nodes that granted.
+fn read_round(cons: &mut [(usize, redis::Connection)], deadline: Instant) -> Vec<String> {
+    let mut who = Vec::new();
+    for (k, con) in cons.iter_mut() {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let _ = con.set_read_timeout(Some(left.max(Duration::from_millis(5))));
+        let reply = con
+            .recv_response()
+            .ok()
+            .and_then(|v| redis::from_redis_value::<Option<String>>(v).ok());
+        if matches!(reply, Some(Some(_))) {
+            who.push(format!("n{}", *k + 1));
+        }
+    }
+    who
 }
