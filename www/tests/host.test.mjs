@@ -1,9 +1,11 @@
 // End-to-end tests of a <lease-lab> living inside someone else's page (issue 19): the keys it acts on
-// never reach the host's own shortcuts, the others do. Against dist/ in headless Chromium, like
-// embed.test.mjs.
+// never reach the host's own shortcuts, the others do; with theme="auto" it follows the host's own
+// light/dark switch (MkDocs Material, Docusaurus, VitePress, furo, mdBook, Starlight) live, and the
+// system's otherwise. Against dist/ in headless Chromium, like embed.test.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, openPage } from './helpers.mjs';
+import { join } from 'node:path';
+import { setup, openPage, RESULTS } from './helpers.mjs';
 
 let env;
 before(async () => {
@@ -70,3 +72,87 @@ test('keys: the lab’s own stop at the lab (a host’s “,” “.” and ←/
     assert.deepEqual(await heard(), keys.flatMap((k) => [`document:${k}`, `window:${k}`]));
   }));
 
+/** The scheme each lab shows: 'dark' or 'light' by its background, as a reader sees it. */
+const schemes = (page) =>
+  page.locator('lease-lab').evaluateAll((els) =>
+    els.map((e) => {
+      const box = e.shadowRoot.getElementById('lab');
+      return getComputedStyle(box).backgroundColor === 'rgb(13, 17, 23)' ? 'dark' : 'light';
+    }),
+  );
+/** Waits (the observer's callback is a microtask away) until every lab shows `want`. */
+async function expectSchemes(page, want, what) {
+  for (let i = 0; i < 50; i++) {
+    if ((await schemes(page)).every((s, j) => s === want[j])) return;
+    await page.waitForTimeout(20);
+  }
+  assert.deepEqual(await schemes(page), want, what);
+}
+
+// Each site generator's own switch, as it marks it: [name, set dark, set light] on the live page.
+const SWITCHES = [
+  ['MkDocs Material', (d) => d.body.setAttribute('data-md-color-scheme', 'slate'), (d) => d.body.setAttribute('data-md-color-scheme', 'default')],
+  ['Docusaurus', (d) => d.documentElement.setAttribute('data-theme', 'dark'), (d) => d.documentElement.setAttribute('data-theme', 'light')],
+  ['Starlight', (d) => (d.documentElement.dataset.theme = 'dark'), (d) => (d.documentElement.dataset.theme = 'light')],
+  ['furo', (d) => (d.body.dataset.theme = 'dark'), (d) => (d.body.dataset.theme = 'light')],
+  ['mdBook (coal)', (d) => d.documentElement.classList.replace('light', 'coal'), (d) => d.documentElement.classList.replace('coal', 'light')],
+  ['mdBook (navy, rust)', (d) => d.documentElement.classList.replace(d.documentElement.classList.contains('rust') ? 'rust' : 'light', 'navy'), (d) => d.documentElement.classList.replace('navy', 'rust')],
+  ['mdBook (ayu)', (d) => d.documentElement.classList.replace('light', 'ayu'), (d) => d.documentElement.classList.replace('ayu', 'light')],
+  ['VitePress', (d) => d.documentElement.classList.add('dark'), (d) => d.documentElement.classList.remove('dark')],
+];
+
+test('theme="auto" follows each docs generator’s own light/dark switch live, whatever the system says', async () => {
+  for (const [name, dark, light] of SWITCHES) {
+    // mdBook starts with its class on <html>; VitePress says who it is in a meta tag.
+    const htmlAttrs = name.startsWith('mdBook') ? 'class="light"' : '';
+    const head = name === 'VitePress' ? '<meta name="generator" content="VitePress v1.6.3">' : '';
+    for (const system of ['light', 'dark']) {
+      await withHost({ htmlAttrs, head, body: '<lease-lab></lease-lab><lease-lab theme="auto" fencing="token"></lease-lab><lease-lab theme="light"></lease-lab>' }, async (page) => {
+        await page.evaluate(`(${dark})(document)`);
+        await expectSchemes(page, ['dark', 'dark', 'light'], `${name}, system ${system}: dark`);
+        await page.evaluate(`(${light})(document)`);
+        await expectSchemes(page, ['light', 'light', 'light'], `${name}, system ${system}: light`);
+        await page.evaluate(`(${dark})(document)`);
+        await expectSchemes(page, ['dark', 'dark', 'light'], `${name}, system ${system}: dark again`);
+      }, { colorScheme: system });
+    }
+  }
+});
+
+test('without a host switch, theme="auto" follows the system live; furo’s "auto" is the system’s; the attribute wins', () =>
+  withHost({ bodyAttrs: 'data-theme="auto"', body: '<lease-lab></lease-lab><lease-lab theme="dark"></lease-lab>' }, async (page) => {
+    await expectSchemes(page, ['light', 'dark']);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expectSchemes(page, ['dark', 'dark'], 'the system went dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await expectSchemes(page, ['light', 'dark'], 'and light again');
+    // The attribute, changed live, over the host's switch.
+    await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'dark'));
+    await expectSchemes(page, ['dark', 'dark']);
+    await page.locator('lease-lab').nth(1).evaluate((e) => e.setAttribute('theme', 'light'));
+    await expectSchemes(page, ['dark', 'light']);
+    await page.locator('lease-lab').nth(1).evaluate((e) => e.setAttribute('theme', 'auto'));
+    await expectSchemes(page, ['dark', 'dark']);
+    // A lab added after the switch, and one moved in the page, follow it too.
+    await page.evaluate(() => {
+      const more = document.createElement('lease-lab');
+      document.querySelector('main').append(more);
+      document.querySelector('main').prepend(document.querySelector('lease-lab'));
+    });
+    await page.locator('lease-lab').nth(2).locator('[data-testid="outcome"][data-outcome]').waitFor();
+    await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'light'));
+    await expectSchemes(page, ['light', 'light', 'light']);
+  }));
+
+test('screenshots: a lab following a dark host at 390 and 1280 px, in Bengali too (test-results/)', async () => {
+  for (const width of [390, 1280]) {
+    for (const lang of ['en', 'bn']) {
+      await withHost({ htmlAttrs: 'data-theme="dark"', body: `<lease-lab lang="${lang}" controls="sliders fencing play"></lease-lab>` }, async (page) => {
+        await expectSchemes(page, ['dark']);
+        const sw = await page.evaluate(() => document.documentElement.scrollWidth);
+        assert.ok(sw <= width, `no sideways scroll at ${width}: ${sw}`);
+        await page.locator('lease-lab').screenshot({ path: join(RESULTS, `host-dark-${lang}-${width}.png`) });
+      }, { width, height: 900 });
+    }
+  }
+});
