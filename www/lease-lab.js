@@ -70,6 +70,8 @@ class LeaseLab extends HTMLElement {
         return shown;
       });
       this.followScheme();
+      // The lab's attributes re-render it (flush); of a lesson's, only its theme changes live.
+      new MutationObserver(() => this.applyScheme()).observe(this, { attributes: true, attributeFilter: ['theme'] });
       this.lesson.catch((e) => (root.textContent = String(e && e.message ? e.message : e)));
       return;
     }

@@ -24,7 +24,7 @@ async function withHost({ body, head = '', htmlAttrs = '', bodyAttrs = '' }, fn,
   try {
     await page.route(`${env.url}host.html`, (r) => r.fulfill({ contentType: 'text/html; charset=utf-8', body: html }));
     await page.goto(`${env.url}host.html`);
-    await page.locator('lease-lab [data-testid="outcome"][data-outcome]').first().waitFor();
+    await page.locator('lease-lab [data-testid="outcome"][data-outcome], lease-lab [data-testid="question"]').first().waitFor();
     await fn(page);
     assert.deepEqual(watch.problems(), [], 'no console errors, page errors or CSP reports');
   } finally {
@@ -156,3 +156,18 @@ test('screenshots: a lab following a dark host at 390 and 1280 px, in Bengali to
     }
   }
 });
+
+test('a lesson in an element follows the host’s switch and its own theme attribute, live', () =>
+  withHost({ body: '<lease-lab lesson="3"></lease-lab>' }, async (page) => {
+    const bg = () => page.locator('lease-lab').evaluate((e) => getComputedStyle(e.shadowRoot.getElementById('ls-host')).backgroundColor);
+    const expectBg = async (want, what) => {
+      for (let i = 0; i < 50 && (await bg()) !== want; i++) await page.waitForTimeout(20);
+      assert.equal(await bg(), want, what);
+    };
+    await page.locator('lease-lab [data-testid="question"]').waitFor();
+    await expectBg('rgb(255, 255, 255)', 'light to start');
+    await page.evaluate(() => document.body.setAttribute('data-md-color-scheme', 'slate'));
+    await expectBg('rgb(13, 17, 23)', 'the host went dark');
+    await page.locator('lease-lab').evaluate((e) => e.setAttribute('theme', 'light'));
+    await expectBg('rgb(255, 255, 255)', 'the attribute wins');
+  }));
