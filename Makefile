@@ -5,7 +5,7 @@ SHELL := bash
 PORT ?= 8000
 export PATH := $(HOME)/.cargo/bin:$(PATH)
 
-.PHONY: run test dist bench test-rust test-wasm test-unit test-e2e size conformance
+.PHONY: run test dist package bench test-rust test-wasm test-unit test-e2e size conformance
 
 ## make run — build the lab and serve it on http://127.0.0.1:$(PORT)/ (loopback only)
 run: dist
@@ -15,6 +15,11 @@ run: dist
 dist:
 	bash tools/setup.sh web
 	bash tools/build-web.sh
+
+## make package — leaselab-VERSION.tgz: the static build as an npm package (tools/package.mjs), to
+## `npm install ./leaselab-VERSION.tgz` and serve from node_modules/leaselab/ or any path.
+package: dist
+	node tools/package.mjs
 
 ## make test — every test: Rust (unit, scenario, property, golden, CLI, allocation), wasm in headless
 ## Chromium, the page's modules under plain Node, browser end-to-end, size budgets. Non-zero on any failure.

@@ -3,7 +3,7 @@
 // conservatively (comments and spacing only: a fifth off style.css gzipped). Usage:
 //   node tools/minify.mjs dist
 import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { minify } from '../www/node_modules/terser/main.js';
 
 const root = process.argv[2];
@@ -33,6 +33,8 @@ function minifyCss(src) {
     .trim();
 }
 
+const CLASSIC_SCRIPTS = new Set(['lease-lab-frame.js']);
+
 let before = 0;
 let after = 0;
 for await (const f of files(root)) {
@@ -44,7 +46,10 @@ for await (const f of files(root)) {
     after += css.length;
     continue;
   }
-  const out = await minify(src, { module: true, ecma: 2022, compress: { passes: 2 }, mangle: true, format: { comments: false } });
+  // A classic script (lease-lab-frame.js, for hosts' plain <script src>) must not be minified as a
+  // module: terser would take its top level for module scope.
+  const module = !CLASSIC_SCRIPTS.has(basename(f));
+  const out = await minify(src, { module, ecma: 2022, compress: { passes: 2 }, mangle: true, format: { comments: false } });
   if (typeof out.code !== 'string') throw new Error(`minify: no output for ${f}`);
   await writeFile(f, out.code);
   before += src.length;

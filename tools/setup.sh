@@ -70,4 +70,8 @@ if [ "$what" = test ] || [ "$what" = bench ]; then
     apt_install chromium chromium-driver
   fi
 fi
+# The print test reads the PDF Chromium prints with pdftotext (www/tests/print.test.mjs).
+if [ "$what" = test ] && ! command -v pdftotext >/dev/null; then
+  apt_install poppler-utils
+fi
 say "ready ($what)"

@@ -7,6 +7,7 @@ import { defaultRuns, loadEngine, loadStart, simulationFor } from './engine.js';
 import { loadLang, fmt, numberFormat } from './i18n.js';
 import { eventTimes } from './explain.js';
 import { BEFORE, Playback } from './playback.js';
+import { scopeKeys } from './keys.js';
 import { atDefaults, compareOf, defaultsOf, paramsOf, pauseParam, readSettings, resetOf, settingNames, takeSettings, ttlParam } from './settings.js';
 import * as view from './view.js';
 
@@ -462,14 +463,9 @@ export class Lab {
     on('speed', 'change', (e) => {
       playback.speed = Number(e.target.value);
     });
-    // Keyboard shortcuts, scoped to this lab (never window): "." next event, "," previous event.
-    on('lab', 'keydown', (e) => {
-      if (e.altKey || e.ctrlKey || e.metaKey || /^(INPUT|SELECT|TEXTAREA)$/.test(e.target.tagName)) return;
-      if (e.key === '.') playback.step(1);
-      else if (e.key === ',') playback.step(-1);
-      else return;
-      e.preventDefault();
-    });
+    // Keyboard shortcuts, scoped to this lab (never window): "." next event, "," previous event. They,
+    // and the keys its controls act on, stop here: a docs site's own "," and "." must not fire too.
+    scopeKeys($('lab'), { '.': 1, ',': -1 }, (dir) => playback.step(dir));
     // Re-lay the diagram out when its container changes width (it draws at 1 unit = 1 CSS pixel).
     this.resize = new ResizeObserver(([entry]) => {
       const w = Math.round(entry.contentRect.width);

@@ -6,12 +6,13 @@
 //
 // Attributes (docs/embedding.md): the settings the page takes in its URL (scenario, ttl, pause,
 // fencing, retries, lang and the scenario's own parameters by name), and controls, theme, autoplay,
-// height. The wasm, the stylesheet and the dictionaries are found next to this file, so the folder can
+// height. theme="auto" (the default) follows the host page's own light/dark switch (host-theme.js). The wasm, the stylesheet and the dictionaries are found next to this file, so the folder can
 // live under any path; the wasm is initialised once per page. Children of the element are its
 // fallback: shown while it loads, and instead of it where scripts do not run.
 import { Lab, FEATURES } from './lab.js';
 import { HERE } from './settings.js';
 import { languages } from './i18n.js';
+import { autoScheme, watchScheme } from './host-theme.js';
 
 const STYLE = new URL('style.css', import.meta.url).href;
 
@@ -55,12 +56,22 @@ function parseHeight(v) {
 
 class LeaseLab extends HTMLElement {
   connectedCallback() {
-    if (this.lab || this.lesson) return;
+    if (this.lab || this.lesson) {
+      this.followScheme(); // moved in the page: listen again
+      return;
+    }
     const root = this.attachShadow({ mode: 'open' });
     if (this.hasAttribute('lesson')) {
       // <lease-lab lesson="N">: one chapter of the lessons (loaded only when asked for; see lesson.js).
       root.innerHTML = '<p class="status" role="status">Loading the lesson…</p>';
-      this.lesson = import('./lesson.js').then((m) => m.embedLesson(this, root, STYLE));
+      this.lesson = import('./lesson.js').then((m) => {
+        const shown = m.embedLesson(this, root, STYLE);
+        this.applyScheme(); // its markup is in
+        return shown;
+      });
+      this.followScheme();
+      // The lab's attributes re-render it (flush); of a lesson's, only its theme changes live.
+      new MutationObserver(() => this.applyScheme()).observe(this, { attributes: true, attributeFilter: ['theme'] });
       this.lesson.catch((e) => (root.textContent = String(e && e.message ? e.message : e)));
       return;
     }
@@ -69,6 +80,7 @@ class LeaseLab extends HTMLElement {
       '<div id="lab" class="lab embed"><p id="status" class="status" role="status">Loading the simulation…</p>' +
       '<div id="fallback"><slot></slot></div><div id="mount"></div></div>';
     this.pending = new Set();
+    this.followScheme();
     this.lab = new Lab(root, {
       mount: root.getElementById('mount'),
       get: (name) => this.setting(name),
@@ -98,6 +110,21 @@ class LeaseLab extends HTMLElement {
 
   disconnectedCallback() {
     this.lab?.stop();
+    this.unwatchScheme?.();
+    this.unwatchScheme = null;
+  }
+
+  /** Keeps the lab's colours in step with its theme, and with theme="auto" with the host's switch. */
+  followScheme() {
+    this.applyScheme();
+    this.unwatchScheme ??= watchScheme(() => this.applyScheme());
+  }
+
+  /** theme="light" or "dark" as given; otherwise (auto, absent, unusable) the host's or the system's. */
+  applyScheme() {
+    const box = this.shadowRoot?.querySelector('.embed');
+    const theme = this.getAttribute('theme');
+    if (box) box.dataset.scheme = theme === 'light' || theme === 'dark' ? theme : autoScheme();
   }
 
   /** A setting's value: the attribute; for `lang` without one, the page's language if the lab has it. */
@@ -115,6 +142,7 @@ class LeaseLab extends HTMLElement {
     for (const t of bad) notices.push({ key: 'badControls', vars: { value: t, list: ['all', 'none', ...FEATURES].join(', ') } });
     const theme = this.getAttribute('theme');
     if (theme !== null && !['light', 'dark', 'auto'].includes(theme)) notices.push({ key: 'badTheme', vars: { value: theme } });
+    this.applyScheme();
     const raw = this.getAttribute('height');
     const height = raw === null ? null : parseHeight(raw);
     if (raw !== null && !height) notices.push({ key: 'badHeight', vars: { value: raw } });

@@ -6,6 +6,7 @@ import { Lab } from './lab.js';
 import { fmt } from './i18n.js';
 import { chapters, words } from './lessons.js';
 import { naiveMeaning } from './view.js';
+import { scopeKeys } from './keys.js';
 
 export { chapters, words };
 
@@ -428,14 +429,9 @@ export class Lesson {
       const btn = e.target.closest('button[data-index]');
       if (btn) this.choose(Number(btn.dataset.index));
     });
-    // ←/→ between beats, scoped to the lesson (never window); not while a slider or menu has focus.
-    $('lesson').addEventListener('keydown', (e) => {
-      if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey || /^(INPUT|SELECT|TEXTAREA)$/.test(e.target.tagName)) return;
-      if (e.key === 'ArrowRight') this.move(1);
-      else if (e.key === 'ArrowLeft') this.move(-1);
-      else return;
-      e.preventDefault();
-    });
+    // ←/→ between beats, scoped to the lesson (never window); not while a slider or menu has focus
+    // (its own arrows). Either way the key stops here: mdBook's ←/→ turn the host's page.
+    scopeKeys($('lesson'), { ArrowRight: 1, ArrowLeft: -1 }, (dir) => this.move(dir));
   }
 }
 

@@ -425,6 +425,8 @@ export function renderDiagram(v, { st, d, num, run, other, width }) {
     });
     $('compare-verdict').className = `compare-verdict ${other.verdict}`;
   }
+  // On paper a diagram drawn for a phone would be blown up to the page's width: print no wider than drawn.
+  for (const id of ['svg', 'svg2']) $(id).style.setProperty('--drawn-width', `${width}px`);
   $('scrub').max = run.end_ms;
   return diagram;
 }
