@@ -183,11 +183,20 @@ pub fn overlaps(run: &Run) -> Vec<(SimTime, SimTime)> {
 /// How many retries `+retry` in an expectation stands for: enough for every catalogue scenario to settle.
 pub const EXPECT_RETRIES: u32 = 3;
 
-/// Runs one of a scenario's expectations and compares. `Err` says what differed, in words.
-pub fn verify<'s>(
+/// Why an expectation does not hold.
+#[derive(Clone, Debug)]
+pub enum Mismatch {
+    /// The run itself failed (a limit, or settings the scenario cannot run with).
+    Run(Error),
+    /// The run differs from the expectation: one phrase per figure.
+    Differs(Vec<String>),
+}
+
+/// Runs one of a scenario's expectations and compares.
+pub fn check_expectation<'s>(
     sc: &'s Scenario,
     e: &crate::scenario::Expectation,
-) -> Result<Outcome<'s>, String> {
+) -> Result<Outcome<'s>, Mismatch> {
     let mut cfg = Config::new(sc, e.policy);
     for &(i, v) in e.overrides.iter() {
         cfg.params[usize::from(i)] = v;
@@ -198,12 +207,23 @@ pub fn verify<'s>(
     if let Some(naive) = e.naive {
         cfg.naive = naive;
     }
-    let o = simulate(sc, &cfg).map_err(|err| format!("{}: line {}: {err}", sc.id, e.line))?;
+    let o = simulate(sc, &cfg).map_err(Mismatch::Run)?;
     let diffs = differences(sc, e, &o);
     if diffs.is_empty() {
         Ok(o)
     } else {
-        Err(format!(
+        Err(Mismatch::Differs(diffs))
+    }
+}
+
+/// Runs one of a scenario's expectations and compares. `Err` says what differed, in words.
+pub fn verify<'s>(
+    sc: &'s Scenario,
+    e: &crate::scenario::Expectation,
+) -> Result<Outcome<'s>, String> {
+    check_expectation(sc, e).map_err(|m| match m {
+        Mismatch::Run(err) => format!("{}: line {}: {err}", sc.id, e.line),
+        Mismatch::Differs(diffs) => format!(
             "{} line {} ({}{}{}): {}",
             sc.id,
             e.line,
@@ -215,8 +235,8 @@ pub fn verify<'s>(
                 None => "",
             },
             diffs.join("; ")
-        ))
-    }
+        ),
+    })
 }
 
 /// What in the outcome differs from the expectation, one phrase each.
