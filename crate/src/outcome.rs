@@ -239,26 +239,41 @@ pub fn verify<'s>(
     })
 }
 
-/// What in the outcome differs from the expectation, one phrase each.
+/// A client, or nobody, as a scenario file writes it: `B`, `none`.
+fn who(sc: &Scenario, lost: Lost) -> String {
+    match lost {
+        Lost::Nobody => "none".into(),
+        Lost::Client(i) => sc.client_name(i).into(),
+    }
+}
+
+/// Clients as a scenario file lists them: `A,B`, `none`.
+fn names(sc: &Scenario, clients: &[u8]) -> String {
+    if clients.is_empty() {
+        return "none".into();
+    }
+    let names: Vec<String> = clients.iter().map(|&i| sc.client_name(i).into()).collect();
+    names.join(",")
+}
+
+/// What in the outcome differs from the expectation, one phrase each, in the file's own words:
+/// `lost=none (expected lost=B)`.
 fn differences(sc: &Scenario, e: &crate::scenario::Expectation, o: &Outcome) -> Vec<String> {
     let mut diffs = Vec::new();
-    if let Some(f) = e.final_balance {
-        if f != o.run.final_balance {
-            diffs.push(format!("final {} (expected {f})", o.run.final_balance));
+    let mut differ = |key: &str, got: String, want: String| {
+        if got != want {
+            diffs.push(format!("{key}={got} (expected {key}={want})"));
         }
+    };
+    let yes_no = |b: bool| if b { "yes" } else { "no" }.to_string();
+    if let Some(f) = e.final_balance {
+        differ("final", o.run.final_balance.to_string(), f.to_string());
     }
     if let Some(x) = e.expected {
-        if x != o.expected {
-            diffs.push(format!(
-                "ideal-guard expected {} (file says {x})",
-                o.expected
-            ));
-        }
+        differ("expected", o.expected.to_string(), x.to_string());
     }
     if let Some(lost) = e.lost {
-        if lost != o.lost {
-            diffs.push(format!("lost {:?} (expected {lost:?})", o.lost));
-        }
+        differ("lost", who(sc, o.lost), who(sc, lost));
     }
     if let Some(rej) = &e.rejected {
         let mut got: Vec<u8> = o
@@ -269,9 +284,7 @@ fn differences(sc: &Scenario, e: &crate::scenario::Expectation, o: &Outcome) -> 
             .map(|w| w.client)
             .collect();
         got.dedup();
-        if got[..] != rej[..] {
-            diffs.push(format!("rejected writes from {got:?} (expected {rej:?})"));
-        }
+        differ("rejected", names(sc, &got), names(sc, rej));
     }
     if let Some(grants) = &e.grants {
         // Redlock: the clients that came to hold a majority; otherwise the lock service's grants.
@@ -280,25 +293,13 @@ fn differences(sc: &Scenario, e: &crate::scenario::Expectation, o: &Outcome) -> 
         } else {
             o.run.leases.iter().map(|l| l.client).collect()
         };
-        if got[..] != grants[..] {
-            diffs.push(format!("grants to {got:?} (expected {grants:?})"));
-        }
+        differ("grants", names(sc, &got), names(sc, grants));
     }
     if let Some(locked) = e.locked_out {
-        if locked != o.locked_out {
-            diffs.push(format!(
-                "locked out {:?} (expected {locked:?})",
-                o.locked_out
-            ));
-        }
+        differ("locked-out", who(sc, o.locked_out), who(sc, locked));
     }
     if let Some(stale) = e.stale {
-        if stale != o.stale_write_accepted {
-            diffs.push(format!(
-                "stale_write_accepted {} (expected {stale})",
-                o.stale_write_accepted
-            ));
-        }
+        differ("stale", yes_no(o.stale_write_accepted), yes_no(stale));
     }
     diffs
 }

@@ -80,7 +80,7 @@ fn check_reports_each_failing_expectation_by_line_and_exits_1() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stderr),
-        format!("{path}:10:1: expect token: does not hold: final 450 (expected 449)\n")
+        format!("{path}:10:1: expect token: does not hold: final=450 (expected final=449)\n")
     );
     assert!(text(&out.stdout).contains("2 of 3 expectations hold"));
 }
