@@ -1,7 +1,9 @@
 //! Scenarios are data: small text files in `crate/scenarios/` (listed, in catalogue order, in
 //! `scenarios/index.txt`). The build script parses them with this module's parser and compiles the
 //! result into the crate (see `leaselab::catalogue`), so the wasm carries data, not a parser. A writer can
-//! add a scenario that combines existing parts without touching the engine.
+//! add a scenario that combines existing parts without touching the engine. Users' own files go
+//! through the same parser (`leaselab check`, `run --file`); their reference, with examples the tests
+//! run, is `docs/scenario-format.md`. The summary below is for the code's readers.
 //!
 //! ```text
 //! # comment
