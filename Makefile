@@ -3,9 +3,10 @@
 SHELL := bash
 .SHELLFLAGS := -euo pipefail -c
 PORT ?= 8000
+FUZZ_SECONDS ?= 15
 export PATH := $(HOME)/.cargo/bin:$(PATH)
 
-.PHONY: run test dist package bench test-rust test-wasm test-unit test-e2e size conformance
+.PHONY: run test dist package bench fuzz test-rust test-wasm test-unit test-e2e size conformance
 
 ## make run — build the lab and serve it on http://127.0.0.1:$(PORT)/ (loopback only)
 run: dist
@@ -37,6 +38,12 @@ test-rust:
 	cargo clippy --release -p leaselab --lib --no-default-features -- -D warnings
 	# And the conformance suite, under the same 80-line rule.
 	cargo clippy --release -p leaselab-conformance --bins -- -D warnings
+	$(MAKE) --no-print-directory fuzz
+
+## make fuzz — mutated and random scenario files through the parser, checker, engine and sweep for a
+## bounded time (FUZZ_SECONDS, default 15); a panic or a slow case prints its seed and exits 1.
+fuzz:
+	cargo run --release --example fuzz_scenarios -- --seconds $(FUZZ_SECONDS)
 
 test-wasm:
 	wasm-pack test --headless --chrome crate --release --test web --features estimate

@@ -33,7 +33,8 @@
 //! scenarios, compiled in. [`sim`] is the event engine (kernel and actors); [`services`] the lock
 //! services, one file each; [`lock`] a lock server's state; [`trace`] what a run records; [`outcome`]
 //! the verdict; [`report`] the transcript, JSON and Markdown; [`sweep`] grids of runs; `estimate` the
-//! Monte Carlo estimate. `wasm.rs` is the only module that touches `wasm_bindgen`.
+//! Monte Carlo estimate; [`check`] a user's scenario file: its errors located, its expectations run.
+//! `wasm.rs` is the only module that touches `wasm_bindgen`.
 //!
 //! ## Limits
 //!
@@ -41,6 +42,7 @@
 //! durations of at most [`time::DURATION_US_MAX`]. Exceeding one is an [`Error`], never a hang or panic.
 
 pub mod catalogue;
+pub mod check;
 // The scenario model lives in its own crate (the build script needs it too); its modules keep their
 // names here.
 pub use leaselab_model::{client, clock, error, scenario, sig, store, time};

@@ -183,11 +183,20 @@ pub fn overlaps(run: &Run) -> Vec<(SimTime, SimTime)> {
 /// How many retries `+retry` in an expectation stands for: enough for every catalogue scenario to settle.
 pub const EXPECT_RETRIES: u32 = 3;
 
-/// Runs one of a scenario's expectations and compares. `Err` says what differed, in words.
-pub fn verify<'s>(
+/// Why an expectation does not hold.
+#[derive(Clone, Debug)]
+pub enum Mismatch {
+    /// The run itself failed (a limit, or settings the scenario cannot run with).
+    Run(Error),
+    /// The run differs from the expectation: one phrase per figure.
+    Differs(Vec<String>),
+}
+
+/// Runs one of a scenario's expectations and compares.
+pub fn check_expectation<'s>(
     sc: &'s Scenario,
     e: &crate::scenario::Expectation,
-) -> Result<Outcome<'s>, String> {
+) -> Result<Outcome<'s>, Mismatch> {
     let mut cfg = Config::new(sc, e.policy);
     for &(i, v) in e.overrides.iter() {
         cfg.params[usize::from(i)] = v;
@@ -198,12 +207,23 @@ pub fn verify<'s>(
     if let Some(naive) = e.naive {
         cfg.naive = naive;
     }
-    let o = simulate(sc, &cfg).map_err(|err| format!("{}: line {}: {err}", sc.id, e.line))?;
+    let o = simulate(sc, &cfg).map_err(Mismatch::Run)?;
     let diffs = differences(sc, e, &o);
     if diffs.is_empty() {
         Ok(o)
     } else {
-        Err(format!(
+        Err(Mismatch::Differs(diffs))
+    }
+}
+
+/// Runs one of a scenario's expectations and compares. `Err` says what differed, in words.
+pub fn verify<'s>(
+    sc: &'s Scenario,
+    e: &crate::scenario::Expectation,
+) -> Result<Outcome<'s>, String> {
+    check_expectation(sc, e).map_err(|m| match m {
+        Mismatch::Run(err) => format!("{}: line {}: {err}", sc.id, e.line),
+        Mismatch::Differs(diffs) => format!(
             "{} line {} ({}{}{}): {}",
             sc.id,
             e.line,
@@ -215,30 +235,45 @@ pub fn verify<'s>(
                 None => "",
             },
             diffs.join("; ")
-        ))
+        ),
+    })
+}
+
+/// A client, or nobody, as a scenario file writes it: `B`, `none`.
+fn who(sc: &Scenario, lost: Lost) -> String {
+    match lost {
+        Lost::Nobody => "none".into(),
+        Lost::Client(i) => sc.client_name(i).into(),
     }
 }
 
-/// What in the outcome differs from the expectation, one phrase each.
+/// Clients as a scenario file lists them: `A,B`, `none`.
+fn names(sc: &Scenario, clients: &[u8]) -> String {
+    if clients.is_empty() {
+        return "none".into();
+    }
+    let names: Vec<String> = clients.iter().map(|&i| sc.client_name(i).into()).collect();
+    names.join(",")
+}
+
+/// What in the outcome differs from the expectation, one phrase each, in the file's own words:
+/// `lost=none (expected lost=B)`.
 fn differences(sc: &Scenario, e: &crate::scenario::Expectation, o: &Outcome) -> Vec<String> {
     let mut diffs = Vec::new();
-    if let Some(f) = e.final_balance {
-        if f != o.run.final_balance {
-            diffs.push(format!("final {} (expected {f})", o.run.final_balance));
+    let mut differ = |key: &str, got: String, want: String| {
+        if got != want {
+            diffs.push(format!("{key}={got} (expected {key}={want})"));
         }
+    };
+    let yes_no = |b: bool| if b { "yes" } else { "no" }.to_string();
+    if let Some(f) = e.final_balance {
+        differ("final", o.run.final_balance.to_string(), f.to_string());
     }
     if let Some(x) = e.expected {
-        if x != o.expected {
-            diffs.push(format!(
-                "ideal-guard expected {} (file says {x})",
-                o.expected
-            ));
-        }
+        differ("expected", o.expected.to_string(), x.to_string());
     }
     if let Some(lost) = e.lost {
-        if lost != o.lost {
-            diffs.push(format!("lost {:?} (expected {lost:?})", o.lost));
-        }
+        differ("lost", who(sc, o.lost), who(sc, lost));
     }
     if let Some(rej) = &e.rejected {
         let mut got: Vec<u8> = o
@@ -249,9 +284,7 @@ fn differences(sc: &Scenario, e: &crate::scenario::Expectation, o: &Outcome) -> 
             .map(|w| w.client)
             .collect();
         got.dedup();
-        if got[..] != rej[..] {
-            diffs.push(format!("rejected writes from {got:?} (expected {rej:?})"));
-        }
+        differ("rejected", names(sc, &got), names(sc, rej));
     }
     if let Some(grants) = &e.grants {
         // Redlock: the clients that came to hold a majority; otherwise the lock service's grants.
@@ -260,25 +293,13 @@ fn differences(sc: &Scenario, e: &crate::scenario::Expectation, o: &Outcome) -> 
         } else {
             o.run.leases.iter().map(|l| l.client).collect()
         };
-        if got[..] != grants[..] {
-            diffs.push(format!("grants to {got:?} (expected {grants:?})"));
-        }
+        differ("grants", names(sc, &got), names(sc, grants));
     }
     if let Some(locked) = e.locked_out {
-        if locked != o.locked_out {
-            diffs.push(format!(
-                "locked out {:?} (expected {locked:?})",
-                o.locked_out
-            ));
-        }
+        differ("locked-out", who(sc, o.locked_out), who(sc, locked));
     }
     if let Some(stale) = e.stale {
-        if stale != o.stale_write_accepted {
-            diffs.push(format!(
-                "stale_write_accepted {} (expected {stale})",
-                o.stale_write_accepted
-            ));
-        }
+        differ("stale", yes_no(o.stale_write_accepted), yes_no(stale));
     }
     diffs
 }

@@ -25,10 +25,12 @@ pub enum Error {
     },
     /// A value that is not allowed for some other reason (retries, grid sizes, …).
     BadValue { what: String, why: String },
-    /// A scenario file that does not parse.
+    /// A scenario file that does not parse. `line` and `col` count from 1 (`col` in characters);
+    /// `line` 0 is the file as a whole (a missing `id:`, no clients).
     Scenario {
         id: String,
         line: usize,
+        col: usize,
         why: String,
     },
     /// A run that hit one of the engine's limits (events per run, simulated time).
@@ -45,7 +47,7 @@ impl fmt::Display for Error {
             }
             Error::UnknownPolicy { name } => write!(
                 f,
-                "unknown fencing policy \"{name}\"; expected one of: none, token, first-touch, version, owner"
+                "unknown fencing policy \"{name}\"; expected one of: none, token, first-touch, version, etag, owner, equal-token"
             ),
             Error::UnknownParam { scenario, name, known } => {
                 write!(f, "scenario \"{scenario}\" has no parameter \"{name}\"; it has: {known}")
@@ -58,7 +60,9 @@ impl fmt::Display for Error {
                 Human(*max_us)
             ),
             Error::BadValue { what, why } => write!(f, "bad {what}: {why}"),
-            Error::Scenario { id, line, why } => write!(f, "scenario \"{id}\", line {line}: {why}"),
+            Error::Scenario { id, line, why, .. } => {
+                write!(f, "scenario \"{id}\", line {line}: {why}")
+            }
             Error::Limit { what } => write!(f, "run stopped at a limit: {what}"),
         }
     }

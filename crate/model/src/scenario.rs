@@ -1,7 +1,9 @@
 //! Scenarios are data: small text files in `crate/scenarios/` (listed, in catalogue order, in
 //! `scenarios/index.txt`). The build script parses them with this module's parser and compiles the
 //! result into the crate (see `leaselab::catalogue`), so the wasm carries data, not a parser. A writer can
-//! add a scenario that combines existing parts without touching the engine.
+//! add a scenario that combines existing parts without touching the engine. Users' own files go
+//! through the same parser (`leaselab check`, `run --file`); their reference, with examples the tests
+//! run, is `docs/scenario-format.md`. The summary below is for the code's readers.
 //!
 //! ```text
 //! # comment
@@ -97,6 +99,16 @@ pub const CLIENTS_MAX: usize = 8;
 pub const OPS_MAX: usize = 64;
 /// Most parameters a scenario may declare.
 pub const PARAMS_MAX: usize = 16;
+/// Longest scenario text, in bytes: a user's file is untrusted (the catalogue's longest is under 6 KB).
+pub const TEXT_BYTES_MAX: usize = 64 * 1024;
+/// Most faults (`at D: …`) a scenario may declare.
+pub const FAULTS_MAX: usize = 32;
+/// Most expectation lines: each runs the scenario twice, so this bounds how long checking a file takes.
+pub const EXPECTS_MAX: usize = 32;
+/// Most steps one clock may take: each reading of a clock sums its steps.
+pub const STEPS_MAX: usize = 16;
+/// Most errors one parse reports; the rest are likely to follow from the first.
+pub const ERRORS_MAX: usize = 20;
 
 /// A tunable number of a scenario, with its range and labels.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -400,16 +412,70 @@ impl Scenario {
         Ok(())
     }
 
-    /// Parses one scenario file.
+    /// Parses one scenario file; the first error if it does not parse.
     pub fn parse(text: &str) -> Result<Scenario, Error> {
+        Scenario::parse_all(text).map_err(|mut errors| errors.swap_remove(0))
+    }
+
+    /// Parses one scenario file, or reports every line that does not parse (at most [`ERRORS_MAX`],
+    /// never none), each with its line and column: a user's file is easier to fix all at once. A line
+    /// with an error is skipped, so later errors may follow from it (a client whose line failed is
+    /// unknown to the expectations after it).
+    pub fn parse_all(text: &str) -> Result<Scenario, Vec<Error>> {
+        if text.len() > TEXT_BYTES_MAX {
+            return Err(vec![Error::Scenario {
+                id: String::new(),
+                line: 1,
+                col: 1,
+                why: format!(
+                    "the text is {} bytes; a scenario may be at most {TEXT_BYTES_MAX} bytes",
+                    text.len()
+                ),
+            }]);
+        }
         Parser::default().parse(text)
     }
 }
 
 #[derive(Default)]
-struct Parser {
+struct Parser<'t> {
     sc: Option<Scenario>,
     line: usize,
+    /// The current line as written, to turn a word of it into a column.
+    raw: &'t str,
+    /// The column (from 1, in characters) of the word being read: where an error points.
+    col: usize,
+    errors: Vec<Error>,
+    /// A `service:` line was read (there may be one).
+    service_seen: bool,
+}
+
+/// The longest error message, in characters: it quotes the user's text, which may be a 64 KB line.
+const MESSAGE_CHARS_MAX: usize = 300;
+
+/// An error message as shown: one line of plain text (control characters escaped), not a screenful
+/// (cut short at [`MESSAGE_CHARS_MAX`] characters).
+fn shown(why: String) -> String {
+    if why.chars().all(|c| !c.is_control()) && why.chars().count() <= MESSAGE_CHARS_MAX {
+        return why;
+    }
+    let mut out = String::new();
+    let mut room = MESSAGE_CHARS_MAX;
+    for c in why.chars() {
+        let piece: String = if c.is_control() {
+            c.escape_default().collect()
+        } else {
+            c.to_string()
+        };
+        let n = piece.chars().count();
+        if n >= room {
+            out.push('…');
+            break;
+        }
+        room -= n;
+        out.push_str(&piece);
+    }
+    out
 }
 
 fn split_key(line: &str) -> Option<(&str, &str)> {
@@ -417,7 +483,7 @@ fn split_key(line: &str) -> Option<(&str, &str)> {
     Some((k.trim(), v.trim()))
 }
 
-impl Parser {
+impl<'t> Parser<'t> {
     fn err(&self, why: impl Into<String>) -> Error {
         let id = self
             .sc
@@ -426,7 +492,17 @@ impl Parser {
         Error::Scenario {
             id,
             line: self.line,
-            why: why.into(),
+            col: self.col,
+            why: shown(why.into()),
+        }
+    }
+
+    /// Points later errors at `word`, a part of the current line (anything else leaves them where
+    /// they were): the column of its first character.
+    fn focus(&mut self, word: &str) {
+        let offset = (word.as_ptr() as usize).wrapping_sub(self.raw.as_ptr() as usize);
+        if let Some(before) = self.raw.get(..offset) {
+            self.col = before.chars().count() + 1;
         }
     }
 
@@ -473,19 +549,33 @@ impl Parser {
         })
     }
 
-    fn parse(mut self, text: &str) -> Result<Scenario, Error> {
+    fn parse(mut self, text: &'t str) -> Result<Scenario, Vec<Error>> {
         for (n, raw) in text.lines().enumerate() {
-            self.line = n + 1;
+            (self.line, self.raw) = (n + 1, raw);
             let line = raw.trim();
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            self.line_(line)?;
+            self.focus(line);
+            if let Err(e) = self.line_(line) {
+                self.errors.push(e);
+                if self.errors.len() == ERRORS_MAX {
+                    break;
+                }
+            }
         }
-        self.line = 0;
+        if !self.errors.is_empty() {
+            return Err(self.errors);
+        }
+        self.whole().map_err(|e| vec![e])
+    }
+
+    /// The checks on the file as a whole, once every line has parsed.
+    fn whole(mut self) -> Result<Scenario, Error> {
         let sc = self.sc.take().ok_or_else(|| Error::Scenario {
             id: String::new(),
             line: 0,
+            col: 0,
             why: "empty scenario".into(),
         })?;
         for (what, value) in [
@@ -497,6 +587,7 @@ impl Parser {
                 return Err(Error::Scenario {
                     id: sc.id.to_string(),
                     line: 0,
+                    col: 0,
                     why: format!("missing `{what}:`"),
                 });
             }
@@ -505,6 +596,7 @@ impl Parser {
             return Err(Error::Scenario {
                 id: sc.id.to_string(),
                 line: 0,
+                col: 0,
                 why: "no clients".into(),
             });
         }
@@ -512,7 +604,7 @@ impl Parser {
         Ok(sc)
     }
 
-    fn line_(&mut self, line: &str) -> Result<(), Error> {
+    fn line_(&mut self, line: &'t str) -> Result<(), Error> {
         if let Some(rest) = line.strip_prefix("param ") {
             return self.param(rest);
         }
@@ -530,7 +622,7 @@ impl Parser {
         }
         let (key, value) = split_key(line)
             .ok_or_else(|| self.err(format!("expected `key: value`, got \"{line}\"")))?;
-        let value = value.to_string();
+        self.focus(value);
         match key {
             "id" => {
                 if value.is_empty()
@@ -540,15 +632,15 @@ impl Parser {
                 {
                     return Err(self.err("id must be lowercase letters, digits and dashes"));
                 }
-                self.sc().id = value.into();
+                self.sc().id = value.to_string().into();
             }
-            "group" => self.sc().group = value.into(),
-            "title" => self.sc().title_en = value.into(),
-            "title.bn" => self.sc().title_bn = value.into(),
-            "summary" => self.sc().summary_en = value.into(),
-            "summary.bn" => self.sc().summary_bn = value.into(),
-            "source" => self.sc().source = value.into(),
-            "derived" => self.sc().derived = value.into(),
+            "group" => self.sc().group = value.to_string().into(),
+            "title" => self.sc().title_en = value.to_string().into(),
+            "title.bn" => self.sc().title_bn = value.to_string().into(),
+            "summary" => self.sc().summary_en = value.to_string().into(),
+            "summary.bn" => self.sc().summary_bn = value.to_string().into(),
+            "source" => self.sc().source = value.to_string().into(),
+            "derived" => self.sc().derived = value.to_string().into(),
             "balance" => {
                 let b: i64 = value
                     .parse()
@@ -558,13 +650,17 @@ impl Parser {
                 }
                 self.sc().balance = b;
             }
-            "service" => self.service(&value)?,
-            other => return Err(self.err(format!("unknown key \"{other}\""))),
+            "service" => self.service(value)?,
+            other => {
+                self.focus(other);
+                return Err(self.err(format!("unknown key \"{other}\"")));
+            }
         }
         Ok(())
     }
 
     fn dur(&mut self, text: &str) -> Result<Dur, Error> {
+        self.focus(text);
         if let Some(name) = text.strip_prefix('$') {
             let i = self.sc().param_index(name).ok_or_else(|| {
                 self.err(format!(
@@ -593,22 +689,21 @@ impl Parser {
             .trim()
             .split_once("..")
             .ok_or_else(|| self.err("range must be `min..max`"))?;
-        let p = |s: &str| parse_duration(s.trim());
-        let (default_us, min_us, max_us) = match (p(default), p(min), p(max)) {
-            (Ok(d), Ok(lo), Ok(hi)) => (d, lo, hi),
-            (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => return Err(self.err(e.to_string())),
-        };
+        let mut us = [0; 3];
+        for (slot, text) in us.iter_mut().zip([default, min, max]) {
+            self.focus(text.trim());
+            *slot = parse_duration(text.trim()).map_err(|e| self.err(e.to_string()))?;
+        }
+        let [default_us, min_us, max_us] = us;
         if !(min_us <= default_us && default_us <= max_us) {
+            self.focus(default.trim());
             return Err(self.err("default must lie within min..max"));
         }
         let (en, bn) = labels.split_once('|').unwrap_or((labels, labels));
-        let name = name.trim().to_string();
-        if self.sc().param_index(&name).is_some() {
-            return Err(self.err(format!("parameter {name} declared twice")));
-        }
-        if self.sc().params.len() >= PARAMS_MAX {
-            return Err(self.err("too many parameters"));
-        }
+        let name = name.trim();
+        self.focus(name);
+        self.param_name(name)?;
+        let name = name.to_string();
         self.sc().params.to_mut().push(ParamSpec {
             name: name.into(),
             default_us,
@@ -620,7 +715,30 @@ impl Parser {
         Ok(())
     }
 
+    /// A new parameter's name: a word (`$name` must find it) that is not declared yet, within the limit.
+    fn param_name(&mut self, name: &str) -> Result<(), Error> {
+        let word = name.starts_with(|c: char| c.is_ascii_lowercase())
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_');
+        if !word {
+            return Err(self.err(format!(
+                "parameter name \"{name}\" must start with a lowercase letter and hold only lowercase letters, digits, - and _"
+            )));
+        }
+        if self.sc().param_index(name).is_some() {
+            return Err(self.err(format!("parameter {name} declared twice")));
+        }
+        if self.sc().params.len() >= PARAMS_MAX {
+            return Err(self.err(format!(
+                "too many parameters; a scenario may declare at most {PARAMS_MAX}"
+            )));
+        }
+        Ok(())
+    }
+
     fn service(&mut self, value: &str) -> Result<(), Error> {
+        self.service_first()?;
         let mut words = value.split_whitespace();
         match words.next() {
             Some("lease") => self.sc().service.kind = ServiceKind::Lease,
@@ -684,6 +802,7 @@ impl Parser {
             }
         }
         for w in words {
+            self.focus(w);
             if let Some(sv) = w.strip_prefix("server-") {
                 let mut clock = self.sc().service.clock.clone();
                 self.clock_setting(&mut clock, sv)
@@ -700,6 +819,20 @@ impl Parser {
             self.consul_bounds()?;
         }
         self.check_hazelcast()
+    }
+
+    /// One `service:` line, before anything that depends on it (a client's `renew`, a node's name).
+    fn service_first(&mut self) -> Result<(), Error> {
+        if std::mem::replace(&mut self.service_seen, true) {
+            return Err(self.err("`service:` declared twice"));
+        }
+        let sc = self.sc();
+        if !(sc.clients.is_empty() && sc.faults.is_empty() && sc.expects.is_empty()) {
+            return Err(
+                self.err("`service:` must come before clients, nodes, faults and expectations")
+            );
+        }
+        Ok(())
     }
 
     /// Consul refuses a session TTL outside 10 s … 24 h (`SessionTTLMin`, `SessionTTLMax`; here at most
@@ -942,6 +1075,7 @@ impl Parser {
         Err(Error::Scenario {
             id: sc.id.to_string(),
             line: 0,
+            col: 0,
             why: why.into(),
         })
     }
@@ -979,6 +1113,9 @@ impl Parser {
             Some((at, sign * i64::try_from(parse_duration(mag).ok()?).ok()?))
         });
         Some(match parsed {
+            Some(_) if clock.steps.len() >= STEPS_MAX => Err(self.err(format!(
+                "too many clock steps; a clock may take at most {STEPS_MAX}"
+            ))),
             Some((at, by)) if clock.steps.last().is_none_or(|&(prev, _)| prev < at) => {
                 clock.steps.to_mut().push((at, by));
                 Ok(())
@@ -995,12 +1132,14 @@ impl Parser {
         let (name, settings) = rest
             .split_once(':')
             .ok_or_else(|| self.err("node needs `nK: clock settings`"))?;
+        self.focus(name.trim());
         let k = self.node_index(name.trim())?;
         let svc = &self.sc().service;
         let mut clocks: Vec<Clock> = (0..usize::from(svc.nodes))
             .map(|i| svc.node_clock(i).clone())
             .collect();
         for w in settings.split_whitespace() {
+            self.focus(w);
             self.clock_setting(&mut clocks[usize::from(k)], w)
                 .ok_or_else(|| self.err(format!("unknown node setting \"{w}\"; expected clock=Nppm, step=±BY@AT or monotonic")))??;
         }
@@ -1010,6 +1149,7 @@ impl Parser {
 
     /// `n1` … `nN` → 0 … N−1, for a Redlock service declared before.
     fn node_index(&mut self, name: &str) -> Result<u8, Error> {
+        self.focus(name);
         let n = self.sc().service.nodes;
         if !matches!(
             self.sc().service.kind,
@@ -1042,14 +1182,18 @@ impl Parser {
             .or_else(|| rest.split_once(':'))
             .ok_or_else(|| self.err("client needs `NAME: ops`"))?;
         let mut head_words = head.split_whitespace();
-        let letter = self.client_letter(head_words.next().unwrap_or(""))?;
-        let (clock, reach, links) = self.client_settings(head_words)?;
+        let name = head_words.next().unwrap_or(head);
+        self.focus(name);
+        let letter = self.client_letter(name)?;
         if self.sc().clients.iter().any(|c| c.name == letter) {
             return Err(self.err(format!("client {letter} declared twice")));
         }
         if self.sc().clients.len() >= CLIENTS_MAX {
-            return Err(self.err("too many clients"));
+            return Err(self.err(format!(
+                "too many clients; a scenario may declare at most {CLIENTS_MAX}"
+            )));
         }
+        let (clock, reach, links) = self.client_settings(head_words)?;
         let (start, ops) = self.script(script)?;
         self.sc().clients.to_mut().push(ClientSpec {
             name: letter,
@@ -1083,6 +1227,7 @@ impl Parser {
         let mut reach = u8::MAX;
         let mut links = Vec::new();
         for w in words {
+            self.focus(w);
             if let Some(list) = w.strip_prefix("reach=") {
                 reach = self.node_mask(list)?;
                 continue;
@@ -1094,6 +1239,9 @@ impl Parser {
                         .split_once(':')
                         .ok_or_else(|| self.err("latency needs NODE:D pairs like n1:1ms,n2:3ms"))?;
                     let k = self.node_index(node)?;
+                    if links.iter().any(|&(seen, _)| seen == k) {
+                        return Err(self.err(format!("latency to {node} given twice")));
+                    }
                     let d = self.dur(d)?;
                     links.push((k, d));
                 }
@@ -1111,20 +1259,20 @@ impl Parser {
     /// A client's script: `[start D;] op; op; …`, checked (length, a read before any write).
     fn script(&mut self, script: &str) -> Result<(Dur, Vec<Op>), Error> {
         let mut start = Dur::Lit(0);
-        let mut ops = Vec::new();
+        let (mut ops, mut has_read) = (Vec::new(), false);
         for (i, step) in script.split(';').map(str::trim).enumerate() {
+            self.focus(step);
             let words: Vec<&str> = step.split_whitespace().collect();
             if let (0, ["start", d]) = (i, words.as_slice()) {
                 start = self.dur(d)?;
                 continue;
             }
-            ops.push(self.op(step, &words)?);
-        }
-        if ops.len() > OPS_MAX {
-            return Err(self.err("script too long"));
-        }
-        let mut has_read = false;
-        for op in &ops {
+            if ops.len() == OPS_MAX {
+                return Err(self.err(format!(
+                    "script too long; a client may have at most {OPS_MAX} operations"
+                )));
+            }
+            let op = self.op(step, &words)?;
             match op {
                 Op::Read { .. } => has_read = true,
                 Op::Write { .. } if !has_read => {
@@ -1132,6 +1280,7 @@ impl Parser {
                 }
                 _ => {}
             }
+            ops.push(op);
         }
         Ok((start, ops))
     }
@@ -1147,8 +1296,17 @@ impl Parser {
             ["check", d] => Op::Check(self.dur(d)?),
             ["write", debit, rest @ ..] => self.write_op(debit, rest)?,
             ["release"] => Op::Release,
-            ["renew"] if self.sc().service.kind == ServiceKind::Redlock => {
-                return Err(self.err("renew is not modelled for redlock"))
+            // The other services keep their leases alive themselves (keepalives, heartbeats).
+            ["renew"]
+                if !matches!(
+                    self.sc().service.kind,
+                    ServiceKind::Lease | ServiceKind::Session | ServiceKind::Redis
+                ) =>
+            {
+                let kind = self.sc().service.kind.name();
+                return Err(self.err(format!(
+                    "renew is not modelled for {kind}; it is for lease, session and redis"
+                )));
             }
             ["renew"] => Op::Renew,
             ["idle"] => Op::Idle,
@@ -1210,7 +1368,13 @@ impl Parser {
         let (when, what) = rest
             .split_once(':')
             .ok_or_else(|| self.err("expected `at D: ACTION`"))?;
+        if self.sc().faults.len() >= FAULTS_MAX {
+            return Err(self.err(format!(
+                "too many faults; a scenario may declare at most {FAULTS_MAX}"
+            )));
+        }
         let at = self.dur(when.trim())?;
+        self.focus(what.trim());
         let words: Vec<&str> = what.split_whitespace().collect();
         let action = match words.as_slice() {
             ["terminate", who] => {
@@ -1248,6 +1412,7 @@ impl Parser {
     }
 
     fn client_index(&mut self, name: &str) -> Result<u8, Error> {
+        self.focus(name);
         let letter = name.chars().next().unwrap_or('?');
         self.sc()
             .clients
@@ -1265,23 +1430,25 @@ impl Parser {
         let (head, body) = rest
             .split_once(':')
             .ok_or_else(|| self.err("expect needs `POLICY: key=value …`"))?;
+        if self.sc().expects.len() >= EXPECTS_MAX {
+            return Err(self.err(format!(
+                "too many expectations; a scenario may have at most {EXPECTS_MAX}"
+            )));
+        }
         let mut head_words = head.split_whitespace();
-        let policy =
-            Policy::parse(head_words.next().unwrap_or("")).map_err(|e| self.err(e.to_string()))?;
+        let policy = head_words.next().unwrap_or(head);
+        self.focus(policy);
+        let policy = Policy::parse(policy).map_err(|e| self.err(e.to_string()))?;
         let (mut retry, mut naive) = (false, None);
         let mut overrides = Vec::new();
         for w in head_words {
+            self.focus(w);
             if w == "+retry" {
                 retry = true;
             } else if w == "+naive" || w == "-naive" {
                 naive = Some(w == "+naive");
             } else if let Some((k, v)) = w.split_once('=') {
-                let i = self
-                    .sc()
-                    .param_index(k)
-                    .ok_or_else(|| self.err(format!("unknown parameter \"{k}\"")))?;
-                let us = parse_duration(v).map_err(|e| self.err(e.to_string()))?;
-                overrides.push((i as u8, us));
+                overrides.push(self.override_(&overrides, k, v)?);
             } else {
                 return Err(self.err(format!("unexpected \"{w}\" in expect")));
             }
@@ -1301,10 +1468,27 @@ impl Parser {
             line: self.line,
         };
         for kv in body.split_whitespace() {
+            self.focus(kv);
             self.expectation(&mut e, kv)?;
         }
         self.sc().expects.to_mut().push(e);
         Ok(())
+    }
+
+    /// `NAME=D` in an expectation's head: a declared parameter, once, within its range.
+    fn override_(&mut self, seen: &[(u8, u64)], k: &str, v: &str) -> Result<(u8, u64), Error> {
+        let i = self
+            .sc()
+            .param_index(k)
+            .ok_or_else(|| self.err(format!("unknown parameter \"{k}\"")))?;
+        if seen.iter().any(|&(j, _)| usize::from(j) == i) {
+            return Err(self.err(format!("parameter {k} given twice")));
+        }
+        let us = parse_duration(v).map_err(|e| self.err(e.to_string()))?;
+        self.sc()
+            .check_param(i, us)
+            .map_err(|e| self.err(e.to_string()))?;
+        Ok((i as u8, us))
     }
 
     /// One `key=value` of an expectation's body.
@@ -1387,7 +1571,7 @@ mod tests {
     fn a_shared_setting_goes_to_the_scenario_s_service() {
         let svc = |line: &str| {
             let body = "title: t\nsummary: s\nclient A: acquire; read; write 1; release\n";
-            Scenario::parse(&format!("id: x\n{body}service: {line}\n"))
+            Scenario::parse(&format!("id: x\nservice: {line}\n{body}"))
         };
         let k8s = svc("kubernetes lease=20s").unwrap();
         let dynamo = svc("dynamodb lease=20s heartbeat=2s").unwrap();

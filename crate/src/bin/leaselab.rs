@@ -1,4 +1,5 @@
-//! The `leaselab` command line: run a scenario and print the seed's transcript, or list scenarios.
+//! The `leaselab` command line: run a scenario (built in, or a user's file) and print the seed's
+//! transcript, list scenarios, sweep, estimate, or check a scenario file.
 //! A thin shell over the library: parse arguments, call `simulate`, print, exit 0 / 1 / 2.
 
 use std::io::Write as _;
@@ -14,12 +15,14 @@ use leaselab::{simulate, Config, Policy};
 
 const USAGE: &str = "\
 usage:
-  leaselab run [fenced|unfenced] [--scenario ID] [--ttl DUR] [--pause DUR] [--fencing POLICY]
-               [--set NAME=DUR]... [--retries N] [--naive | --no-naive] [--json | --trace]
+  leaselab run [fenced|unfenced] [--scenario ID | --file PATH] [--ttl DUR] [--pause DUR]
+               [--fencing POLICY] [--set NAME=DUR]... [--retries N] [--naive | --no-naive]
+               [--json | --trace]
+  leaselab check PATH
   leaselab scenarios [--json] [--lang en|bn] | leaselab scenarios --markdown
-  leaselab sweep [--scenario ID] [--fencing POLICY] [--x NAME=FROM..TO:STEPS] [--y NAME=FROM..TO:STEPS]
-                 [--set NAME=DUR]... [--retries N] [--naive | --no-naive] [--every-cell]
-                 [--format csv|json]
+  leaselab sweep [--scenario ID | --file PATH] [--fencing POLICY] [--x NAME=FROM..TO:STEPS]
+                 [--y NAME=FROM..TO:STEPS] [--set NAME=DUR]... [--retries N] [--naive | --no-naive]
+                 [--every-cell] [--format csv|json]
   leaselab estimate [--fencing POLICY] [--ttl DUR] [--retry DUR] [--work DUR]
                     [--preset g1|cms-full|zgc|seed-ratio | --pareto SCALE:SHAPE | --lognormal MEDIAN:SIGMA]
                     [--rate N|always] [--ops N] [--per-day N] [--seed N] [--json]
@@ -33,6 +36,9 @@ with a 95 % interval, the expected lost updates per day, and the catalogue's app
          returns without checking that the waiter's own key still exists (etcd 3.4). --no-naive turns
          it off where a scenario has it on (an etcd 3.4 scenario); by default, the scenario's setting.
 `run` exits 1 when an update was lost, 0 when not, 2 on bad input.
+--file PATH runs a scenario file (docs/scenario-format.md; `-` reads standard input). `check PATH`
+parses it, runs its expectation lines and prints a summary: exit 0 when all hold, 1 when one does not,
+2 when the file has errors, each printed as PATH:LINE:COL: message.
 `sweep` runs a grid (default: ttl=10ms..2s:64 by pause=0..3s:64) and prints one row per cell:
 code 0 safe, 1 safe with a write refused, 2+i client i's update lost. It runs only the cells where the
 run's path changes and fills the rest (exact: tested against --every-cell, which runs every cell).";
@@ -40,27 +46,47 @@ run's path changes and fills the rest (exact: tested against --every-cell, which
 /// A bad command line: one line on stderr, exit status 2.
 struct Usage(String);
 
+/// Why a command could not run: a bad command line, or a scenario file with errors (each line
+/// `PATH:LINE:COL: message`). Exit status 2 either way.
+enum Failure {
+    Usage(Usage),
+    File(Vec<String>),
+}
+
+impl From<Usage> for Failure {
+    fn from(u: Usage) -> Failure {
+        Failure::Usage(u)
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match dispatch(&args) {
         Ok(code) => code,
-        Err(Usage(msg)) => {
+        Err(Failure::Usage(Usage(msg))) => {
             eprintln!("leaselab: {msg}");
+            ExitCode::from(2)
+        }
+        Err(Failure::File(lines)) => {
+            for line in lines {
+                eprintln!("{line}");
+            }
             ExitCode::from(2)
         }
     }
 }
 
-fn dispatch(args: &[String]) -> Result<ExitCode, Usage> {
+fn dispatch(args: &[String]) -> Result<ExitCode, Failure> {
     match args.first().map(String::as_str) {
         None => {
             println!("{USAGE}");
             Ok(ExitCode::from(2))
         }
         Some("run") => run(&args[1..]),
-        Some("scenarios") => scenarios(&args[1..]),
+        Some("check") => check(&args[1..]),
+        Some("scenarios") => Ok(scenarios(&args[1..])?),
         Some("sweep") => sweep(&args[1..]),
-        Some("estimate") => estimate(&args[1..]),
+        Some("estimate") => Ok(estimate(&args[1..])?),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             Ok(ExitCode::SUCCESS)
@@ -70,8 +96,9 @@ fn dispatch(args: &[String]) -> Result<ExitCode, Usage> {
             Ok(ExitCode::SUCCESS)
         }
         Some(other) => Err(Usage(format!(
-            "unknown command {other:?}; expected run, scenarios or help"
-        ))),
+            "unknown command {other:?}; expected run, check, scenarios, sweep, estimate or help"
+        ))
+        .into()),
     }
 }
 
@@ -151,6 +178,7 @@ struct RunArgs<'a> {
     mode: Option<(&'a str, Policy)>,
     fencing: Option<Policy>,
     scenario_id: Option<&'a str>,
+    file: Option<&'a str>,
     sets: Vec<(String, String, &'static str)>,
     retries: u32,
     naive: Option<bool>,
@@ -178,6 +206,7 @@ fn parse_run_args(args: &[String]) -> Result<RunArgs<'_>, Usage> {
                 a.mode = Some((flag, policy));
             }
             "--scenario" => a.scenario_id = Some(take_value(flag, inline, &mut it)?),
+            "--file" => a.file = Some(take_value(flag, inline, &mut it)?),
             "--fencing" => a.fencing = Some(parse_fencing(take_value(flag, inline, &mut it)?)?),
             "--ttl" | "--pause" => {
                 let v = take_value(flag, inline, &mut it)?;
@@ -208,6 +237,7 @@ fn parse_run_args(args: &[String]) -> Result<RunArgs<'_>, Usage> {
     if a.json && a.trace {
         return Err(Usage("--json and --trace conflict; give one".into()));
     }
+    one_source(a.scenario_id, a.file)?;
     Ok(a)
 }
 
@@ -226,11 +256,89 @@ fn run_policy(a: &RunArgs) -> Result<Policy, Usage> {
     })
 }
 
-fn run(args: &[String]) -> Result<ExitCode, Usage> {
+/// `--scenario` and `--file` name the scenario two ways: one at most.
+fn one_source(id: Option<&str>, file: Option<&str>) -> Result<(), Usage> {
+    if id.is_some() && file.is_some() {
+        return Err(Usage("--scenario and --file conflict; give one".into()));
+    }
+    Ok(())
+}
+
+/// The text of a scenario file (`-`: standard input), or why it cannot be read, located.
+fn read_scenario(path: &str) -> Result<String, Failure> {
+    let text = if path == "-" {
+        leaselab::check::read_text(std::io::stdin().lock())
+    } else {
+        let file = std::fs::File::open(path)
+            .map_err(|e| Usage(format!("--file: cannot read \"{path}\": {e}")))?;
+        leaselab::check::read_text(file)
+    };
+    text.map_err(|d| Failure::File(vec![d.located(shown_path(path))]))
+}
+
+/// How errors name a file: standard input as `<stdin>`.
+fn shown_path(path: &str) -> &str {
+    if path == "-" {
+        "<stdin>"
+    } else {
+        path
+    }
+}
+
+/// A scenario file, parsed; every error in it, located, if it does not parse.
+fn load_scenario(path: &str) -> Result<Scenario, Failure> {
+    let text = read_scenario(path)?;
+    leaselab::check::parse(&text).map_err(|errors| {
+        let errors = errors.iter().map(|d| d.located(shown_path(path)));
+        Failure::File(errors.collect())
+    })
+}
+
+/// The scenario `--file` reads, or else the catalogue's `--scenario` (by default the seed's).
+fn scenario_for<'c>(
+    file: Option<&str>,
+    id: Option<&str>,
+    owned: &'c mut Option<Scenario>,
+) -> Result<&'c Scenario, Failure> {
+    if let Some(path) = file {
+        return Ok(owned.insert(load_scenario(path)?));
+    }
+    Ok(catalogue::find(id.unwrap_or(catalogue::DEFAULT_ID))
+        .map_err(|e| Usage(format!("--scenario: {e}")))?)
+}
+
+/// `check PATH`: the file's errors (exit 2), or a summary and the expectation lines that do not hold
+/// (exit 1 if any, else 0).
+fn check(args: &[String]) -> Result<ExitCode, Failure> {
+    let [path] = args else {
+        return Err(Usage(
+            "check takes one argument: the scenario file (or - for standard input)".into(),
+        )
+        .into());
+    };
+    let sc = load_scenario(path)?;
+    let verdicts = leaselab::check::check_expectations(&sc);
+    let shown = shown_path(path);
+    let problems: Vec<String> = verdicts
+        .iter()
+        .filter_map(|v| v.diagnostic())
+        .map(|d| d.located(shown))
+        .collect();
+    if verdicts.iter().any(|v| v.is_error()) {
+        return Err(Failure::File(problems));
+    }
+    for line in &problems {
+        eprintln!("{line}");
+    }
+    println!("{shown}: {}", leaselab::check::summary(&sc, &verdicts));
+    Ok(ExitCode::from(u8::from(!problems.is_empty())))
+}
+
+fn run(args: &[String]) -> Result<ExitCode, Failure> {
     let a = parse_run_args(args)?;
     let policy = run_policy(&a)?;
-    let sc = catalogue::find(a.scenario_id.unwrap_or(catalogue::DEFAULT_ID))
-        .map_err(|e| Usage(format!("--scenario: {e}")))?;
+    let mut owned = None;
+    let sc = scenario_for(a.file, a.scenario_id, &mut owned)?;
     let mut cfg = Config::new(sc, policy);
     cfg.retries = a.retries;
     cfg.naive = check_naive(sc, a.naive)?;
@@ -605,7 +713,8 @@ fn parse_axis(flag: &str, text: &str, sc: &Scenario) -> Result<Axis, Usage> {
 
 /// What `sweep` was asked for.
 struct SweepArgs<'a> {
-    scenario_id: &'a str,
+    scenario_id: Option<&'a str>,
+    file: Option<&'a str>,
     policy: Policy,
     x: Option<&'a str>,
     y: Option<&'a str>,
@@ -618,7 +727,8 @@ struct SweepArgs<'a> {
 
 fn parse_sweep_args(args: &[String]) -> Result<SweepArgs<'_>, Usage> {
     let mut a = SweepArgs {
-        scenario_id: catalogue::DEFAULT_ID,
+        scenario_id: None,
+        file: None,
         policy: Policy::None,
         x: None,
         y: None,
@@ -632,7 +742,8 @@ fn parse_sweep_args(args: &[String]) -> Result<SweepArgs<'_>, Usage> {
     while let Some(arg) = it.next() {
         let (flag, inline) = split_flag(arg);
         match flag {
-            "--scenario" => a.scenario_id = take_value(flag, inline, &mut it)?,
+            "--scenario" => a.scenario_id = Some(take_value(flag, inline, &mut it)?),
+            "--file" => a.file = Some(take_value(flag, inline, &mut it)?),
             "--fencing" => a.policy = parse_fencing(take_value(flag, inline, &mut it)?)?,
             "--every-cell" => a.every_cell = true,
             "--x" => a.x = Some(take_value(flag, inline, &mut it)?),
@@ -694,15 +805,17 @@ fn sweep_axis(
     .map_err(|e| Usage(e.to_string()))
 }
 
-fn sweep(args: &[String]) -> Result<ExitCode, Usage> {
+fn sweep(args: &[String]) -> Result<ExitCode, Failure> {
     let a = parse_sweep_args(args)?;
-    let sc = catalogue::find(a.scenario_id).map_err(|e| Usage(format!("--scenario: {e}")))?;
+    one_source(a.scenario_id, a.file)?;
+    let mut owned = None;
+    let sc = scenario_for(a.file, a.scenario_id, &mut owned)?;
     let mut params = sc.defaults();
     apply_sets(sc, &mut params, &a.sets)?;
     let x = sweep_axis("--x", a.x, sc, ("ttl", 10_000, 2_000_000))?;
     let y = sweep_axis("--y", a.y, sc, ("pause", 0, 3_000_000))?;
     if x.param == y.param {
-        return Err(Usage("--x and --y must be different parameters".into()));
+        return Err(Usage("--x and --y must be different parameters".into()).into());
     }
     let mut cells = Vec::new();
     let base = Config {

@@ -33,8 +33,8 @@ fn intro(out: &mut String) {
          # Scenarios\n\n\
          Scenarios are data: text files in [`crate/scenarios/`](../crate/scenarios/), listed in catalogue \
          order in\n[`index.txt`](../crate/scenarios/index.txt), parsed at build time and compiled into the \
-         binary and the wasm.\nThe file format is documented at the top of \
-         [`crate/model/src/scenario.rs`](../crate/model/src/scenario.rs). Each file\nholds an English and a Bengali \
+         binary and the wasm.\nThe file format: [scenario-format.md](scenario-format.md) (write your \
+         own, and run it with\n`leaselab run --file`). Each file\nholds an English and a Bengali \
          title and summary, its source, its parameters (with defaults and ranges), the\nscript, and the \
          expected outcome per storage policy, which `cargo test` checks (`crate/tests/scenarios.rs`).\n\
          Text marked *derived* is analysis built on the sources, not a claim the sources make. The wasm \

@@ -18,6 +18,8 @@ pub(crate) struct Queued {
 }
 
 const SEQ_BITS: u32 = 31;
+/// How far an insertion scans from the back of the queue before it searches instead.
+const SCAN_MAX: usize = 8;
 const KEY_TIME_MAX: u64 = (1 << (64 - SEQ_BITS)) - 1;
 
 impl Queued {
@@ -83,10 +85,16 @@ impl EventQueue {
             self.now_fifo.push_back(q);
             return;
         }
-        // Insert keeping the order: scan from the back, where new events usually belong.
+        // Insert keeping the order: scan from the back, where new events usually belong; past a few
+        // entries, search (a user's scenario can keep thousands pending — a timer per retry every
+        // microsecond — and a scan of them all per event would run for minutes).
         let mut i = self.later.len();
-        while i > 0 && self.later[i - 1] > q {
+        let scan_stop = i.saturating_sub(SCAN_MAX);
+        while i > scan_stop && self.later[i - 1] > q {
             i -= 1;
+        }
+        if i == scan_stop && i > 0 && self.later[i - 1] > q {
+            i = self.later.partition_point(|&e| e < q);
         }
         if i == self.later.len() {
             self.later.push_back(q);

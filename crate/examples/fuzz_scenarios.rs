@@ -1,0 +1,114 @@
+//! A bounded fuzz run of the scenario parser and engine, without cargo-fuzz (CI runs it for a fixed
+//! time): seeded mutations of the catalogue's files and random bytes, each parsed, checked and run as
+//! `tests/fuzz.rs` does, until the time is up.
+//!
+//! ```sh
+//! cargo run --release --example fuzz_scenarios -- [--seconds 20] [--seed N] [--cases N]
+//! ```
+//!
+//! A panic, or a case slower than [`CASE_MS_MAX`], prints its seed, writes its text to
+//! `target/fuzz-failure.txt` and exits 1; `--seed N --cases 1` replays it.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::{Duration, Instant};
+
+use leaselab::rng::Rng;
+use leaselab::{catalogue, Policy};
+
+#[path = "../tests/common/mutate.rs"]
+mod mutate;
+
+/// The longest one case may take: a scenario that would run forever must stop at the event limit
+/// within a second or two (each case runs a scenario up to 2 × its expectations + 1 times).
+const CASE_MS_MAX: u128 = 20_000;
+
+struct Args {
+    seconds: u64,
+    seed: u64,
+    cases: u64,
+}
+
+fn args() -> Result<Args, String> {
+    let mut a = Args {
+        seconds: 20,
+        seed: 1,
+        cases: u64::MAX,
+    };
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    for pair in argv.chunks(2) {
+        let value = pair.get(1).and_then(|v| v.parse().ok());
+        match (pair[0].as_str(), value) {
+            ("--seconds", Some(v)) => a.seconds = v,
+            ("--seed", Some(v)) => a.seed = v,
+            ("--cases", Some(v)) => a.cases = v,
+            _ => {
+                return Err(format!(
+                    "usage: fuzz_scenarios [--seconds N] [--seed N] [--cases N]; got {argv:?}"
+                ))
+            }
+        }
+    }
+    Ok(a)
+}
+
+/// Case `seed`'s text: mostly a mutated catalogue file, sometimes random printable bytes.
+fn case_text(seed: u64) -> String {
+    let sources = catalogue::sources();
+    let mut rng = Rng::new(seed);
+    let n = sources.len() as u64 - 1;
+    if rng.range_inclusive(0, 9) == 0 {
+        let len = rng.range_inclusive(0, 2_000);
+        let bytes: Vec<u8> = (0..len)
+            .map(|_| rng.range_inclusive(0, 127) as u8)
+            .collect();
+        return String::from_utf8_lossy(&bytes).into_owned();
+    }
+    let (i, donor) = (rng.range_inclusive(0, n), rng.range_inclusive(0, n));
+    mutate::mutate(sources[i as usize], sources[donor as usize], rng.next_u64())
+}
+
+fn main() {
+    let a = match args() {
+        Ok(a) => a,
+        Err(why) => {
+            eprintln!("{why}");
+            std::process::exit(2);
+        }
+    };
+    let until = Instant::now() + Duration::from_secs(a.seconds);
+    let (mut ran, mut parsed) = (0u64, 0u64);
+    for seed in a.seed.. {
+        if ran == a.cases || Instant::now() >= until {
+            break;
+        }
+        let text = case_text(seed);
+        let policy = Policy::ALL[(seed % Policy::ALL.len() as u64) as usize];
+        let started = Instant::now();
+        let result = catch_unwind(AssertUnwindSafe(|| mutate::exercise(&text, policy, 1)));
+        let ms = started.elapsed().as_millis();
+        match result {
+            Ok(ok) if ms <= CASE_MS_MAX => parsed += u64::from(ok),
+            outcome => fail(seed, &text, outcome.is_err(), ms),
+        }
+        ran += 1;
+    }
+    println!(
+        "fuzz_scenarios: {ran} cases from seed {}, {parsed} parsed; no panic",
+        a.seed
+    );
+}
+
+fn fail(seed: u64, text: &str, panicked: bool, ms: u128) -> ! {
+    let what = if panicked {
+        "panicked".to_string()
+    } else {
+        format!("took {ms} ms")
+    };
+    let _ = std::fs::create_dir_all("target");
+    let _ = std::fs::write("target/fuzz-failure.txt", text);
+    eprintln!(
+        "fuzz_scenarios: case {seed} {what}; its text is in target/fuzz-failure.txt\n\
+         replay: cargo run --release --example fuzz_scenarios -- --seed {seed} --cases 1"
+    );
+    std::process::exit(1);
+}
