@@ -139,18 +139,18 @@ impl Client<'_> {
         let mut cons = self.send_round(value, ttl);
         self.say_first(); // its requests are out: a client starting at the same instant may go
                           // The replies are due a round trip over the slowest link; a node it cannot reach never
-                          // answers, so then the client counts when the wait is over. It sleeps until then and only
-                          // then reads (a read blocked in the kernel when the process is stopped would fail with EINTR
-                          // at SIGCONT; a sleep resumes).
+                          // answers, so then the client counts when the wait is over. The count is at that place on
+                          // the client's timeline (in a freeze of its own: when it wakes), so clients stay in step
+                          // with the scenario, not with each other's real delays. It sleeps until then and only then
+                          // reads (a read blocked in the kernel when the process is stopped would fail with EINTR at
+                          // SIGCONT; a sleep resumes).
         let round_trip = cons.iter().map(|c| 2 * self.node_latency(c.0)).max();
-        let due = match round_trip {
-            Some(rt) if cons.len() == nodes => sent + rt.min(deadline_in),
-            _ => sent + deadline_in,
+        let wait = match round_trip {
+            Some(rt) if cons.len() == nodes => rt.min(deadline_in),
+            _ => deadline_in,
         };
-        self.link.sleep_until(due);
+        self.wait(wait);
         let who = read_round(&mut cons, sent + deadline_in);
-        // The round's wait was the network's: the script goes on from the count.
-        self.nominal = self.nominal.max(self.link.t0.elapsed());
         let elapsed = sent.elapsed();
         let validity =
             ttl.as_micros() as i64 - elapsed.as_micros() as i64 - drift.as_micros() as i64;
