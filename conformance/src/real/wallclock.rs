@@ -79,9 +79,13 @@ pub fn wall_wait_main(args: &[String]) -> std::process::ExitCode {
     };
     let until = SystemTime::now() + Duration::from_micros(us);
     let give_up = Instant::now() + Duration::from_secs(120);
+    // The suite that started it: should it die meanwhile (this process is then reparented), no
+    // server is started that nobody would stop. (PR_SET_PDEATHSIG would fire when the suite's
+    // fault thread ends, not the suite.)
+    let suite = std::os::unix::process::parent_id();
     while SystemTime::now() < until {
-        if Instant::now() > give_up {
-            eprintln!("wall-wait: the wall clock did not reach its mark within 120 s");
+        if Instant::now() > give_up || std::os::unix::process::parent_id() != suite {
+            eprintln!("wall-wait: the suite is gone, or the clock did not reach its mark in 120 s");
             return std::process::ExitCode::from(2);
         }
         std::thread::sleep(Duration::from_micros(500));
