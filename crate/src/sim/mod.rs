@@ -249,7 +249,11 @@ impl Engine {
         let (sc, params) = (ctx.sc, ctx.params);
         self.reset(ctx, trace, seed);
         self.fast_now = fast;
-        self.floor(ctx.drift); // a floor of the TTL
+        if sc.service.kind == ServiceKind::Redlock {
+            // A floor of the TTL that only Redlock's validity uses: other services' paths stay the
+            // same along a TTL axis between their own choices, so sweeps and searches fill those cells.
+            self.floor(ctx.drift);
+        }
         for (i, spec) in sc.clients.iter().enumerate() {
             let start = spec.start.resolve(params);
             self.schedule(SimTime(start), Ev::bare(Tag::Step, i as u8));
