@@ -32,8 +32,9 @@
 //! with the build script, and re-exported here under the same names. [`catalogue`] holds the built-in
 //! scenarios, compiled in. [`sim`] is the event engine (kernel and actors); [`services`] the lock
 //! services, one file each; [`lock`] a lock server's state; [`trace`] what a run records; [`outcome`]
-//! the verdict; [`report`] the transcript, JSON and Markdown; [`sweep`] grids of runs; `estimate` the
-//! Monte Carlo estimate; [`check`] a user's scenario file: its errors located, its expectations run.
+//! the verdict; [`report`] the transcript, JSON and Markdown; [`sweep`] grids of runs; [`search`] the
+//! smallest point of a grid of any dimension that loses an update; `estimate` the Monte Carlo
+//! estimate; [`check`] a user's scenario file: its errors located, its expectations run.
 //! `wasm.rs` is the only module that touches `wasm_bindgen`.
 //!
 //! ## Limits
@@ -53,6 +54,7 @@ pub mod lock;
 pub mod outcome;
 pub mod report;
 pub mod rng;
+pub mod search;
 pub mod services;
 pub mod sim;
 pub mod sweep;

@@ -10,6 +10,7 @@ pub mod json;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod markdown;
 pub mod run_json;
+pub mod search_json;
 pub mod transcript;
 
 pub use catalogue_json::{catalogue_json, catalogue_texts_json};
@@ -17,6 +18,7 @@ pub use catalogue_json::{catalogue_json, catalogue_texts_json};
 pub use catalogue_json::{estimate_form_json, estimate_json, presets_json};
 pub use json::Json;
 pub use run_json::json;
+pub use search_json::search_json;
 pub use transcript::transcript;
 
 use crate::outcome::Outcome;

@@ -1,0 +1,381 @@
+//! The search for a failure: over a grid of any number of parameters, can an update be lost — and if
+//! so, which point of the grid is the smallest that loses one? Every point is decided exactly, as if
+//! it were run on its own; only a few are actually run.
+//!
+//! The smallest point is the one of least cost, `Σ (value − from) / step` over the varied parameters
+//! (the sum of its indices); ties go to the point that is smaller in the order the dimensions are
+//! given, first dimension first.
+//!
+//! DESIGN: the sweep's argument ([`crate::sweep`], [`crate::sig`]), lifted from a line to a box. Along
+//! any line of the grid (one parameter moving, the rest fixed) the values that run one path form an
+//! interval. So when all `2^d` corners of a box of the grid run the same path, every point of the box
+//! does: the edges along the first dimension do (each is a line whose two ends run it), then every
+//! line along the second dimension between two such edges, and so on, one dimension at a time. The
+//! search splits boxes in half until their corners agree or every point of the box is a corner, and
+//! skips a box whose lowest corner costs no less than the best counterexample found so far (no point
+//! of a box costs less than that corner, and only the corner itself costs as much).
+
+use std::collections::HashMap;
+
+use crate::error::Error;
+use crate::outcome::{summarize, Summary};
+use crate::scenario::Scenario;
+use crate::sim::{Config, Engine};
+use crate::time::Millis;
+
+/// Most dimensions (`--vary` flags) in one search.
+pub const DIMS_MAX: usize = 8;
+/// Most points in one grid.
+pub const COMBINATIONS_MAX: u64 = 100_000_000;
+/// Most engine runs one search may take (each new path costs a few; a grid that changes path at every
+/// point costs one per point).
+pub const RUNS_MAX: u64 = 2_000_000;
+
+/// One dimension of the grid: a parameter and the values `from, from + step, …` up to `to`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dim {
+    pub param: usize,
+    pub from_us: u64,
+    pub step_us: u64,
+    /// How many values: `(to − from) / step + 1`.
+    pub count: u64,
+}
+
+impl Dim {
+    /// The dimension `name = from..to:step`, checked against the scenario: a parameter it has, a
+    /// range that is not empty, a step that is not zero, values inside the parameter's range.
+    pub fn new(
+        sc: &Scenario,
+        name: &str,
+        from_us: u64,
+        to_us: u64,
+        step_us: u64,
+    ) -> Result<Dim, Error> {
+        let param = sc.param_index(name).ok_or_else(|| Error::UnknownParam {
+            scenario: sc.id.to_string(),
+            name: name.to_string(),
+            known: sc.param_names(),
+        })?;
+        let bad = |why: String| Error::BadValue {
+            what: format!("{name} range"),
+            why,
+        };
+        if from_us > to_us {
+            return Err(bad("the range is empty: FROM is after TO".into()));
+        }
+        if step_us == 0 {
+            return Err(bad("the step must be more than 0".into()));
+        }
+        let count = (to_us - from_us) / step_us + 1;
+        let dim = Dim {
+            param,
+            from_us,
+            step_us,
+            count,
+        };
+        sc.check_param(param, from_us)?;
+        sc.check_param(param, dim.value(count - 1))?;
+        Ok(dim)
+    }
+
+    /// The value at index `i`.
+    pub fn value(&self, i: u64) -> u64 {
+        self.from_us + i * self.step_us
+    }
+}
+
+/// The smallest point of the grid where an update is lost.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Counterexample {
+    /// Its index along each dimension, in the order given.
+    pub index: Vec<u64>,
+    /// Its cost: the sum of the indices.
+    pub cost: u64,
+    /// Every parameter of the scenario at that point (the base's, with the varied ones set).
+    pub params: Vec<u64>,
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Found {
+    /// Points in the grid.
+    pub combinations: u64,
+    /// Engine runs the search took.
+    pub runs: u64,
+    /// `None`: no point of the grid loses an update.
+    pub counterexample: Option<Counterexample>,
+}
+
+/// Points in the grid of `dims`, or why it is too large or malformed.
+pub fn combinations(sc: &Scenario, dims: &[Dim]) -> Result<u64, Error> {
+    let bad = |why: String| Error::BadValue {
+        what: "grid".into(),
+        why,
+    };
+    if dims.is_empty() {
+        return Err(bad("vary at least one parameter".into()));
+    }
+    if dims.len() > DIMS_MAX {
+        return Err(bad(format!(
+            "{} dimensions; the limit is {DIMS_MAX}",
+            dims.len()
+        )));
+    }
+    for (i, d) in dims.iter().enumerate() {
+        if dims[..i].iter().any(|e| e.param == d.param) {
+            let name = &sc.params[d.param].name;
+            return Err(bad(format!("{name} is varied twice")));
+        }
+    }
+    let total = dims
+        .iter()
+        .try_fold(1u64, |n, d| n.checked_mul(d.count))
+        .filter(|n| *n <= COMBINATIONS_MAX);
+    total.ok_or_else(|| {
+        let shape: Vec<String> = dims.iter().map(|d| d.count.to_string()).collect();
+        bad(format!(
+            "{} combinations is over the limit of {COMBINATIONS_MAX}",
+            shape.join(" × ")
+        ))
+    })
+}
+
+/// Searches the grid `dims` (the other parameters, the policy, retries, naive switch and seed from
+/// `base`) for the smallest point that loses an update. Exactly the answer of
+/// [`search_every_point`], which runs every point (tests compare the two).
+pub fn search(sc: &Scenario, base: &Config, dims: &[Dim]) -> Result<Found, Error> {
+    let combinations = combinations(sc, dims)?;
+    let mut s = Searcher::new(sc, base, dims);
+    let mut hi = [0u64; DIMS_MAX];
+    for (k, d) in dims.iter().enumerate() {
+        hi[k] = d.count - 1;
+    }
+    s.stack.push(([0; DIMS_MAX], hi));
+    while let Some((lo, hi)) = s.stack.pop() {
+        s.visit(&lo, &hi)?;
+    }
+    Ok(Found {
+        combinations,
+        runs: s.runs,
+        counterexample: s.best.map(|(_, at)| s.counterexample(at)),
+    })
+}
+
+/// [`search`] the slow way: every point run on its own, event by event. The reference the search is
+/// tested against. `runs` is then `combinations`.
+pub fn search_every_point(sc: &Scenario, base: &Config, dims: &[Dim]) -> Result<Found, Error> {
+    let combinations = combinations(sc, dims)?;
+    let s = Searcher::new(sc, base, dims);
+    let mut engine = Engine::new();
+    let mut params = base.params.clone();
+    let mut best: Option<(u64, u64)> = None;
+    for at in 0..combinations {
+        let index = s.unpack(at);
+        for (d, i) in dims.iter().zip(&index) {
+            params[d.param] = d.value(*i);
+        }
+        let run = engine.run_with(
+            sc,
+            base.policy,
+            &params,
+            base.retries,
+            false,
+            base.seed,
+            base.naive,
+        );
+        let run = run.map_err(|e| at_point(sc, dims, &params, e))?;
+        let cost = index.iter().sum();
+        if summarize(run).lost_update && best.is_none_or(|b| (cost, at) < b) {
+            best = Some((cost, at));
+        }
+    }
+    Ok(Found {
+        combinations,
+        runs: combinations,
+        counterexample: best.map(|(_, at)| s.counterexample(at)),
+    })
+}
+
+/// A run that failed (hit a limit) at a point of the grid, with the point named.
+fn at_point(sc: &Scenario, dims: &[Dim], params: &[u64], e: Error) -> Error {
+    let at: Vec<String> = dims
+        .iter()
+        .map(|d| format!("{}={}ms", sc.params[d.param].name, Millis(params[d.param])))
+        .collect();
+    Error::BadValue {
+        what: "run".into(),
+        why: format!("at {}: {e}", at.join(" ")),
+    }
+}
+
+/// A box of the grid: its lowest and highest index along each dimension.
+type GridBox = ([u64; DIMS_MAX], [u64; DIMS_MAX]);
+
+struct Searcher<'a> {
+    sc: &'a Scenario,
+    base: &'a Config,
+    dims: &'a [Dim],
+    engine: Engine,
+    params: Vec<u64>,
+    /// The path signature and outcome of every point run, by its place in the grid (row-major, the
+    /// last dimension fastest, so a smaller place is a point smaller in the tie order).
+    known: HashMap<u64, (u64, Summary)>,
+    runs: u64,
+    /// The best counterexample so far: its cost and place.
+    best: Option<(u64, u64)>,
+    /// Boxes still to visit (an explicit stack, not recursion).
+    stack: Vec<GridBox>,
+    /// The path and outcome of each corner of the box being visited.
+    corners: Vec<(u64, Summary)>,
+}
+
+impl<'a> Searcher<'a> {
+    fn new(sc: &'a Scenario, base: &'a Config, dims: &'a [Dim]) -> Searcher<'a> {
+        let mut engine = Engine::new();
+        engine.set_fast(true);
+        Searcher {
+            sc,
+            base,
+            dims,
+            engine,
+            params: base.params.clone(),
+            known: HashMap::new(),
+            runs: 0,
+            best: None,
+            stack: Vec::new(),
+            corners: Vec::with_capacity(1 << DIMS_MAX),
+        }
+    }
+
+    /// The place in the grid of the point at `index`.
+    fn place(&self, index: &[u64]) -> u64 {
+        self.dims
+            .iter()
+            .zip(index)
+            .fold(0, |at, (d, i)| at * d.count + i)
+    }
+
+    /// The index of the point at `place`.
+    fn unpack(&self, mut at: u64) -> Vec<u64> {
+        let mut index = vec![0; self.dims.len()];
+        for (k, d) in self.dims.iter().enumerate().rev() {
+            index[k] = at % d.count;
+            at /= d.count;
+        }
+        index
+    }
+
+    fn counterexample(&self, at: u64) -> Counterexample {
+        let index = self.unpack(at);
+        let mut params = self.base.params.clone();
+        for (d, i) in self.dims.iter().zip(&index) {
+            params[d.param] = d.value(*i);
+        }
+        Counterexample {
+            cost: index.iter().sum(),
+            index,
+            params,
+        }
+    }
+
+    /// The path and outcome of the point at `index`, run unless known.
+    fn point(&mut self, index: &[u64]) -> Result<(u64, Summary), Error> {
+        let at = self.place(index);
+        if let Some(known) = self.known.get(&at) {
+            return Ok(*known);
+        }
+        if self.runs >= RUNS_MAX {
+            return Err(Error::BadValue {
+                what: "search".into(),
+                why: format!(
+                    "it needs more than the limit of {RUNS_MAX} engine runs; search a smaller grid"
+                ),
+            });
+        }
+        for (d, i) in self.dims.iter().zip(index) {
+            self.params[d.param] = d.value(*i);
+        }
+        let b = self.base;
+        let run = self
+            .engine
+            .run_with(
+                self.sc,
+                b.policy,
+                &self.params,
+                b.retries,
+                false,
+                b.seed,
+                b.naive,
+            )
+            .map_err(|e| at_point(self.sc, self.dims, &self.params, e))?;
+        let known = (run.sig, summarize(run));
+        self.runs += 1;
+        self.known.insert(at, known);
+        Ok(known)
+    }
+
+    /// Offers the point at `index` as a counterexample if it loses an update.
+    fn offer(&mut self, index: &[u64], s: &Summary) {
+        let candidate = (index.iter().sum(), self.place(index));
+        if s.lost_update && self.best.is_none_or(|b| candidate < b) {
+            self.best = Some(candidate);
+        }
+    }
+
+    /// Decides the box `lo..=hi`: uniform (its corners agree), every point a corner, or split in two.
+    fn visit(&mut self, lo: &[u64; DIMS_MAX], hi: &[u64; DIMS_MAX]) -> Result<(), Error> {
+        let d = self.dims.len();
+        let (lo, hi) = (&lo[..d], &hi[..d]);
+        let lowest = (lo.iter().sum::<u64>(), self.place(lo));
+        if self.best.is_some_and(|b| lowest >= b) {
+            return Ok(()); // nothing in this box beats the best so far
+        }
+        let mut corner = [0u64; DIMS_MAX];
+        self.corners.clear();
+        // Corner `c`: bit k chooses hi along dimension k.
+        for c in 0..1usize << d {
+            for k in 0..d {
+                corner[k] = if c >> k & 1 == 1 { hi[k] } else { lo[k] };
+            }
+            let here = self.point(&corner[..d])?;
+            self.corners.push(here);
+            if c > 0 && here != self.corners[0] {
+                self.offer(&corner[..d], &here.1);
+            }
+        }
+        let first = self.corners[0];
+        self.offer(lo, &first.1);
+        if self.corners.iter().all(|c| *c == first) || (0..d).all(|k| hi[k] - lo[k] <= 1) {
+            return Ok(()); // every point is the lowest corner's, or a corner already offered
+        }
+        let k = self.split_dim(lo, hi);
+        let (mut low, mut high) = ([0u64; DIMS_MAX], [0u64; DIMS_MAX]);
+        low[..d].copy_from_slice(lo);
+        high[..d].copy_from_slice(hi);
+        let (mut upper_lo, mut lower_hi) = (low, high);
+        // Two halves that share the middle plane; a box one step wide splits into its two faces.
+        let mid = lo[k] + (hi[k] - lo[k]) / 2;
+        lower_hi[k] = mid;
+        upper_lo[k] = if hi[k] - lo[k] == 1 { hi[k] } else { mid };
+        // The upper half goes onto the stack first, so the lower half (the cheaper points) is
+        // visited first.
+        self.stack.push((upper_lo, high));
+        self.stack.push((low, lower_hi));
+        Ok(())
+    }
+
+    /// Where to split a box whose corners disagree: along the dimension where most pairs of corners
+    /// that differ only in it disagree (the path changes along it), then the widest, then the first.
+    fn split_dim(&self, lo: &[u64], hi: &[u64]) -> usize {
+        let c = &self.corners;
+        let changes = |k: usize| {
+            (0..c.len())
+                .filter(|&i| i >> k & 1 == 0 && c[i] != c[i | 1 << k])
+                .count()
+        };
+        (0..lo.len())
+            .filter(|&k| hi[k] > lo[k])
+            .max_by_key(|&k| (changes(k), hi[k] - lo[k], std::cmp::Reverse(k)))
+            .expect("a box whose corners disagree is more than one point")
+    }
+}
