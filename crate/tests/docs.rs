@@ -300,7 +300,16 @@ fn cli_page_covers_every_command_and_flag_of_the_help() {
     for word in help.split(|c: char| c.is_whitespace() || "[]|".contains(c)) {
         let word = word.trim_end_matches(|c: char| !c.is_alphanumeric());
         let flag = word.starts_with("--") && word.len() > 2;
-        let command = ["run", "check", "scenarios", "sweep", "estimate", "help"].contains(&word);
+        let command = [
+            "run",
+            "check",
+            "scenarios",
+            "sweep",
+            "search",
+            "estimate",
+            "help",
+        ]
+        .contains(&word);
         if flag || command {
             let flag_only = word.split('=').next().unwrap();
             assert!(

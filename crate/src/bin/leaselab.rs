@@ -23,6 +23,8 @@ usage:
   leaselab sweep [--scenario ID | --file PATH] [--fencing POLICY] [--x NAME=FROM..TO:STEPS]
                  [--y NAME=FROM..TO:STEPS] [--set NAME=DUR]... [--retries N] [--naive | --no-naive]
                  [--every-cell] [--format csv|json]
+  leaselab search [--scenario ID | --file PATH] [--fencing POLICY] --vary NAME=FROM..TO:STEP [--vary ...]
+                  [--set NAME=DUR]... [--retries N] [--naive | --no-naive] [--json]
   leaselab estimate [--fencing POLICY] [--ttl DUR] [--retry DUR] [--work DUR]
                     [--preset g1|cms-full|zgc|seed-ratio | --pareto SCALE:SHAPE | --lognormal MEDIAN:SIGMA]
                     [--rate N|always] [--ops N] [--per-day N] [--seed N] [--json]
@@ -41,7 +43,10 @@ parses it, runs its expectation lines and prints a summary: exit 0 when all hold
 2 when the file has errors, each printed as PATH:LINE:COL: message.
 `sweep` runs a grid (default: ttl=10ms..2s:64 by pause=0..3s:64) and prints one row per cell:
 code 0 safe, 1 safe with a write refused, 2+i client i's update lost. It runs only the cells where the
-run's path changes and fills the rest (exact: tested against --every-cell, which runs every cell).";
+run's path changes and fills the rest (exact: tested against --every-cell, which runs every cell).
+`search` decides every point of the --vary grid exactly and prints the smallest one that loses an
+update (cost: the sum of the steps from each FROM; ties to the earlier --vary) and its transcript:
+exit 1 when one does, 0 when none of the grid's points does, 2 on bad input.";
 
 /// A bad command line: one line on stderr, exit status 2.
 struct Usage(String);
@@ -86,6 +91,7 @@ fn dispatch(args: &[String]) -> Result<ExitCode, Failure> {
         Some("check") => check(&args[1..]),
         Some("scenarios") => Ok(scenarios(&args[1..])?),
         Some("sweep") => sweep(&args[1..]),
+        Some("search") => search(&args[1..]),
         Some("estimate") => Ok(estimate(&args[1..])?),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
@@ -96,7 +102,7 @@ fn dispatch(args: &[String]) -> Result<ExitCode, Failure> {
             Ok(ExitCode::SUCCESS)
         }
         Some(other) => Err(Usage(format!(
-            "unknown command {other:?}; expected run, check, scenarios, sweep, estimate or help"
+            "unknown command {other:?}; expected run, check, scenarios, sweep, search, estimate or help"
         ))
         .into()),
     }
@@ -888,5 +894,140 @@ fn print_sweep_csv(
             c.lost_update,
             c.code()
         );
+    }
+}
+
+/// What `search` was asked for.
+#[derive(Default)]
+struct SearchArgs<'a> {
+    scenario_id: Option<&'a str>,
+    file: Option<&'a str>,
+    policy: Option<Policy>,
+    vary: Vec<&'a str>,
+    sets: Vec<(String, String, &'static str)>,
+    retries: u32,
+    naive: Option<bool>,
+    json: bool,
+}
+
+fn parse_search_args(args: &[String]) -> Result<SearchArgs<'_>, Usage> {
+    let mut a = SearchArgs::default();
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let (flag, inline) = split_flag(arg);
+        match flag {
+            "--scenario" => a.scenario_id = Some(take_value(flag, inline, &mut it)?),
+            "--file" => a.file = Some(take_value(flag, inline, &mut it)?),
+            "--fencing" => a.policy = Some(parse_fencing(take_value(flag, inline, &mut it)?)?),
+            "--vary" => a.vary.push(take_value(flag, inline, &mut it)?),
+            "--set" => {
+                let (name, value) = parse_set(take_value(flag, inline, &mut it)?)?;
+                a.sets.push((name, value, "--set"));
+            }
+            "--retries" => a.retries = parse_retries(take_value(flag, inline, &mut it)?)?,
+            "--naive" => a.naive = Some(true),
+            "--no-naive" => a.naive = Some(false),
+            "--json" => a.json = true,
+            other => {
+                return Err(Usage(format!(
+                    "unexpected argument \"{other}\"; see `leaselab help`"
+                )))
+            }
+        }
+    }
+    if a.vary.is_empty() {
+        return Err(Usage(
+            "search needs at least one --vary NAME=FROM..TO:STEP".into(),
+        ));
+    }
+    one_source(a.scenario_id, a.file)?;
+    Ok(a)
+}
+
+/// `NAME=FROM..TO:STEP`, e.g. `pause=0..2s:10ms`: the values FROM, FROM + STEP, … up to TO.
+fn parse_vary(text: &str, sc: &Scenario) -> Result<leaselab::search::Dim, Usage> {
+    let bad = |why: String| Usage(format!("--vary: {why}"));
+    let expected = || bad(format!("expected NAME=FROM..TO:STEP, got \"{text}\""));
+    let (name, rest) = text.split_once('=').ok_or_else(expected)?;
+    let (range, step) = rest.rsplit_once(':').ok_or_else(expected)?;
+    let (from, to) = range.split_once("..").ok_or_else(expected)?;
+    let dur = |v: &str| parse_duration(v).map_err(|e| bad(e.to_string()));
+    leaselab::search::Dim::new(sc, name, dur(from)?, dur(to)?, dur(step)?)
+        .map_err(|e| bad(e.to_string()))
+}
+
+fn search(args: &[String]) -> Result<ExitCode, Failure> {
+    use leaselab::search::Dim;
+    let a = parse_search_args(args)?;
+    let mut owned = None;
+    let sc = scenario_for(a.file, a.scenario_id, &mut owned)?;
+    let dims = a
+        .vary
+        .iter()
+        .map(|text| parse_vary(text, sc))
+        .collect::<Result<Vec<Dim>, Usage>>()?;
+    if let Some((name, ..)) = a.sets.iter().find(|(name, ..)| {
+        let i = sc.param_index(name);
+        dims.iter().any(|d| Some(d.param) == i)
+    }) {
+        return Err(Usage(format!("--set: {name} is also varied; give it one way")).into());
+    }
+    let mut base = Config::new(sc, a.policy.unwrap_or(Policy::None));
+    (base.retries, base.naive) = (a.retries, check_naive(sc, a.naive)?);
+    apply_sets(sc, &mut base.params, &a.sets)?;
+    let found = leaselab::search::search(sc, &base, &dims).map_err(|e| Usage(e.to_string()))?;
+    let outcome = match &found.counterexample {
+        Some(c) => {
+            let cfg = Config {
+                params: c.params.clone(),
+                ..base.clone()
+            };
+            Some(simulate(sc, &cfg).map_err(|e| Usage(e.to_string()))?)
+        }
+        None => None,
+    };
+    let mut out = std::io::stdout().lock();
+    if a.json {
+        let _ = writeln!(
+            out,
+            "{}",
+            report::search_json(&found, &dims, outcome.as_ref())
+        );
+    } else {
+        print_search(&mut out, &found, &dims, outcome.as_ref());
+    }
+    Ok(ExitCode::from(u8::from(outcome.is_some())))
+}
+
+/// The summary line, then the counterexample's transcript.
+fn print_search(
+    out: &mut impl std::io::Write,
+    found: &leaselab::search::Found,
+    dims: &[leaselab::search::Dim],
+    outcome: Option<&leaselab::Outcome>,
+) {
+    let (n, runs) = (found.combinations, found.runs);
+    let (Some(c), Some(o)) = (&found.counterexample, outcome) else {
+        let _ = writeln!(
+            out,
+            "no lost update at any of the grid's {n} combinations ({runs} engine runs)"
+        );
+        return;
+    };
+    let at: Vec<String> = dims
+        .iter()
+        .map(|d| {
+            let name = &o.scenario.params[d.param].name;
+            format!("{name}={}ms", Millis(c.params[d.param]))
+        })
+        .collect();
+    let _ = writeln!(
+        out,
+        "lost update: the smallest of {n} combinations is {} (cost {}; {runs} engine runs)",
+        at.join(" "),
+        c.cost
+    );
+    for line in report::transcript(o) {
+        let _ = writeln!(out, "{line}");
     }
 }

@@ -1,0 +1,190 @@
+//! `leaselab search`: exit 1 with the smallest counterexample when an update can be lost, 0 when none
+//! can, 2 with one clear line on bad input; the counterexample is what `leaselab run` prints there.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::process::{Command, Output};
+
+fn leaselab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_leaselab"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+fn bad(args: &[&str], must_mention: &[&str]) {
+    let out = leaselab(args);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(out.stdout.is_empty(), "{args:?}: printed to stdout");
+    assert_eq!(err.lines().count(), 1, "{args:?}: want one line:\n{err}");
+    assert!(
+        err.starts_with("leaselab: ") && !err.contains("panicked"),
+        "{err}"
+    );
+    for m in must_mention {
+        assert!(err.contains(m), "{args:?}: {err:?} should mention {m:?}");
+    }
+}
+
+#[test]
+fn a_lost_update_exits_1_with_the_smallest_point_and_its_transcript() {
+    let out = leaselab(&[
+        "search",
+        "--vary",
+        "ttl=100ms..400ms:100ms",
+        "--vary",
+        "pause=0..1s:100ms",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    let (summary, transcript) = text.split_once('\n').unwrap();
+    let head = "lost update: the smallest of 44 combinations is ttl=100ms pause=200ms (cost 2; ";
+    assert!(summary.starts_with(head), "{summary}");
+    assert!(summary.ends_with(" engine runs)"), "{summary}");
+    // The transcript is `leaselab run` at that point, word for word.
+    let run = leaselab(&["run", "--ttl", "100ms", "--pause", "200ms"]);
+    assert_eq!(transcript, stdout(&run));
+}
+
+#[test]
+fn no_lost_update_exits_0() {
+    let out = leaselab(&[
+        "search",
+        "--fencing",
+        "first-touch",
+        "--vary",
+        "ttl=10ms..2s:10ms",
+        "--vary=pause=0..3s:10ms",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("no lost update at any of the grid's 60200 combinations ("),
+        "{text}"
+    );
+    assert_eq!(text.lines().count(), 1);
+}
+
+#[test]
+fn json_has_the_issues_shape_and_the_run_of_the_point() {
+    let out = leaselab(&[
+        "search",
+        "--scenario",
+        "write-only-gap",
+        "--fencing",
+        "token",
+        "--vary",
+        "pause=250ms..350ms:1ms",
+        "--vary",
+        "ttl=100ms..700ms:10ms",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let json = stdout(&out);
+    let head = "{\"safe\":false,\"combinations\":6161,\"runs\":";
+    assert!(json.starts_with(head), "{json}");
+    let at = json
+        .find(",\"counterexample\":{\"params\":{\"pause\":")
+        .unwrap();
+    let rest = &json[at..];
+    let run_at = rest.find("\"run\":").unwrap() + "\"run\":".len();
+    let run = &rest[run_at..rest.len() - 3]; // the run object, without `}}` and the newline
+                                             // The values of the point, then `leaselab run --json` there must be the same object.
+    let params = &rest[..run_at];
+    let value = |name: &str| {
+        let from = params.find(&format!("\"{name}\":")).unwrap() + name.len() + 3;
+        let len = params[from..].find([',', '}']).unwrap();
+        format!("{}ms", &params[from..from + len])
+    };
+    let (pause, ttl) = (value("pause"), value("ttl"));
+    let direct = leaselab(&[
+        "run",
+        "--scenario",
+        "write-only-gap",
+        "--fencing",
+        "token",
+        "--pause",
+        &pause,
+        "--ttl",
+        &ttl,
+        "--json",
+    ]);
+    assert_eq!(direct.status.code(), Some(1));
+    assert_eq!(format!("{run}\n"), stdout(&direct));
+
+    let safe = leaselab(&["search", "--vary", "pause=0..200ms:10ms", "--json"]);
+    assert_eq!(safe.status.code(), Some(0));
+    let json = stdout(&safe);
+    assert!(
+        json.starts_with("{\"safe\":true,\"combinations\":21,\"runs\":"),
+        "{json}"
+    );
+    assert!(json.ends_with(",\"counterexample\":null}\n"), "{json}");
+}
+
+#[test]
+fn bad_grids() {
+    bad(&["search"], &["--vary"]);
+    bad(
+        &["search", "--vary", "nope=0..1s:10ms"],
+        &["--vary", "nope", "ttl, pause"],
+    );
+    bad(
+        &["search", "--vary", "pause=1s..0:10ms"],
+        &["--vary", "pause", "empty"],
+    );
+    bad(
+        &["search", "--vary", "pause=0..1s:0"],
+        &["--vary", "pause", "step", "0"],
+    );
+    bad(
+        &["search", "--vary", "pause=0..1s"],
+        &["--vary", "NAME=FROM..TO:STEP"],
+    );
+    bad(
+        &["search", "--vary", "pause=0..1x:1ms"],
+        &["--vary", "\"1x\""],
+    );
+    bad(
+        &["search", "--vary", "ttl=0..1s:10ms"],
+        &["--vary", "ttl", "out of range"],
+    );
+    bad(
+        &[
+            "search",
+            "--vary",
+            "pause=0..1s:1ms",
+            "--vary",
+            "pause=0..2s:1ms",
+        ],
+        &["pause", "twice"],
+    );
+    bad(
+        &["search", "--vary", "pause=0..1s:1ms", "--set", "pause=5ms"],
+        &["--set", "pause", "varied"],
+    );
+    bad(
+        &[
+            "search",
+            "--vary=pause=0..3000s:1us",
+            "--vary=ttl=10ms..60s:1ms",
+        ],
+        &["combinations", "over the limit of 100000000"],
+    );
+    bad(
+        &["search", "--vary", "pause=0..1s:1ms", "--frobnicate"],
+        &["--frobnicate"],
+    );
+    bad(
+        &["search", "--scenario", "nope", "--vary", "pause=0..1s:1ms"],
+        &["--scenario", "nope"],
+    );
+    bad(
+        &["search", "--fencing", "tokn", "--vary", "pause=0..1s:1ms"],
+        &["--fencing", "tokn"],
+    );
+}
