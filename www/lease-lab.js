@@ -77,12 +77,13 @@ class LeaseLab extends HTMLElement {
     }
     root.innerHTML =
       `<link rel="stylesheet" href="${STYLE}">` +
-      '<div id="lab" class="lab embed"><p id="status" class="status" role="status">Loading the simulation…</p>' +
+      '<div id="lab" class="lab embed compact"><p id="status" class="status" role="status">Loading the simulation…</p>' +
       '<div id="fallback"><slot></slot></div><div id="mount"></div></div>';
     this.pending = new Set();
     this.followScheme();
     this.lab = new Lab(root, {
       mount: root.getElementById('mount'),
+      compact: true,
       get: (name) => this.setting(name),
       autoplay: this.hasAttribute('autoplay'),
       link: () => {
