@@ -36,8 +36,8 @@ ${p.heading}${p.chart}${p.player}${p.now}${p.compare}</section>
 <div class="more">
   <details class="margin">
     <summary id="h-margin" data-i18n="marginShort"></summary>
-  ${EXPECTED}    <ul id="margin" aria-labelledby="h-margin"></ul>
-  </details>
+    <ul id="margin" aria-labelledby="h-margin"></ul>
+  ${EXPECTED}  </details>
 ${p.transcript.replace('"transcript"></summary>', '"transcriptShort"></summary>')}  <details class="share-box" data-feature="share">
     <summary data-i18n="shareTitle"></summary>
     <div class="share">
