@@ -108,8 +108,8 @@ function markupParts(langPicker) {
     heading: '  <h2 id="h-timeline"><span data-i18n="timeline"></span> — <span id="scn-title"></span></h2>\n',
     player: `  <div class="player" data-feature="play">
     <button type="button" id="play"></button>
-    <button type="button" id="back" data-i18n="back"></button>
-    <button type="button" id="next" data-i18n="next"></button>
+    <button type="button" id="back" data-i18n="back" aria-keyshortcuts=","></button>
+    <button type="button" id="next" data-i18n="next" aria-keyshortcuts="."></button>
     <label class="scrub"><span data-i18n="playhead"></span><input type="range" id="scrub" min="0" max="1" step="any" value="1"></label>
     <label><span data-i18n="speed"></span><select id="speed"></select></label>
   </div>
