@@ -23,6 +23,7 @@ export class Lab {
    *  mount — the element the lab's markup goes into;
    *  get(name) — a setting's raw value or null;
    *  page — true for the page itself: it owns <html lang>, the title and the address bar (onChange);
+   *  compact — the docs layout (a <lease-lab>): verdict and diagram first, the rest behind disclosures;
    *  features — a Set of FEATURES to show; autoplay — play the run once loaded (unless reduced motion);
    *  onChange(now) — a setting changed (the page writes the URL; `now` false while a slider moves);
    *  onVerdict(run) — a new run was shown; link() — the link to this state;
@@ -82,7 +83,7 @@ export class Lab {
     Object.assign(this.state, st);
     this.notices = notices;
     await Promise.all([this.setLang(this.state.lang), this.firstRuns()]);
-    this.o.mount.innerHTML = view.labMarkup({ langPicker: !this.o.page });
+    this.o.mount.innerHTML = view.labMarkup({ langPicker: !this.o.page, compact: Boolean(this.o.compact) });
     view.renderStatic(this.v, this.snapshot());
     view.applyFeatures(this.v, this.features);
     this.$('compare').open = Boolean(this.state.sideBySide);
@@ -268,6 +269,9 @@ export class Lab {
   /** Shows the playhead where the playback clock has it. */
   renderPlayhead() {
     this.shownRow = view.renderPlayhead(this.v, this.snapshot(), this.diagram, this.playback, this.shownRow);
+    // The compact layout shows the "now" line from the reader's first play, step or scrub on: over the
+    // whole run it would only repeat the verdict above it (style.css).
+    if (this.playback.t !== this.run.end_ms) this.$('now').classList.add('moved');
   }
 
   /** Tells screen readers about a changed verdict, once the slider has settled. */

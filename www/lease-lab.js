@@ -6,7 +6,8 @@
 //
 // Attributes (docs/embedding.md): the settings the page takes in its URL (scenario, ttl, pause,
 // fencing, retries, lang and the scenario's own parameters by name), and controls, theme, autoplay,
-// height. theme="auto" (the default) follows the host page's own light/dark switch (host-theme.js). The wasm, the stylesheet and the dictionaries are found next to this file, so the folder can
+// height. Its layout is the compact one for docs columns: verdict and diagram first, the margin,
+// transcript, share and events behind disclosures (view.js labMarkup). theme="auto" (the default) follows the host page's own light/dark switch (host-theme.js). The wasm, the stylesheet and the dictionaries are found next to this file, so the folder can
 // live under any path; the wasm is initialised once per page. Children of the element are its
 // fallback: shown while it loads, and instead of it where scripts do not run.
 import { Lab, FEATURES } from './lab.js';
@@ -77,12 +78,13 @@ class LeaseLab extends HTMLElement {
     }
     root.innerHTML =
       `<link rel="stylesheet" href="${STYLE}">` +
-      '<div id="lab" class="lab embed"><p id="status" class="status" role="status">Loading the simulation…</p>' +
+      '<div id="lab" class="lab embed compact"><p id="status" class="status" role="status">Loading the simulation…</p>' +
       '<div id="fallback"><slot></slot></div><div id="mount"></div></div>';
     this.pending = new Set();
     this.followScheme();
     this.lab = new Lab(root, {
       mount: root.getElementById('mount'),
+      compact: true,
       get: (name) => this.setting(name),
       autoplay: this.hasAttribute('autoplay'),
       link: () => {

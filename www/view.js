@@ -17,20 +17,65 @@ import { DEFAULT_SPEED, SPEEDS } from './playback.js';
 
 const EPS = 1e-6;
 
-/** The markup; `langPicker` adds a language field to the settings (the page has one in its header). */
-export function labMarkup({ langPicker = false } = {}) {
+/** What "expected" means: under the verdict's numbers on the page, in the safety margin's disclosure in the compact layout. */
+const EXPECTED = '  <p id="verdict-expected" class="fine"></p>\n';
+
+/** The markup; `langPicker` adds a language field to the settings (the page has one in its header).
+ * `compact` (every <lease-lab>: docs columns) puts the verdict and the diagram first and the safety
+ * margin, transcript, share and events behind disclosures; the page keeps its full layout. */
+export function labMarkup({ langPicker = false, compact = false } = {}) {
+  const p = markupParts(langPicker);
+  if (compact) {
+    return `${p.notice}<div class="grid" id="grid">
+${p.controls}  <section class="verdict-wrap" aria-labelledby="h-verdict">
+    <h2 id="h-verdict" class="sr-only" data-i18n="verdict"></h2>
+${p.verdict.replace(EXPECTED, '')}  </section>
+</div>
+<section class="timeline" aria-labelledby="h-timeline">
+${p.heading}${p.chart}${p.player}${p.now}${p.compare}</section>
+<div class="more">
+  <details class="margin">
+    <summary id="h-margin" data-i18n="marginShort"></summary>
+    <ul id="margin" aria-labelledby="h-margin"></ul>
+  ${EXPECTED}  </details>
+${p.transcript.replace('"transcript"></summary>', '"transcriptShort"></summary>')}  <details class="share-box" data-feature="share">
+    <summary data-i18n="shareTitle"></summary>
+    <div class="share">
+${p.share}    </div>
+  </details>
+${p.events.replace('"events"></summary>', '"eventsShort"></summary>').replace('</details>', `${p.fine}</details>`)}</div>
+${p.info}${p.live}`;
+  }
+  return `${p.notice}<div class="grid" id="grid">
+${p.controls}  <section class="verdict-wrap" aria-labelledby="h-verdict">
+    <h2 id="h-verdict" data-i18n="verdict"></h2>
+${p.verdict}    <div class="margin">
+      <h3 id="h-margin" data-i18n="marginTitle"></h3>
+      <ul id="margin" aria-labelledby="h-margin"></ul>
+    </div>
+${p.transcript}  </section>
+</div>
+<section class="timeline" aria-labelledby="h-timeline">
+${p.heading}${p.player}<div class="share" data-feature="share">
+${p.share}</div>
+${p.now}${p.chart}${p.compare}${p.fine}</section>
+${p.info}${p.events}${p.live}`;
+}
+
+/** The lab's parts, each a piece of markup with its ids, for labMarkup to arrange. */
+function markupParts(langPicker) {
   const slider = (id) =>
     `<div class="field" data-feature="sliders"><label for="${id}" id="${id}-label"></label>` +
     `<div class="slider"><input type="range" id="${id}" step="1" aria-describedby="${id}-note"><output id="${id}-out" for="${id}"></output></div>` +
     `<p id="${id}-note" class="note" hidden></p></div>`;
-  return `
-<div id="notice" class="notice" role="status" hidden>
+  return {
+    notice: `<div id="notice" class="notice" role="status" hidden>
   <p><strong id="notice-title"></strong></p>
   <ul id="notice-list"></ul>
   <button type="button" id="notice-close" data-i18n="dismiss"></button>
 </div>
-<div class="grid" id="grid">
-  <section class="controls" aria-labelledby="h-settings" data-feature="scenario sliders params fencing retries reset lang">
+`,
+    controls: `  <section class="controls" aria-labelledby="h-settings" data-feature="scenario sliders params fencing retries reset lang">
     <h2 id="h-settings" data-i18n="settings"></h2>
     ${langPicker ? '<div class="field" data-feature="lang"><label for="lang" data-i18n="language"></label><select id="lang"></select></div>' : ''}
     <div class="field" data-feature="scenario"><label for="scenario" data-i18n="scenario"></label><select id="scenario"></select></div>
@@ -48,35 +93,28 @@ export function labMarkup({ langPicker = false } = {}) {
     </div></div>
     <button type="button" id="reset" data-i18n="reset" data-feature="reset"></button>
   </section>
-  <section class="verdict-wrap" aria-labelledby="h-verdict">
-    <h2 id="h-verdict" data-i18n="verdict"></h2>
-    <div id="outcome" class="verdict" data-testid="outcome">
+`,
+    verdict: `    <div id="outcome" class="verdict" data-testid="outcome">
       <p class="word"><span id="verdict-mark" aria-hidden="true"></span> <span id="verdict-word"></span></p>
       <p id="verdict-numbers" class="numbers"></p>
       <div id="verdict-lines"></div>
-      <p id="verdict-expected" class="fine"></p>
-    </div>
-    <div class="margin">
-      <h3 id="h-margin" data-i18n="marginTitle"></h3>
-      <ul id="margin" aria-labelledby="h-margin"></ul>
-    </div>
-    <details class="transcript">
+    ${EXPECTED}    </div>
+`,
+    transcript: `    <details class="transcript">
       <summary data-i18n="transcript"></summary>
       <pre id="transcript"></pre>
     </details>
-  </section>
-</div>
-<section class="timeline" aria-labelledby="h-timeline">
-  <h2 id="h-timeline"><span data-i18n="timeline"></span> — <span id="scn-title"></span></h2>
-  <div class="player" data-feature="play">
+`,
+    heading: '  <h2 id="h-timeline"><span data-i18n="timeline"></span> — <span id="scn-title"></span></h2>\n',
+    player: `  <div class="player" data-feature="play">
     <button type="button" id="play"></button>
-    <button type="button" id="back" data-i18n="back"></button>
-    <button type="button" id="next" data-i18n="next"></button>
+    <button type="button" id="back" data-i18n="back" aria-keyshortcuts=","></button>
+    <button type="button" id="next" data-i18n="next" aria-keyshortcuts="."></button>
     <label class="scrub"><span data-i18n="playhead"></span><input type="range" id="scrub" min="0" max="1" step="any" value="1"></label>
     <label><span data-i18n="speed"></span><select id="speed"></select></label>
   </div>
-  <div class="share" data-feature="share">
-    <button type="button" id="copy-link" data-i18n="copyLink"></button>
+`,
+    share: `    <button type="button" id="copy-link" data-i18n="copyLink"></button>
     <button type="button" id="copy-embed" data-i18n="copyEmbed"></button>
     <button type="button" id="copy-iframe" data-i18n="copyIframe"></button>
     <span data-i18n="exportAs"></span>
@@ -86,12 +124,13 @@ export function labMarkup({ langPicker = false } = {}) {
     <button type="button" class="export" data-kind="json">JSON</button>
     <span id="share-status" role="status"></span>
     <textarea id="share-text" rows="3" readonly hidden data-i18n-label="shareField"></textarea>
-  </div>
-  <p id="now" class="now"></p>
-  <div id="chart" class="chart">
+`,
+    now: '  <p id="now" class="now"></p>\n',
+    chart: `  <div id="chart" class="chart">
     <svg id="svg" width="100%" role="img" aria-labelledby="svg-title svg-desc" xmlns="http://www.w3.org/2000/svg"></svg>
   </div>
-  <details id="compare" class="compare" data-feature="compare">
+`,
+    compare: `  <details id="compare" class="compare" data-feature="compare">
     <summary data-i18n="compareTitle"></summary>
     <div class="field"><label for="compare-policy" data-i18n="compareWith"></label><select id="compare-policy"></select></div>
     <p id="compare-verdict" class="compare-verdict"></p>
@@ -99,9 +138,10 @@ export function labMarkup({ langPicker = false } = {}) {
       <svg id="svg2" width="100%" role="img" aria-labelledby="svg2-title svg2-desc" xmlns="http://www.w3.org/2000/svg"></svg>
     </div>
   </details>
-  <p class="fine"><span data-i18n="tieNote"></span> <span data-i18n="keysHint"></span></p>
-</section>
-<div class="grid lower" data-feature="info">
+`,
+    fine: `  <p class="fine"><span data-i18n="tieNote"></span> <span data-i18n="keysHint"></span></p>
+`,
+    info: `<div class="grid lower" data-feature="info">
   <section aria-labelledby="h-legend">
     <h2 id="h-legend" data-i18n="legendTitle"></h2>
     <ul id="legend" class="legend"></ul>
@@ -113,7 +153,8 @@ export function labMarkup({ langPicker = false } = {}) {
     <p class="fine" id="about-derived" hidden><strong data-i18n="derived"></strong>: <span id="about-derived-text"></span></p>
   </section>
 </div>
-<details class="events">
+`,
+    events: `<details class="events">
   <summary data-i18n="events"></summary>
   <div class="table-wrap">
     <table>
@@ -122,7 +163,9 @@ export function labMarkup({ langPicker = false } = {}) {
     </table>
   </div>
 </details>
-<div id="live" class="sr-only" aria-live="polite" aria-atomic="true"></div>`;
+`,
+    live: '<div id="live" class="sr-only" aria-live="polite" aria-atomic="true"></div>',
+  };
 }
 
 /** A scenario's title or summary in language `lang`: the language file's, the catalogue's, or English. */

@@ -151,6 +151,7 @@ test('attribute changes re-render: scenario, params, lang, controls, theme, heig
     assert.ok(await el.locator('#play').isVisible());
     assert.equal(await el.locator('#pause').isVisible(), false);
     await el.evaluate((e) => e.setAttribute('controls', 'all'));
+    await openShare(el);
     for (const id of ['scenario', 'ttl', 'fencing', 'retries', 'reset', 'lang', 'play', 'copy-embed']) assert.ok(await el.locator(`#${id}`).isVisible(), id);
 
     // theme: dark by attribute, whatever the system says; light by attribute under a dark system.
@@ -265,6 +266,7 @@ test('the docs example under the strict CSP: no violations, no console errors, n
       e.setAttribute('height', '400');
     });
     await lab(page, 1).locator('#verdict-word', { hasText: 'নিরাপদ' }).waitFor();
+    await openShare(lab(page, 1));
     await lab(page, 1).locator('#copy-embed').click();
     await lab(page, 1).locator('#share-text').waitFor();
     assert.deepEqual(watch.problems(), []);
@@ -299,6 +301,8 @@ for (const [name, opts] of [
       for (const i of [0, 1]) {
         await lab(page, i).locator('details.events summary').click();
         await lab(page, i).locator('details.transcript summary').click();
+        await lab(page, i).locator('details.margin summary').click();
+        await openShare(lab(page, i));
       }
       await lab(page, 0).locator('#copy-embed').click();
       await page.addScriptTag({ path: AXE });
@@ -367,8 +371,16 @@ test('keyboard: Tab into a lab and operate it; its keys never reach the other la
     assert.equal((await stateOf(page, 0)).final, '390');
   }));
 
+/** Opens an element's "Share and export" disclosure (the compact layout keeps its buttons there; the
+ *  page has none). */
+async function openShare(scope) {
+  const box = scope.locator('details.share-box');
+  if ((await box.count()) && !(await box.evaluate((e) => e.open))) await box.locator('summary').click();
+}
+
 /** The text a share button put in the field (the clipboard is not readable in headless Chromium). */
 async function copied(scope, button) {
+  await openShare(scope);
   const field = scope.locator('#share-text');
   await field.evaluate((e) => (e.value = ''));
   await scope.locator(`#${button}`).click();
@@ -449,6 +461,7 @@ test('embed.html gives the page’s verdict for the same parameters, and fills t
 test('exports from inside an element: a standalone SVG with the element’s styles', () =>
   withPage(DOCS, async (page) => {
     await expectVerdict(page, 1, 'safe', 450, 450);
+    await openShare(lab(page, 1));
     const [dl] = await Promise.all([page.waitForEvent('download'), lab(page, 1).locator('button.export[data-kind=svg]').click()]);
     assert.equal(dl.suggestedFilename(), 'leaselab-seed-gc-pause-token.svg');
     const { readFile } = await import('node:fs/promises');
