@@ -51,11 +51,7 @@ impl Dim {
         to_us: u64,
         step_us: u64,
     ) -> Result<Dim, Error> {
-        let param = sc.param_index(name).ok_or_else(|| Error::UnknownParam {
-            scenario: sc.id.to_string(),
-            name: name.to_string(),
-            known: sc.param_names(),
-        })?;
+        let param = sc.param_index_or_err(name)?;
         let bad = |why: String| Error::BadValue {
             what: format!("{name} range"),
             why,

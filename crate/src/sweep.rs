@@ -38,11 +38,7 @@ impl Axis {
         to_us: u64,
         steps: usize,
     ) -> Result<Axis, Error> {
-        let param = sc.param_index(name).ok_or_else(|| Error::UnknownParam {
-            scenario: sc.id.to_string(),
-            name: name.to_string(),
-            known: sc.param_names(),
-        })?;
+        let param = sc.param_index_or_err(name)?;
         if !(1..=AXIS_MAX).contains(&steps) {
             return Err(Error::BadValue {
                 what: "grid size".into(),

@@ -367,6 +367,15 @@ impl Scenario {
         self.params.iter().position(|p| p.name == name)
     }
 
+    /// The index of parameter `name`, or the error that names the parameters the scenario has.
+    pub fn param_index_or_err(&self, name: &str) -> Result<usize, Error> {
+        self.param_index(name).ok_or_else(|| Error::UnknownParam {
+            scenario: self.id.to_string(),
+            name: name.to_string(),
+            known: self.param_names(),
+        })
+    }
+
     pub fn defaults(&self) -> Vec<u64> {
         self.params.iter().map(|p| p.default_us).collect()
     }
@@ -402,11 +411,7 @@ impl Scenario {
 
     /// Sets `name` in `values`, checking that the scenario has it and that it is in range.
     pub fn set_param(&self, values: &mut [u64], name: &str, value_us: u64) -> Result<(), Error> {
-        let i = self.param_index(name).ok_or_else(|| Error::UnknownParam {
-            scenario: self.id.to_string(),
-            name: name.to_string(),
-            known: self.param_names(),
-        })?;
+        let i = self.param_index_or_err(name)?;
         self.check_param(i, value_us)?;
         values[i] = value_us;
         Ok(())

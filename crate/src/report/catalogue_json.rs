@@ -216,13 +216,7 @@ pub fn estimate_form_json() -> Result<String, crate::Error> {
         .raw(&SEED_MAX_JS.to_string())
         .end_arr();
     for name in ["ttl", "retry", "work"] {
-        let i = sc
-            .param_index(name)
-            .ok_or_else(|| crate::Error::UnknownParam {
-                scenario: SCENARIO.to_string(),
-                name: name.to_string(),
-                known: sc.param_names(),
-            })?;
+        let i = sc.param_index_or_err(name)?;
         let p = &sc.params[i];
         j.key(&format!("{name}_ms"))
             .begin_arr()
