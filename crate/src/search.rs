@@ -170,15 +170,7 @@ pub fn search_every_point(sc: &Scenario, base: &Config, dims: &[Dim]) -> Result<
         for (d, i) in dims.iter().zip(&index) {
             params[d.param] = d.value(*i);
         }
-        let run = engine.run_with(
-            sc,
-            base.policy,
-            &params,
-            base.retries,
-            false,
-            base.seed,
-            base.naive,
-        );
+        let run = engine.run_at(sc, base, &params);
         let run = run.map_err(|e| at_point(sc, dims, &params, e))?;
         let cost = index.iter().sum();
         if summarize(run).lost_update && best.is_none_or(|b| (cost, at) < b) {
@@ -291,18 +283,9 @@ impl<'a> Searcher<'a> {
         for (d, i) in self.dims.iter().zip(index) {
             self.params[d.param] = d.value(*i);
         }
-        let b = self.base;
         let run = self
             .engine
-            .run_with(
-                self.sc,
-                b.policy,
-                &self.params,
-                b.retries,
-                false,
-                b.seed,
-                b.naive,
-            )
+            .run_at(self.sc, self.base, &self.params)
             .map_err(|e| at_point(self.sc, self.dims, &self.params, e))?;
         let known = (run.sig, summarize(run));
         self.runs += 1;

@@ -136,15 +136,7 @@ pub fn sweep_every_cell(
         params[y.param] = y.value(yi);
         for xi in 0..x.steps {
             params[x.param] = x.value(xi);
-            let run = engine.run_with(
-                sc,
-                base.policy,
-                &params,
-                base.retries,
-                false,
-                base.seed,
-                base.naive,
-            )?;
+            let run = engine.run_at(sc, base, &params)?;
             out.push(summarize(run));
         }
     }
@@ -209,16 +201,7 @@ impl<'a> Grid<'a> {
         let (xi, yi) = (at % self.x.steps, at / self.x.steps);
         self.params[self.y.param] = self.y.value(yi);
         self.params[self.x.param] = self.x.value(xi);
-        let b = self.base;
-        let run = self.engine.run_with(
-            self.sc,
-            b.policy,
-            &self.params,
-            b.retries,
-            false,
-            b.seed,
-            b.naive,
-        )?;
+        let run = self.engine.run_at(self.sc, self.base, &self.params)?;
         self.cells[at] = self.runs.len() as u32;
         self.runs.push((run.sig, summarize(run)));
         Ok(())

@@ -224,6 +224,20 @@ impl Engine {
         )
     }
 
+    /// `cfg` at `params` instead of its own, untraced: one point of a sweep or a search.
+    pub fn run_at(&mut self, sc: &Scenario, cfg: &Config, params: &[u64]) -> Result<&Run, Error> {
+        let trace = false;
+        self.run_with(
+            sc,
+            cfg.policy,
+            params,
+            cfg.retries,
+            trace,
+            cfg.seed,
+            cfg.naive,
+        )
+    }
+
     /// As [`Engine::run`], with the configuration spelled out (no `Config` to build in hot loops).
     #[allow(clippy::too_many_arguments)]
     pub fn run_with(
