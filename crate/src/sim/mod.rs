@@ -278,7 +278,7 @@ impl Engine {
                 Ev::bare(Tag::Fault, i as u8),
             );
         }
-        while let Some(q) = self.queue.pop(self.now) {
+        while let Some(q) = self.queue.pop() {
             if !self.admit(q)? {
                 return Ok(false);
             }
@@ -387,9 +387,7 @@ impl Engine {
                 self.bail = true; // its order against a skipped event is unknown
             }
         }
-        let started = self.run.events > 0;
-        self.queue
-            .push(at, ev.tag, ev.client, payload, self.now, started);
+        self.queue.push(at, ev.tag, ev.client, payload);
     }
 
     /// Adds an event to the trace (traced runs only).

@@ -1,8 +1,6 @@
 //! The event queue: entries ordered by `(time, sequence)`, so two events at the same microsecond run in
 //! the order they were scheduled and every run is exactly repeatable.
 
-use std::collections::VecDeque;
-
 use super::event::Tag;
 use crate::time::SimTime;
 
@@ -11,15 +9,13 @@ use crate::time::SimTime;
 /// several in wasm); `meta` = event tag (8 bits), client (8), payload (16: a Redlock message's node,
 /// answer and round). Times past 2³³ µs (beyond the run's time limit) are kept as 2³³ − 1: such an
 /// event stops the run with the time-limit error when it comes up, as any time past the limit does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Queued {
     key: u64,
     meta: u32,
 }
 
 const SEQ_BITS: u32 = 31;
-/// How far an insertion scans from the back of the queue before it searches instead.
-const SCAN_MAX: usize = 8;
 const KEY_TIME_MAX: u64 = (1 << (64 - SEQ_BITS)) - 1;
 
 impl Queued {
@@ -49,73 +45,75 @@ impl Queued {
     }
 }
 
-/// Pending events in `(time, sequence)` order.
+/// Pending events in `(time, sequence)` order: a binary min-heap on the key. A run keeps a handful
+/// pending, so a push or a pop is a comparison or two; a user's scenario can keep thousands pending (a
+/// timer per retry every microsecond) and still costs only a logarithm per event. Keys are unique (the
+/// sequence is), so the order in which events come out depends on nothing but the keys: the same as
+/// any other structure that pops the smallest key (the sorted deque this replaced, for one).
 #[derive(Default)]
 pub(crate) struct EventQueue {
-    /// Events of later instants, sorted. Runs keep a handful pending at a time and new events mostly
-    /// land at the back, so a sorted deque beats a heap here.
-    later: VecDeque<Queued>,
-    /// Events scheduled for the current instant while handling it (zero-latency messages, zero waits).
-    /// They come after every entry of `later` at this instant (those were scheduled earlier, so have
-    /// lower sequence numbers) and among themselves in scheduling order: a FIFO, with no search.
-    now_fifo: VecDeque<Queued>,
+    heap: Vec<Queued>,
     seq: u32,
 }
 
 impl EventQueue {
     pub fn clear(&mut self) {
-        self.later.clear();
-        self.now_fifo.clear();
+        self.heap.clear();
         self.seq = 0;
     }
 
-    /// Queues an event; `now` is the current instant, `started` whether the run handles events yet.
-    pub fn push(
-        &mut self,
-        at: SimTime,
-        tag: Tag,
-        client: u8,
-        payload: u16,
-        now: SimTime,
-        started: bool,
-    ) {
+    /// Queues an event.
+    pub fn push(&mut self, at: SimTime, tag: Tag, client: u8, payload: u16) {
         let q = Queued::new(at, self.seq, tag, client, payload);
         self.seq += 1;
-        if at == now && started {
-            self.now_fifo.push_back(q);
-            return;
+        // Sift up: move parents down into the hole until the new entry's place is found.
+        let mut i = self.heap.len();
+        self.heap.push(q);
+        while i > 0 {
+            let parent = (i - 1) / 2;
+            let above = self.heap[parent];
+            if above.key < q.key {
+                break;
+            }
+            self.heap[i] = above;
+            i = parent;
         }
-        // Insert keeping the order: scan from the back, where new events usually belong; past a few
-        // entries, search (a user's scenario can keep thousands pending — a timer per retry every
-        // microsecond — and a scan of them all per event would run for minutes).
-        let mut i = self.later.len();
-        let scan_stop = i.saturating_sub(SCAN_MAX);
-        while i > scan_stop && self.later[i - 1] > q {
-            i -= 1;
-        }
-        if i == scan_stop && i > 0 && self.later[i - 1] > q {
-            i = self.later.partition_point(|&e| e < q);
-        }
-        if i == self.later.len() {
-            self.later.push_back(q);
-        } else {
-            self.later.insert(i, q);
-        }
+        self.heap[i] = q;
     }
 
     /// The next event in `(time, sequence)` order.
-    pub fn pop(&mut self, now: SimTime) -> Option<Queued> {
-        match self.later.front() {
-            Some(front) if front.at() == now => self.later.pop_front(),
-            _ => self.now_fifo.pop_front().or_else(|| self.later.pop_front()),
+    pub fn pop(&mut self) -> Option<Queued> {
+        let last = self.heap.pop()?;
+        let Some(&top) = self.heap.first() else {
+            return Some(last);
+        };
+        // Sift the last entry down from the root: move the smaller child up into the hole.
+        let n = self.heap.len();
+        let mut i = 0;
+        loop {
+            let left = 2 * i + 1;
+            if left >= n {
+                break;
+            }
+            let right = left + 1;
+            let child = if right < n && self.heap[right].key < self.heap[left].key {
+                right
+            } else {
+                left
+            };
+            let below = self.heap[child];
+            if last.key < below.key {
+                break;
+            }
+            self.heap[i] = below;
+            i = child;
         }
+        self.heap[i] = last;
+        Some(top)
     }
 
     /// Whether an event is pending at an instant `hit` picks out.
     pub fn any_at(&self, hit: impl Fn(u64) -> bool) -> bool {
-        self.later
-            .iter()
-            .chain(self.now_fifo.iter())
-            .any(|q| hit(q.at().0))
+        self.heap.iter().any(|q| hit(q.at().0))
     }
 }
