@@ -64,6 +64,7 @@ size:
 bench:
 	bash tools/setup.sh bench
 	cargo run --release --quiet --example sweep_timing
+	bash tools/instructions.sh
 	cargo bench --bench run -- --warm-up-time 1 --measurement-time 3
 	bash tools/build-web.sh
 	bash tools/size-check.sh

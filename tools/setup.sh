@@ -3,7 +3,7 @@
 #   web:   the wasm32 target, wasm-pack, the wasm-bindgen CLI at the version Cargo.lock pins, Node.js
 #          and the page's npm dev tools (wasm-opt from the binaryen package; serving needs only Node)
 #   test:  web + Chromium and ChromeDriver (headless browser tests) + the page's npm dev tools
-#   bench: test (the page benchmark drives Chromium)
+#   bench: test (the page benchmark drives Chromium) + valgrind (the engine's instruction count)
 # Needs root (or sudo) for apt-get. Safe to run again: each step checks first.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -69,6 +69,10 @@ if [ "$what" = test ] || [ "$what" = bench ]; then
   if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
     apt_install chromium chromium-driver
   fi
+fi
+# `make bench` counts the engine's instructions per run with callgrind (tools/instructions.sh).
+if [ "$what" = bench ] && ! command -v valgrind >/dev/null; then
+  apt_install valgrind
 fi
 # The print test reads the PDF Chromium prints with pdftotext (www/tests/print.test.mjs).
 if [ "$what" = test ] && ! command -v pdftotext >/dev/null; then

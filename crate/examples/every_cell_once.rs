@@ -1,7 +1,7 @@
 //! The 256×256 (ttl, pause) sweep of the seed scenario with every cell run, once: a fixed workload for
-//! instruction counts, which unlike times are repeatable on a shared machine. `make bench` prints them:
-//!   valgrind --tool=callgrind target/release/examples/every_cell_once
-//! Instructions per run ≈ the total ÷ the 65,536 cells (the setup is a few thousand instructions).
+//! instruction counts, which unlike times are repeatable on a shared machine. `tools/instructions.sh`
+//! (run by `make bench`) counts them with callgrind and prints the instructions per run: the total ÷
+//! the 65,536 runs (the setup is a few thousand instructions).
 
 use leaselab::sweep::{sweep_every_cell, Axis};
 use leaselab::time::MS;

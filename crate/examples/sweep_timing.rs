@@ -1,7 +1,9 @@
 //! Times the 256×256 (ttl, pause) sweep of the seed scenario: `cargo run --release --example sweep_timing`.
 //! Prints the median of several sweeps as `sweep_native_ms: … ms` (the bisecting sweep), how many cells it
 //! ran, the same grid with every cell run (`sweep_every_cell_native_ms`, whose cells per second are the
-//! engine's runs per second), and the Monte Carlo
+//! engine's runs per second, and their inverse the native cost of one run,
+//! `every_cell_native_us_per_run`, beside `events_per_run`, the mean events one of those runs handles:
+//! the grid's runs handle more events than the seed's defaults do), and the Monte Carlo
 //! estimator's operations per second at the seed's ratio (50 ms Pareto pauses, 30 s TTL).
 
 use std::time::Instant;
@@ -55,6 +57,14 @@ fn main() {
         "runs_per_s_native: {:.0} runs/s",
         all as f64 / (every_ms / 1e3)
     );
+    println!(
+        "every_cell_native_us_per_run: {:.2} µs",
+        every_ms * 1e3 / all as f64
+    );
+    println!(
+        "events_per_run: {:.1} events (mean over the grid)",
+        mean_events(sc, &base, &x, &y)
+    );
     println!("(cells with a lost update: {lost} of {})", cells.len());
 
     let mut rates = Vec::new();
@@ -73,4 +83,19 @@ fn main() {
         "montecarlo_ops_per_s_native: {:.0} ops/s",
         rates[rates.len() / 2]
     );
+}
+
+/// The mean number of events a run of the grid handles (event by event, as the every-cell sweep runs).
+fn mean_events(sc: &leaselab::Scenario, base: &leaselab::Config, x: &Axis, y: &Axis) -> f64 {
+    let mut engine = leaselab::Engine::new();
+    let mut params = base.params.clone();
+    let mut events = 0u64;
+    for yi in 0..y.steps {
+        params[y.param] = y.value(yi);
+        for xi in 0..x.steps {
+            params[x.param] = x.value(xi);
+            events += u64::from(engine.run_at(sc, base, &params).unwrap().events);
+        }
+    }
+    events as f64 / (x.steps * y.steps) as f64
 }
