@@ -15,9 +15,11 @@
 //! skips a box whose lowest corner costs no less than the best counterexample found so far (no point
 //! of a box costs less than that corner, and only the corner itself costs as much).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::error::Error;
+use crate::inject::{Injected, ParamStep};
 use crate::outcome::{summarize, Summary};
 use crate::scenario::Scenario;
 use crate::sim::{Config, Engine};
@@ -140,8 +142,23 @@ pub fn combinations(sc: &Scenario, dims: &[Dim]) -> Result<u64, Error> {
 /// `base`) for the smallest point that loses an update. Exactly the answer of
 /// [`search_every_point`], which runs every point (tests compare the two).
 pub fn search(sc: &Scenario, base: &Config, dims: &[Dim]) -> Result<Found, Error> {
+    search_with_steps(sc, &[], base, dims)
+}
+
+/// [`search`] over a scenario with injected faults: `dims` name parameters of `inj.scenario` (its
+/// own, and the injected ones of `inj.dims`).
+pub fn search_injected(inj: &Injected, base: &Config, dims: &[Dim]) -> Result<Found, Error> {
+    search_with_steps(&inj.scenario, &inj.steps, base, dims)
+}
+
+fn search_with_steps(
+    sc: &Scenario,
+    steps: &[ParamStep],
+    base: &Config,
+    dims: &[Dim],
+) -> Result<Found, Error> {
     let combinations = combinations(sc, dims)?;
-    let mut s = Searcher::new(sc, base, dims);
+    let mut s = Searcher::new(sc, steps, base, dims);
     let mut hi = [0u64; DIMS_MAX];
     for (k, d) in dims.iter().enumerate() {
         hi[k] = d.count - 1;
@@ -160,17 +177,29 @@ pub fn search(sc: &Scenario, base: &Config, dims: &[Dim]) -> Result<Found, Error
 /// [`search`] the slow way: every point run on its own, event by event. The reference the search is
 /// tested against. `runs` is then `combinations`.
 pub fn search_every_point(sc: &Scenario, base: &Config, dims: &[Dim]) -> Result<Found, Error> {
+    search_every_point_injected(&Injected::none(sc), base, dims)
+}
+
+/// [`search_injected`] the slow way, every point run on its own.
+pub fn search_every_point_injected(
+    inj: &Injected,
+    base: &Config,
+    dims: &[Dim],
+) -> Result<Found, Error> {
+    let sc = &inj.scenario;
     let combinations = combinations(sc, dims)?;
-    let s = Searcher::new(sc, base, dims);
+    let s = Searcher::new(sc, &inj.steps, base, dims);
     let mut engine = Engine::new();
     let mut params = base.params.clone();
+    let mut at_point_sc = sc.clone();
     let mut best: Option<(u64, u64)> = None;
     for at in 0..combinations {
         let index = s.unpack(at);
         for (d, i) in dims.iter().zip(&index) {
             params[d.param] = d.value(*i);
         }
-        let run = engine.run_at(sc, base, &params);
+        Injected::apply(&inj.steps, &mut at_point_sc, &params);
+        let run = engine.run_at(&at_point_sc, base, &params);
         let run = run.map_err(|e| at_point(sc, dims, &params, e))?;
         let cost = index.iter().sum();
         if summarize(run).lost_update && best.is_none_or(|b| (cost, at) < b) {
@@ -200,7 +229,9 @@ fn at_point(sc: &Scenario, dims: &[Dim], params: &[u64], e: Error) -> Error {
 type GridBox = ([u64; DIMS_MAX], [u64; DIMS_MAX]);
 
 struct Searcher<'a> {
-    sc: &'a Scenario,
+    /// The scenario: borrowed, or a copy whose injected clock steps are rewritten before each run.
+    sc: Cow<'a, Scenario>,
+    steps: &'a [ParamStep],
     base: &'a Config,
     dims: &'a [Dim],
     engine: Engine,
@@ -218,11 +249,22 @@ struct Searcher<'a> {
 }
 
 impl<'a> Searcher<'a> {
-    fn new(sc: &'a Scenario, base: &'a Config, dims: &'a [Dim]) -> Searcher<'a> {
+    fn new(
+        sc: &'a Scenario,
+        steps: &'a [ParamStep],
+        base: &'a Config,
+        dims: &'a [Dim],
+    ) -> Searcher<'a> {
         let mut engine = Engine::new();
         engine.set_fast(true);
+        let sc = if steps.is_empty() {
+            Cow::Borrowed(sc)
+        } else {
+            Cow::Owned(sc.clone())
+        };
         Searcher {
             sc,
+            steps,
             base,
             dims,
             engine,
@@ -283,10 +325,13 @@ impl<'a> Searcher<'a> {
         for (d, i) in self.dims.iter().zip(index) {
             self.params[d.param] = d.value(*i);
         }
+        if !self.steps.is_empty() {
+            Injected::apply(self.steps, self.sc.to_mut(), &self.params);
+        }
         let run = self
             .engine
-            .run_at(self.sc, self.base, &self.params)
-            .map_err(|e| at_point(self.sc, self.dims, &self.params, e))?;
+            .run_at(&self.sc, self.base, &self.params)
+            .map_err(|e| at_point(&self.sc, self.dims, &self.params, e))?;
         let known = (run.sig, summarize(run));
         self.runs += 1;
         self.known.insert(at, known);
