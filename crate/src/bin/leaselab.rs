@@ -18,7 +18,7 @@ const USAGE: &str = "\
 usage:
   leaselab run [fenced|unfenced] [--scenario ID | --file PATH] [--ttl DUR] [--pause DUR]
                [--fencing POLICY] [--set NAME=DUR]... [--inject KIND:TARGET,KEY=DUR...]...
-               [--retries N] [--naive | --no-naive] [--json | --trace]
+               [--retries N] [--naive | --no-naive] [--json | --trace | --itf]
   leaselab check PATH
   leaselab scenarios [--json] [--lang en|bn] | leaselab scenarios --markdown
   leaselab sweep [--scenario ID | --file PATH] [--fencing POLICY] [--x NAME=FROM..TO:STEPS]
@@ -26,7 +26,7 @@ usage:
                  [--every-cell] [--format csv|json]
   leaselab search [--scenario ID | --file PATH] [--fencing POLICY] --vary NAME=FROM..TO:STEP [--vary ...]
                   [--inject KIND:TARGET,KEY=RANGE...]... [--set NAME=DUR]... [--retries N]
-                  [--naive | --no-naive] [--json]
+                  [--naive | --no-naive] [--json] [--itf PATH]
   leaselab estimate [--fencing POLICY] [--ttl DUR] [--retry DUR] [--work DUR]
                     [--preset g1|cms-full|zgc|seed-ratio | --pareto SCALE:SHAPE | --lognormal MEDIAN:SIGMA]
                     [--rate N|always] [--ops N] [--per-day N] [--seed N] [--json]
@@ -53,7 +53,8 @@ exit 1 when one does, 0 when none of the grid's points does, 2 on bad input.
 FROM..TO:STEP or one DUR): freeze:A,at=R,for=R | delay:A-store,by=R | delay:A-n2,by=R (Redlock) |
 delay:lock,by=R | delay:store,by=R | step:A,at=R,back=R (or ahead=R; A, server or a Redlock node n2).
 Each adds parameters (freeze_A_at, freeze_A_for, delay_A_store, step_A_back, …); `run --inject`
-takes one value each, to reproduce a point (docs/cli.md).";
+takes one value each, to reproduce a point (docs/cli.md). `run --itf` prints the run as an ITF trace
+(Apalache, Quint); `search --itf PATH` writes the counterexample's there (nothing when safe).";
 
 /// A bad command line: one line on stderr, exit status 2.
 struct Usage(String);
@@ -199,6 +200,8 @@ struct RunArgs<'a> {
     naive: Option<bool>,
     json: bool,
     trace: bool,
+    /// Print the run as an ITF trace (Apalache, Quint).
+    itf: bool,
 }
 
 fn parse_run_args(args: &[String]) -> Result<RunArgs<'_>, Usage> {
@@ -238,6 +241,7 @@ fn parse_run_args(args: &[String]) -> Result<RunArgs<'_>, Usage> {
             "--no-naive" => a.naive = Some(false),
             "--json" => a.json = true,
             "--trace" => a.trace = true,
+            "--itf" => a.itf = true,
             other if other.starts_with('-') => {
                 return Err(Usage(format!(
                     "unknown option {other:?}; see `leaselab help`"
@@ -250,8 +254,8 @@ fn parse_run_args(args: &[String]) -> Result<RunArgs<'_>, Usage> {
             }
         }
     }
-    if a.json && a.trace {
-        return Err(Usage("--json and --trace conflict; give one".into()));
+    if u8::from(a.json) + u8::from(a.trace) + u8::from(a.itf) > 1 {
+        return Err(Usage("--json, --trace and --itf conflict; give one".into()));
     }
     one_source(a.scenario_id, a.file)?;
     Ok(a)
@@ -367,6 +371,8 @@ fn run(args: &[String]) -> Result<ExitCode, Failure> {
     let mut out = std::io::stdout().lock();
     if a.json {
         let _ = writeln!(out, "{}", report::json(&outcome));
+    } else if a.itf {
+        let _ = writeln!(out, "{}", report::itf(&outcome));
     } else {
         if a.trace {
             print_trace(&mut out, sc, &outcome);
@@ -942,6 +948,8 @@ struct SearchArgs<'a> {
     retries: u32,
     naive: Option<bool>,
     json: bool,
+    /// Write the counterexample's run as an ITF trace to this file.
+    itf: Option<&'a str>,
 }
 
 fn parse_search_args(args: &[String]) -> Result<SearchArgs<'_>, Usage> {
@@ -963,6 +971,7 @@ fn parse_search_args(args: &[String]) -> Result<SearchArgs<'_>, Usage> {
             "--naive" => a.naive = Some(true),
             "--no-naive" => a.naive = Some(false),
             "--json" => a.json = true,
+            "--itf" => a.itf = Some(take_value(flag, inline, &mut it)?),
             other => {
                 return Err(Usage(format!(
                     "unexpected argument \"{other}\"; see `leaselab help`"
@@ -1042,6 +1051,10 @@ fn search(args: &[String]) -> Result<ExitCode, Failure> {
         }
         _ => None,
     };
+    if let (Some(path), Some(o)) = (a.itf, &outcome) {
+        std::fs::write(path, report::itf(o) + "\n")
+            .map_err(|e| Usage(format!("--itf: cannot write \"{path}\": {e}")))?;
+    }
     let mut out = std::io::stdout().lock();
     if a.json {
         let _ = writeln!(
