@@ -50,6 +50,7 @@ pub use leaselab_model::{client, clock, error, scenario, sig, store, time};
 // Natively always; in wasm only with the `estimate` feature (the page's wasm leaves it out).
 #[cfg(any(not(target_arch = "wasm32"), feature = "estimate"))]
 pub mod estimate;
+pub mod inject;
 pub mod lock;
 pub mod outcome;
 pub mod report;

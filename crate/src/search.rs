@@ -14,10 +14,22 @@
 //! search splits boxes in half until their corners agree or every point of the box is a corner, and
 //! skips a box whose lowest corner costs no less than the best counterexample found so far (no point
 //! of a box costs less than that corner, and only the corner itself costs as much).
+//!
+//! The same argument holds along any line, not only the grid's: while the path stays the same every
+//! time is affine in the parameters, and each choice it made (`decide`, `floor`) is a half-space of
+//! them, so the points of one path form a convex set. Two uses save runs on grids of up to
+//! [`DENSE_POINTS_MAX`] points, where the search keeps a mark per point: a box whose corners agree
+//! marks all its points, so a later box with a corner on its face needs no run there; and in a box
+//! whose corners disagree, a corner whose neighbours along some edges run its path spans a simplex
+//! (the corner and those neighbours) whose points all run it, marked too. Where paths meet at a
+//! slant, half of the points along the seam are then decided without a run. `tests/search_exact.rs`
+//! compares the answer with running every point.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::error::Error;
+use crate::inject::{Injected, ParamStep};
 use crate::outcome::{summarize, Summary};
 use crate::scenario::Scenario;
 use crate::sim::{Config, Engine};
@@ -140,8 +152,23 @@ pub fn combinations(sc: &Scenario, dims: &[Dim]) -> Result<u64, Error> {
 /// `base`) for the smallest point that loses an update. Exactly the answer of
 /// [`search_every_point`], which runs every point (tests compare the two).
 pub fn search(sc: &Scenario, base: &Config, dims: &[Dim]) -> Result<Found, Error> {
+    search_with_steps(sc, &[], base, dims)
+}
+
+/// [`search`] over a scenario with injected faults: `dims` name parameters of `inj.scenario` (its
+/// own, and the injected ones of `inj.dims`).
+pub fn search_injected(inj: &Injected, base: &Config, dims: &[Dim]) -> Result<Found, Error> {
+    search_with_steps(&inj.scenario, &inj.steps, base, dims)
+}
+
+fn search_with_steps(
+    sc: &Scenario,
+    steps: &[ParamStep],
+    base: &Config,
+    dims: &[Dim],
+) -> Result<Found, Error> {
     let combinations = combinations(sc, dims)?;
-    let mut s = Searcher::new(sc, base, dims);
+    let mut s = Searcher::new(sc, steps, base, dims);
     let mut hi = [0u64; DIMS_MAX];
     for (k, d) in dims.iter().enumerate() {
         hi[k] = d.count - 1;
@@ -160,17 +187,29 @@ pub fn search(sc: &Scenario, base: &Config, dims: &[Dim]) -> Result<Found, Error
 /// [`search`] the slow way: every point run on its own, event by event. The reference the search is
 /// tested against. `runs` is then `combinations`.
 pub fn search_every_point(sc: &Scenario, base: &Config, dims: &[Dim]) -> Result<Found, Error> {
+    search_every_point_injected(&Injected::none(sc), base, dims)
+}
+
+/// [`search_injected`] the slow way, every point run on its own.
+pub fn search_every_point_injected(
+    inj: &Injected,
+    base: &Config,
+    dims: &[Dim],
+) -> Result<Found, Error> {
+    let sc = &inj.scenario;
     let combinations = combinations(sc, dims)?;
-    let s = Searcher::new(sc, base, dims);
+    let s = Searcher::new(sc, &inj.steps, base, dims);
     let mut engine = Engine::new();
     let mut params = base.params.clone();
+    let mut at_point_sc = sc.clone();
     let mut best: Option<(u64, u64)> = None;
     for at in 0..combinations {
         let index = s.unpack(at);
         for (d, i) in dims.iter().zip(&index) {
             params[d.param] = d.value(*i);
         }
-        let run = engine.run_at(sc, base, &params);
+        Injected::apply(&inj.steps, &mut at_point_sc, &params);
+        let run = engine.run_at(&at_point_sc, base, &params);
         let run = run.map_err(|e| at_point(sc, dims, &params, e))?;
         let cost = index.iter().sum();
         if summarize(run).lost_update && best.is_none_or(|b| (cost, at) < b) {
@@ -200,14 +239,15 @@ fn at_point(sc: &Scenario, dims: &[Dim], params: &[u64], e: Error) -> Error {
 type GridBox = ([u64; DIMS_MAX], [u64; DIMS_MAX]);
 
 struct Searcher<'a> {
-    sc: &'a Scenario,
+    /// The scenario: borrowed, or a copy whose injected clock steps are rewritten before each run.
+    sc: Cow<'a, Scenario>,
+    steps: &'a [ParamStep],
     base: &'a Config,
     dims: &'a [Dim],
     engine: Engine,
     params: Vec<u64>,
-    /// The path signature and outcome of every point run, by its place in the grid (row-major, the
-    /// last dimension fastest, so a smaller place is a point smaller in the tie order).
-    known: HashMap<u64, (u64, Summary)>,
+    /// The path signature and outcome of every point run or decided, by its place in the grid.
+    known: Known,
     runs: u64,
     /// The best counterexample so far: its cost and place.
     best: Option<(u64, u64)>,
@@ -218,16 +258,27 @@ struct Searcher<'a> {
 }
 
 impl<'a> Searcher<'a> {
-    fn new(sc: &'a Scenario, base: &'a Config, dims: &'a [Dim]) -> Searcher<'a> {
+    fn new(
+        sc: &'a Scenario,
+        steps: &'a [ParamStep],
+        base: &'a Config,
+        dims: &'a [Dim],
+    ) -> Searcher<'a> {
         let mut engine = Engine::new();
         engine.set_fast(true);
+        let sc = if steps.is_empty() {
+            Cow::Borrowed(sc)
+        } else {
+            Cow::Owned(sc.clone())
+        };
         Searcher {
             sc,
+            steps,
             base,
             dims,
             engine,
             params: base.params.clone(),
-            known: HashMap::new(),
+            known: Known::new(dims.iter().map(|d| d.count).product()),
             runs: 0,
             best: None,
             stack: Vec::new(),
@@ -269,8 +320,8 @@ impl<'a> Searcher<'a> {
     /// The path and outcome of the point at `index`, run unless known.
     fn point(&mut self, index: &[u64]) -> Result<(u64, Summary), Error> {
         let at = self.place(index);
-        if let Some(known) = self.known.get(&at) {
-            return Ok(*known);
+        if let Some(known) = self.known.get(at) {
+            return Ok(known);
         }
         if self.runs >= RUNS_MAX {
             return Err(Error::BadValue {
@@ -283,10 +334,13 @@ impl<'a> Searcher<'a> {
         for (d, i) in self.dims.iter().zip(index) {
             self.params[d.param] = d.value(*i);
         }
+        if !self.steps.is_empty() {
+            Injected::apply(self.steps, self.sc.to_mut(), &self.params);
+        }
         let run = self
             .engine
-            .run_at(self.sc, self.base, &self.params)
-            .map_err(|e| at_point(self.sc, self.dims, &self.params, e))?;
+            .run_at(&self.sc, self.base, &self.params)
+            .map_err(|e| at_point(&self.sc, self.dims, &self.params, e))?;
         let known = (run.sig, summarize(run));
         self.runs += 1;
         self.known.insert(at, known);
@@ -324,9 +378,16 @@ impl<'a> Searcher<'a> {
         }
         let first = self.corners[0];
         self.offer(lo, &first.1);
-        if self.corners.iter().all(|c| *c == first) || (0..d).all(|k| hi[k] - lo[k] <= 1) {
-            return Ok(()); // every point is the lowest corner's, or a corner already offered
+        if self.corners.iter().all(|c| *c == first) {
+            // Every point runs the lowest corner's path: later boxes that meet this one at a face
+            // find their corners there decided, without a run.
+            self.fill(lo, hi, first);
+            return Ok(());
         }
+        if (0..d).all(|k| hi[k] - lo[k] <= 1) {
+            return Ok(()); // every point is a corner already offered
+        }
+        self.infer_corner_simplices(lo, hi);
         let k = self.split_dim(lo, hi);
         let (mut low, mut high) = ([0u64; DIMS_MAX], [0u64; DIMS_MAX]);
         low[..d].copy_from_slice(lo);
@@ -343,6 +404,99 @@ impl<'a> Searcher<'a> {
         Ok(())
     }
 
+    /// A corner whose neighbours along every edge run its path spans a simplex (the corner and those
+    /// neighbours) whose points all run it: a path's points form a convex set (module docs). Marks
+    /// them, so that the boxes inside need no run there. Small boxes only (it visits each point).
+    fn infer_corner_simplices(&mut self, lo: &[u64], hi: &[u64]) {
+        let d = lo.len();
+        let widths = (0..d).map(|k| hi[k] - lo[k]);
+        let volume = widths.clone().try_fold(1u64, |v, w| v.checked_mul(w + 1));
+        let scale = widths
+            .filter(|&w| w > 0)
+            .try_fold(1u128, |p, w| p.checked_mul(u128::from(w)));
+        let (Some(volume), Some(scale)) = (volume, scale) else {
+            return;
+        };
+        if !self.known.is_dense() || volume > SIMPLEX_POINTS_MAX {
+            return;
+        }
+        for c in 0..self.corners.len() {
+            // The dimensions along which the corner's neighbour runs its path: the simplex lies in
+            // the face they span through the corner.
+            let agree = (0..d)
+                .filter(|&k| hi[k] > lo[k] && self.corners[c ^ 1 << k] == self.corners[c])
+                .fold(0usize, |m, k| m | 1 << k);
+            if agree == 0 {
+                continue;
+            }
+            let id = self.known.class(self.corners[c]);
+            // The face through corner c spanned by `agree`: its own bounds.
+            let (mut flo, mut fhi) = ([0u64; DIMS_MAX], [0u64; DIMS_MAX]);
+            for k in 0..d {
+                let v = if c >> k & 1 == 1 { hi[k] } else { lo[k] };
+                (flo[k], fhi[k]) = if agree >> k & 1 == 1 {
+                    (lo[k], hi[k])
+                } else {
+                    (v, v)
+                };
+            }
+            let mut at = flo;
+            loop {
+                // Inside when Σ |x − corner| / width ≤ 1, in integers: Σ |x − corner|·scale/width ≤ scale.
+                let inside = (0..d)
+                    .filter(|&k| agree >> k & 1 == 1)
+                    .try_fold(0u128, |sum, k| {
+                        let off = if c >> k & 1 == 1 {
+                            hi[k] - at[k]
+                        } else {
+                            at[k] - lo[k]
+                        };
+                        let sum = sum + u128::from(off) * (scale / u128::from(hi[k] - lo[k]));
+                        (sum <= scale).then_some(sum)
+                    });
+                if inside.is_some() {
+                    let place = self.place(&at[..d]);
+                    if self.known.get(place).is_none() {
+                        self.known.mark(place..=place, id);
+                    }
+                }
+                if !next_point(&mut at[..d], &flo[..d], &fhi[..d]) {
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Marks every point of the box `lo..=hi` as running `path` (when the grid is small enough to keep
+    /// a mark per point).
+    fn fill(&mut self, lo: &[u64], hi: &[u64], path: (u64, Summary)) {
+        if !self.known.is_dense() {
+            return;
+        }
+        let id = self.known.class(path);
+        let d = lo.len();
+        let mut at = [0u64; DIMS_MAX];
+        at[..d].copy_from_slice(lo);
+        loop {
+            let first = self.place(&at[..d]);
+            // The last dimension is contiguous in the grid's order: one run of places.
+            self.known.mark(first..=first + (hi[d - 1] - lo[d - 1]), id);
+            // The next line: count up the other dimensions like an odometer.
+            let mut k = d - 1;
+            loop {
+                if k == 0 {
+                    return;
+                }
+                k -= 1;
+                if at[k] < hi[k] {
+                    at[k] += 1;
+                    break;
+                }
+                at[k] = lo[k];
+            }
+        }
+    }
+
     /// Where to split a box whose corners disagree: along the dimension where most pairs of corners
     /// that differ only in it disagree (the path changes along it), then the widest, then the first.
     fn split_dim(&self, lo: &[u64], hi: &[u64]) -> usize {
@@ -353,8 +507,97 @@ impl<'a> Searcher<'a> {
                 .count()
         };
         (0..lo.len())
-            .filter(|&k| hi[k] > lo[k])
+            .filter(|&k| changes(k) > 0)
             .max_by_key(|&k| (changes(k), hi[k] - lo[k], std::cmp::Reverse(k)))
             .expect("a box whose corners disagree is more than one point")
+    }
+}
+
+/// The largest box whose corner simplices are inferred (see `infer_corner_simplices`).
+const SIMPLEX_POINTS_MAX: u64 = 1 << 16;
+
+/// Moves `at` to the next point of the box `lo..=hi`, the last dimension fastest; false after the last.
+fn next_point(at: &mut [u64], lo: &[u64], hi: &[u64]) -> bool {
+    for k in (0..at.len()).rev() {
+        if at[k] < hi[k] {
+            at[k] += 1;
+            return true;
+        }
+        at[k] = lo[k];
+    }
+    false
+}
+
+/// Most points for which the search keeps a mark each (4 bytes a point): larger grids keep only the
+/// points they ran.
+pub const DENSE_POINTS_MAX: u64 = 1 << 22;
+
+/// What the search knows of each point: its path and outcome, once run or once inside a box whose
+/// corners agree. Dense (a class per point) for grids up to [`DENSE_POINTS_MAX`] points, else the
+/// points run, by place.
+enum Known {
+    Dense {
+        /// Per point: 0 unknown, else 1 + an index into `classes`.
+        marks: Vec<u32>,
+        classes: Vec<(u64, Summary)>,
+    },
+    Sparse(HashMap<u64, (u64, Summary)>),
+}
+
+impl Known {
+    fn new(points: u64) -> Known {
+        if points <= DENSE_POINTS_MAX {
+            Known::Dense {
+                marks: vec![0; points as usize],
+                classes: Vec::new(),
+            }
+        } else {
+            Known::Sparse(HashMap::new())
+        }
+    }
+
+    fn is_dense(&self) -> bool {
+        matches!(self, Known::Dense { .. })
+    }
+
+    fn get(&self, at: u64) -> Option<(u64, Summary)> {
+        match self {
+            Known::Dense { marks, classes } => match marks[at as usize] {
+                0 => None,
+                id => Some(classes[id as usize - 1]),
+            },
+            Known::Sparse(map) => map.get(&at).copied(),
+        }
+    }
+
+    fn insert(&mut self, at: u64, path: (u64, Summary)) {
+        if let Known::Sparse(map) = self {
+            map.insert(at, path);
+            return;
+        }
+        let id = self.class(path);
+        self.mark(at..=at, id);
+    }
+
+    /// The mark of `path` (dense only): its class, added if new.
+    fn class(&mut self, path: (u64, Summary)) -> u32 {
+        let Known::Dense { classes, .. } = self else {
+            return 0;
+        };
+        // Classes are few (one per path met); the latest is the likeliest.
+        match classes.iter().rposition(|c| *c == path) {
+            Some(i) => i as u32 + 1,
+            None => {
+                classes.push(path);
+                classes.len() as u32
+            }
+        }
+    }
+
+    fn mark(&mut self, places: std::ops::RangeInclusive<u64>, id: u32) {
+        if let Known::Dense { marks, .. } = self {
+            let (from, to) = (*places.start() as usize, *places.end() as usize);
+            marks[from..=to].fill(id);
+        }
     }
 }

@@ -188,3 +188,142 @@ fn bad_grids() {
         &["--fencing", "tokn"],
     );
 }
+
+#[test]
+fn injected_faults_are_dimensions_and_run_reproduces_the_point() {
+    // The seed with A's own pause 0 is safe; an injected freeze of A that outlasts the lease is not.
+    let args = [
+        "search",
+        "--set",
+        "pause=0",
+        "--inject",
+        "freeze:A,at=0..400ms:100ms,for=0..900ms:100ms",
+        "--vary",
+        "ttl=100ms..300ms:100ms",
+        "--json",
+    ];
+    let out = leaselab(&args);
+    assert_eq!(out.status.code(), Some(1));
+    let json = stdout(&out);
+    let head = "{\"safe\":false,\"combinations\":150,\"runs\":";
+    assert!(json.starts_with(head), "{json}");
+    // The injected parameters come first (their flag came first), then ttl.
+    let params = "\"counterexample\":{\"params\":{\"freeze_A_at\":0,\"freeze_A_for\":100,\"ttl\":100},\"cost\":1,";
+    assert!(json.contains(params), "{json}");
+    let run = &json[json.find("\"run\":").unwrap() + 6..json.len() - 3];
+    let direct = leaselab(&[
+        "run",
+        "--pause",
+        "0",
+        "--ttl",
+        "100ms",
+        "--inject",
+        "freeze:A,at=0,for=100ms",
+        "--json",
+    ]);
+    assert_eq!(direct.status.code(), Some(1));
+    assert_eq!(format!("{run}\n"), stdout(&direct));
+
+    // The same without the freeze: safe.
+    let safe = leaselab(&[
+        "search",
+        "--set",
+        "pause=0",
+        "--vary",
+        "ttl=100ms..300ms:100ms",
+    ]);
+    assert_eq!(safe.status.code(), Some(0));
+
+    // A clock step and a link delay, in text: the summary names the injected parameters.
+    let out = leaselab(&[
+        "search",
+        "--set",
+        "pause=200ms",
+        "--inject",
+        "step:server,at=0..300ms:50ms,ahead=0..400ms:100ms",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("lost update: the smallest of 35 combinations is step_server_at=50ms step_server_ahead=200ms"),
+        "{text}"
+    );
+    let out = leaselab(&[
+        "search",
+        "--set",
+        "pause=200ms",
+        "--inject",
+        "delay:A-store,by=0..1s:50ms",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).contains(" delay_A_store="), "{}", stdout(&out));
+}
+
+#[test]
+fn bad_injections() {
+    let search = |inject: &str, must: &[&str]| {
+        bad(&["search", "--inject", inject], must);
+    };
+    search(
+        "nope:A,at=1s",
+        &["--inject", "unknown kind \"nope\"", "freeze, delay or step"],
+    );
+    search("freeze", &["--inject", "KIND:TARGET,KEY=RANGE"]);
+    search("freeze:Z,at=1s,for=1s", &["unknown client \"Z\"", "A, B"]);
+    search("freeze:A,at=1s", &["expected the keys at, for"]);
+    search("freeze:A,at=1s,at=2s,for=1s", &["at is given twice"]);
+    search("freeze:A,at=2s..1s:1ms,for=1s", &["freeze_A_at", "empty"]);
+    search("freeze:A,at=0..1s:0,for=1s", &["freeze_A_at", "step"]);
+    search("freeze:A,at=0..1x:1ms,for=1s", &["at:", "\"1x\""]);
+    search("freeze:A,at=0..1s,for=1s", &["FROM..TO:STEP"]);
+    search("delay:A-n1,by=1s", &["Redlock node", "lease"]);
+    search(
+        "delay:A-moon,by=1s",
+        &["unknown link \"A-moon\"", "CLIENT-store"],
+    );
+    search("delay:A-store,by=-1s", &["negative"]);
+    search("step:A,at=1s,back=1s,ahead=1s", &["back=R or ahead=R"]);
+    search("step:server,at=0..2h:1s,back=1s", &["2h"]);
+    bad(
+        &[
+            "search",
+            "--inject",
+            "freeze:A,at=1s,for=1s",
+            "--inject",
+            "freeze:A,at=2s,for=1s",
+        ],
+        &["freeze_A_at", "twice"],
+    );
+    bad(
+        &["search", "--inject", "freeze:A,at=0..1s:1ms,for=0..1s:1us"],
+        &["combinations", "over the limit"],
+    );
+    bad(
+        &[
+            "search",
+            "--inject",
+            "freeze:A,at=0..1s:1ms,for=1s",
+            "--set",
+            "freeze_A_at=5ms",
+        ],
+        &["--set", "freeze_A_at", "varied"],
+    );
+    bad(
+        &[
+            "search",
+            "--scenario",
+            "redlock-clock-jump",
+            "--inject",
+            "step:n3,at=1s,back=1s",
+        ],
+        &["n3", "already steps"],
+    );
+    bad(
+        &["run", "--inject", "freeze:A,at=0..1s:1ms,for=1s"],
+        &["--inject", "freeze_A_at has 1001 values", "one"],
+    );
+    bad(
+        &["run", "--inject", "freeze:Q,at=0,for=1s"],
+        &["--inject", "\"Q\""],
+    );
+}

@@ -6,6 +6,7 @@ use std::io::Write as _;
 use std::process::ExitCode;
 
 use leaselab::catalogue;
+use leaselab::inject::Injected;
 use leaselab::report;
 use leaselab::scenario::Scenario;
 use leaselab::sim::RETRIES_MAX;
@@ -16,15 +17,16 @@ use leaselab::{simulate, Config, Policy};
 const USAGE: &str = "\
 usage:
   leaselab run [fenced|unfenced] [--scenario ID | --file PATH] [--ttl DUR] [--pause DUR]
-               [--fencing POLICY] [--set NAME=DUR]... [--retries N] [--naive | --no-naive]
-               [--json | --trace]
+               [--fencing POLICY] [--set NAME=DUR]... [--inject KIND:TARGET,KEY=DUR...]...
+               [--retries N] [--naive | --no-naive] [--json | --trace | --itf]
   leaselab check PATH
   leaselab scenarios [--json] [--lang en|bn] | leaselab scenarios --markdown
   leaselab sweep [--scenario ID | --file PATH] [--fencing POLICY] [--x NAME=FROM..TO:STEPS]
                  [--y NAME=FROM..TO:STEPS] [--set NAME=DUR]... [--retries N] [--naive | --no-naive]
                  [--every-cell] [--format csv|json]
   leaselab search [--scenario ID | --file PATH] [--fencing POLICY] --vary NAME=FROM..TO:STEP [--vary ...]
-                  [--set NAME=DUR]... [--retries N] [--naive | --no-naive] [--json]
+                  [--inject KIND:TARGET,KEY=RANGE...]... [--set NAME=DUR]... [--retries N]
+                  [--naive | --no-naive] [--json] [--itf PATH]
   leaselab estimate [--fencing POLICY] [--ttl DUR] [--retry DUR] [--work DUR]
                     [--preset g1|cms-full|zgc|seed-ratio | --pareto SCALE:SHAPE | --lognormal MEDIAN:SIGMA]
                     [--rate N|always] [--ops N] [--per-day N] [--seed N] [--json]
@@ -46,7 +48,13 @@ code 0 safe, 1 safe with a write refused, 2+i client i's update lost. It runs on
 run's path changes and fills the rest (exact: tested against --every-cell, which runs every cell).
 `search` decides every point of the --vary grid exactly and prints the smallest one that loses an
 update (cost: the sum of the steps from each FROM; ties to the earlier --vary) and its transcript:
-exit 1 when one does, 0 when none of the grid's points does, 2 on bad input.";
+exit 1 when one does, 0 when none of the grid's points does, 2 on bad input.
+--inject adds a fault the scenario does not declare, its values a grid's dimensions (RANGE is
+FROM..TO:STEP or one DUR): freeze:A,at=R,for=R | delay:A-store,by=R | delay:A-n2,by=R (Redlock) |
+delay:lock,by=R | delay:store,by=R | step:A,at=R,back=R (or ahead=R; A, server or a Redlock node n2).
+Each adds parameters (freeze_A_at, freeze_A_for, delay_A_store, step_A_back, …); `run --inject`
+takes one value each, to reproduce a point (docs/cli.md). `run --itf` prints the run as an ITF trace
+(Apalache, Quint); `search --itf PATH` writes the counterexample's there (nothing when safe).";
 
 /// A bad command line: one line on stderr, exit status 2.
 struct Usage(String);
@@ -186,10 +194,14 @@ struct RunArgs<'a> {
     scenario_id: Option<&'a str>,
     file: Option<&'a str>,
     sets: Vec<(String, String, &'static str)>,
+    /// `--inject KIND:TARGET,KEY=DUR…`: faults the scenario does not declare, one value each.
+    injects: Vec<&'a str>,
     retries: u32,
     naive: Option<bool>,
     json: bool,
     trace: bool,
+    /// Print the run as an ITF trace (Apalache, Quint).
+    itf: bool,
 }
 
 fn parse_run_args(args: &[String]) -> Result<RunArgs<'_>, Usage> {
@@ -223,11 +235,13 @@ fn parse_run_args(args: &[String]) -> Result<RunArgs<'_>, Usage> {
                 let (name, value) = parse_set(take_value(flag, inline, &mut it)?)?;
                 a.sets.push((name, value, "--set"));
             }
+            "--inject" => a.injects.push(take_value(flag, inline, &mut it)?),
             "--retries" => a.retries = parse_retries(take_value(flag, inline, &mut it)?)?,
             "--naive" => a.naive = Some(true),
             "--no-naive" => a.naive = Some(false),
             "--json" => a.json = true,
             "--trace" => a.trace = true,
+            "--itf" => a.itf = true,
             other if other.starts_with('-') => {
                 return Err(Usage(format!(
                     "unknown option {other:?}; see `leaselab help`"
@@ -240,8 +254,8 @@ fn parse_run_args(args: &[String]) -> Result<RunArgs<'_>, Usage> {
             }
         }
     }
-    if a.json && a.trace {
-        return Err(Usage("--json and --trace conflict; give one".into()));
+    if u8::from(a.json) + u8::from(a.trace) + u8::from(a.itf) > 1 {
+        return Err(Usage("--json, --trace and --itf conflict; give one".into()));
     }
     one_source(a.scenario_id, a.file)?;
     Ok(a)
@@ -345,14 +359,20 @@ fn run(args: &[String]) -> Result<ExitCode, Failure> {
     let policy = run_policy(&a)?;
     let mut owned = None;
     let sc = scenario_for(a.file, a.scenario_id, &mut owned)?;
+    let inj = run_injections(sc, &a.injects)?;
+    let sc = inj.as_ref().map_or(sc, |i| &i.scenario);
     let mut cfg = Config::new(sc, policy);
     cfg.retries = a.retries;
     cfg.naive = check_naive(sc, a.naive)?;
     apply_sets(sc, &mut cfg.params, &a.sets)?;
+    let at = inj.as_ref().map(|i| i.scenario_at(&cfg.params));
+    let sc = at.as_ref().unwrap_or(sc);
     let outcome = simulate(sc, &cfg).map_err(|e| Usage(e.to_string()))?;
     let mut out = std::io::stdout().lock();
     if a.json {
         let _ = writeln!(out, "{}", report::json(&outcome));
+    } else if a.itf {
+        let _ = writeln!(out, "{}", report::itf(&outcome));
     } else {
         if a.trace {
             print_trace(&mut out, sc, &outcome);
@@ -362,6 +382,25 @@ fn run(args: &[String]) -> Result<ExitCode, Failure> {
         }
     }
     Ok(ExitCode::from(report::exit_code(&outcome) as u8))
+}
+
+/// `run --inject`: the scenario with these faults, each at one value (`None` without any).
+fn run_injections(sc: &Scenario, injects: &[&str]) -> Result<Option<Injected>, Usage> {
+    if injects.is_empty() {
+        return Ok(None);
+    }
+    let mut inj = Injected::none(sc);
+    for text in injects {
+        inj.add(text).map_err(|e| Usage(format!("--inject: {e}")))?;
+    }
+    if let Some(d) = inj.dims.iter().find(|d| d.count > 1) {
+        let name = &inj.scenario.params[d.param].name;
+        return Err(Usage(format!(
+            "--inject: {name} has {} values; run takes one (KEY=DUR), search a range",
+            d.count
+        )));
+    }
+    Ok(Some(inj))
 }
 
 fn print_trace(out: &mut impl std::io::Write, sc: &Scenario, o: &leaselab::Outcome) {
@@ -903,11 +942,14 @@ struct SearchArgs<'a> {
     scenario_id: Option<&'a str>,
     file: Option<&'a str>,
     policy: Option<Policy>,
-    vary: Vec<&'a str>,
+    /// The `--vary` (false) and `--inject` (true) flags, in the order given: the tie order.
+    axes: Vec<(bool, &'a str)>,
     sets: Vec<(String, String, &'static str)>,
     retries: u32,
     naive: Option<bool>,
     json: bool,
+    /// Write the counterexample's run as an ITF trace to this file.
+    itf: Option<&'a str>,
 }
 
 fn parse_search_args(args: &[String]) -> Result<SearchArgs<'_>, Usage> {
@@ -919,7 +961,8 @@ fn parse_search_args(args: &[String]) -> Result<SearchArgs<'_>, Usage> {
             "--scenario" => a.scenario_id = Some(take_value(flag, inline, &mut it)?),
             "--file" => a.file = Some(take_value(flag, inline, &mut it)?),
             "--fencing" => a.policy = Some(parse_fencing(take_value(flag, inline, &mut it)?)?),
-            "--vary" => a.vary.push(take_value(flag, inline, &mut it)?),
+            "--vary" => a.axes.push((false, take_value(flag, inline, &mut it)?)),
+            "--inject" => a.axes.push((true, take_value(flag, inline, &mut it)?)),
             "--set" => {
                 let (name, value) = parse_set(take_value(flag, inline, &mut it)?)?;
                 a.sets.push((name, value, "--set"));
@@ -928,6 +971,7 @@ fn parse_search_args(args: &[String]) -> Result<SearchArgs<'_>, Usage> {
             "--naive" => a.naive = Some(true),
             "--no-naive" => a.naive = Some(false),
             "--json" => a.json = true,
+            "--itf" => a.itf = Some(take_value(flag, inline, &mut it)?),
             other => {
                 return Err(Usage(format!(
                     "unexpected argument \"{other}\"; see `leaselab help`"
@@ -935,9 +979,10 @@ fn parse_search_args(args: &[String]) -> Result<SearchArgs<'_>, Usage> {
             }
         }
     }
-    if a.vary.is_empty() {
+    if a.axes.is_empty() {
         return Err(Usage(
-            "search needs at least one --vary NAME=FROM..TO:STEP".into(),
+            "search needs at least one --vary NAME=FROM..TO:STEP or --inject KIND:TARGET,KEY=RANGE"
+                .into(),
         ));
     }
     one_source(a.scenario_id, a.file)?;
@@ -956,16 +1001,30 @@ fn parse_vary(text: &str, sc: &Scenario) -> Result<leaselab::search::Dim, Usage>
         .map_err(|e| bad(e.to_string()))
 }
 
+/// The scenario with the `--inject`ed faults, and the grid's dimensions in the order the flags came.
+fn search_grid(
+    sc: &Scenario,
+    axes: &[(bool, &str)],
+) -> Result<(Injected, Vec<leaselab::search::Dim>), Usage> {
+    let mut inj = Injected::none(sc);
+    let mut dims = Vec::new();
+    for &(inject, text) in axes {
+        if inject {
+            let n = inj.add(text).map_err(|e| Usage(format!("--inject: {e}")))?;
+            dims.extend_from_slice(&inj.dims[inj.dims.len() - n..]);
+        } else {
+            dims.push(parse_vary(text, &inj.scenario)?);
+        }
+    }
+    Ok((inj, dims))
+}
+
 fn search(args: &[String]) -> Result<ExitCode, Failure> {
-    use leaselab::search::Dim;
     let a = parse_search_args(args)?;
     let mut owned = None;
     let sc = scenario_for(a.file, a.scenario_id, &mut owned)?;
-    let dims = a
-        .vary
-        .iter()
-        .map(|text| parse_vary(text, sc))
-        .collect::<Result<Vec<Dim>, Usage>>()?;
+    let (inj, dims) = search_grid(sc, &a.axes)?;
+    let sc = &inj.scenario;
     if let Some((name, ..)) = a.sets.iter().find(|(name, ..)| {
         let i = sc.param_index(name);
         dims.iter().any(|d| Some(d.param) == i)
@@ -975,17 +1034,27 @@ fn search(args: &[String]) -> Result<ExitCode, Failure> {
     let mut base = Config::new(sc, a.policy.unwrap_or(Policy::None));
     (base.retries, base.naive) = (a.retries, check_naive(sc, a.naive)?);
     apply_sets(sc, &mut base.params, &a.sets)?;
-    let found = leaselab::search::search(sc, &base, &dims).map_err(|e| Usage(e.to_string()))?;
-    let outcome = match &found.counterexample {
-        Some(c) => {
+    let found =
+        leaselab::search::search_injected(&inj, &base, &dims).map_err(|e| Usage(e.to_string()))?;
+    // The counterexample's scenario: injected clock steps written in at its point.
+    let at = found
+        .counterexample
+        .as_ref()
+        .map(|c| inj.scenario_at(&c.params));
+    let outcome = match (&found.counterexample, &at) {
+        (Some(c), Some(at)) => {
             let cfg = Config {
                 params: c.params.clone(),
                 ..base.clone()
             };
-            Some(simulate(sc, &cfg).map_err(|e| Usage(e.to_string()))?)
+            Some(simulate(at, &cfg).map_err(|e| Usage(e.to_string()))?)
         }
-        None => None,
+        _ => None,
     };
+    if let (Some(path), Some(o)) = (a.itf, &outcome) {
+        std::fs::write(path, report::itf(o) + "\n")
+            .map_err(|e| Usage(format!("--itf: cannot write \"{path}\": {e}")))?;
+    }
     let mut out = std::io::stdout().lock();
     if a.json {
         let _ = writeln!(

@@ -5,6 +5,7 @@
 
 pub mod catalogue_json;
 pub mod holds;
+pub mod itf;
 pub mod json;
 // Native only: the catalogue as docs/scenarios.md (the wasm carries no scenario file texts).
 #[cfg(not(target_arch = "wasm32"))]
@@ -16,6 +17,7 @@ pub mod transcript;
 pub use catalogue_json::{catalogue_json, catalogue_texts_json};
 #[cfg(any(not(target_arch = "wasm32"), feature = "estimate"))]
 pub use catalogue_json::{estimate_form_json, estimate_json, presets_json};
+pub use itf::itf;
 pub use json::Json;
 pub use run_json::json;
 pub use search_json::search_json;
