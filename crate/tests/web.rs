@@ -179,3 +179,40 @@ fn facade_estimate_form_equals_native() {
     let got = format!("{}\n{}\n", presets(), estimate_form().unwrap());
     assert_eq!(got, include_str!("golden/parity/estimate-form.txt"));
 }
+
+#[wasm_bindgen_test]
+fn facade_searches_equal_native() {
+    // tests/parity.rs writes the native search's numbers to the same file.
+    let mut got = String::new();
+    for &(id, policy, grid) in parity_cases::SEARCHES {
+        let mut sim = Simulation::new(id).unwrap();
+        sim.set_policy(policy).unwrap();
+        let names: Vec<&str> = grid.iter().map(|d| d.0).collect();
+        let col = |f: fn(&(&str, u64, u64, u64)) -> u64| -> Vec<f64> {
+            grid.iter().map(|d| f(d) as f64).collect()
+        };
+        let (from, to, step) = (col(|d| d.1), col(|d| d.2), col(|d| d.3));
+        let names = names.join(",");
+        let n = sim.search_combinations(&names, &from, &to, &step).unwrap();
+        let v = sim.search(&names, &from, &to, &step).unwrap();
+        assert_eq!(n, v[0]);
+        got.push_str(&parity_cases::search_line(&v));
+        got.push('\n');
+    }
+    assert_eq!(got, include_str!("golden/parity/search.txt"));
+    // Bad grids are errors with a message, not panics.
+    let sim = Simulation::new("seed-gc-pause").unwrap();
+    let one = [100.0];
+    assert!(sim.search("nope", &one, &one, &one).is_err());
+    assert!(sim.search("ttl", &[200.0], &[100.0], &[10.0]).is_err());
+    assert!(sim.search("ttl", &one, &[200.0], &[0.0]).is_err());
+    assert!(sim.search("ttl,pause", &one, &one, &one).is_err());
+    assert!(sim
+        .search_combinations(
+            "ttl,pause",
+            &[10.0, 0.0],
+            &[60_000.0, 3_600_000.0],
+            &[0.001, 0.001]
+        )
+        .is_err());
+}
