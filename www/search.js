@@ -5,7 +5,7 @@
 // panel, so the lab's first load carries none of it. What a search proves: every point of the grid,
 // exactly; nothing between points.
 import { fmt } from './i18n.js';
-import { pauseParam, rangeOf, ttlParam } from './settings.js';
+import { HERE, pauseParam, rangeOf, ttlParam } from './settings.js';
 import { combine, combinationsOf, countOf, rangeAround, readGrid, skippable, sliceAnswer, sliceGrid, slicesOf } from './search-plan.js';
 
 /** Slices per worker: enough for the progress bar to move and for late slices to be skipped. */
@@ -42,7 +42,7 @@ export class SearchPanel {
   /** After the lab redrew: new rows if the scenario or language changed (keeping the reader's ranges otherwise). */
   sync() {
     const { st } = this.lab.snapshot();
-    const key = `${st.scenario} ${st.lang}`;
+    const key = `${st.scenario} ${st.lang} ${JSON.stringify(this.lab.searchPreset || null)}`;
     if (key !== this.shownFor) {
       this.shownFor = key;
       this.buildRows();
@@ -62,9 +62,14 @@ export class SearchPanel {
     return st.extra[p.name];
   }
 
-  /** One row per parameter of the scenario: vary it?, from, to, step (ms). Text as text, never markup. */
+  /**
+   * One row per parameter of the scenario: vary it?, from, to, step (ms). Text as text, never markup.
+   * Ticked: TTL and pause, around their current values; or, if the lab has a preset (a lesson's beat:
+   * [[param, from, to, step]…]), the preset's.
+   */
   buildRows() {
     const { st, s } = this.lab.snapshot();
+    const preset = this.lab.searchPreset;
     const box = this.$('search-dims');
     box.replaceChildren();
     const d = this.d;
@@ -78,14 +83,15 @@ export class SearchPanel {
       const box0 = document.createElement('input');
       box0.type = 'checkbox';
       box0.dataset.f = 'vary';
-      box0.checked = p === ttlParam(s) || p === pauseParam(s);
+      const given = preset && preset.find((g) => g[0] === p.name);
+      box0.checked = preset ? Boolean(given) : p === ttlParam(s) || p === pauseParam(s);
       const name = document.createElement('span');
       name.id = `search-name-${k}`;
       name.textContent = label;
       vary.append(box0, ' ', name);
       row.append(vary);
       const range = rangeOf(s, p);
-      const start = rangeAround(this.valueOf(s, p, st), range);
+      const start = given ? { from: given[1], to: given[2], step: given[3] } : rangeAround(this.valueOf(s, p, st), range);
       for (const f of ['from', 'to', 'step']) {
         const field = document.createElement('label');
         const words = document.createElement('span');
@@ -308,13 +314,26 @@ export class SearchPanel {
     p.append(' ', fmt(d.searchCost, { cost: num(c.cost) }));
     this.open(dims, c);
     const link = document.createElement('a');
-    link.href = this.lab.o.link();
+    link.href = this.link();
     link.dataset.testid = 'search-link';
     link.textContent = d.searchLink;
     const more = document.createElement('p');
     more.append(d.searchOpened, ' ', link);
     r.append(more);
     this.say(`${p.textContent} ${d.searchOpened}`, false, true);
+  }
+
+  /** The lab's link to its state (the page's address, the element's); a lesson's lab has none, so the lab page's. */
+  link() {
+    let href = '';
+    try {
+      href = this.lab.o.link();
+    } catch {
+      // a sandboxed iframe may refuse access to location
+    }
+    if (href) return href;
+    const q = new URLSearchParams(this.lab.params()).toString();
+    return new URL(`index.html${q ? `?${q}` : ''}`, HERE).href;
   }
 
   /** Sets the lab to the counterexample (the varied parameters; the rest as searched) and redraws it. */
