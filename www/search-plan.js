@@ -10,19 +10,22 @@ export const countOf = (d) => Math.floor((d.to - d.from) / d.step) + 1;
 export const combinationsOf = (dims) => dims.reduce((n, d) => n * countOf(d), 1);
 
 /**
- * The grid cut into `n` slices (fewer if the first dimension has fewer values) along its first
- * dimension, cheapest first: [{lo, hi}] as indices of the first dimension, inclusive. More slices than
- * workers lets the progress bar move and a late slice be skipped when an earlier one has already found
- * a cheaper counterexample.
+ * The grid cut along its first dimension into slices, cheapest first: [{lo, hi}] as indices of the
+ * first dimension, inclusive, none wider than a `n`th of it. The first slices are narrow (1, 1, 2, 2,
+ * 4, 4 … values): the cheapest points are there, so a counterexample found in them soon bounds what
+ * the slices after them look for (costMaxFor) — slices started together, before any is found, search
+ * without that bound, and narrow ones waste little. More slices than workers also lets the progress
+ * bar move and a late slice be skipped.
  */
 export function slicesOf(dims, n) {
   const count = countOf(dims[0]);
-  const k = Math.max(1, Math.min(n, count));
+  const widest = Math.max(1, Math.ceil(count / Math.max(1, n)));
   const out = [];
-  for (let i = 0; i < k; i++) {
-    const lo = Math.floor((i * count) / k);
-    const hi = Math.floor(((i + 1) * count) / k) - 1;
+  for (let lo = 0, width = 1; lo < count; ) {
+    const hi = Math.min(count, lo + Math.min(width, widest)) - 1;
     out.push({ lo, hi });
+    lo = hi + 1;
+    if (out.length % 2 === 0) width *= 2;
   }
   return out;
 }
@@ -61,11 +64,19 @@ export function sliceAnswer(slice, out) {
 }
 
 /**
- * Whether a slice can be skipped given the best counterexample so far: every point of it costs at
- * least its first index `lo`; at a cost equal to the best's, its points come later in the tie order
- * unless the best is in it (then it has run already).
+ * The most a counterexample in `slice` may cost, in the slice's own indices, to beat `best` (the best
+ * found so far in other slices, in the whole grid's): null with no best yet (no bound); below 0 when
+ * nothing in the slice can beat it (skip the slice). A best in an earlier slice wins a tie, so only a
+ * smaller cost beats it; one in a later slice loses a tie (its first index is larger).
  */
-export const skippable = (slice, best) => Boolean(best) && slice.lo >= best.cost;
+export function costMaxFor(slice, best) {
+  if (!best) return null;
+  const cost = best.index[0] < slice.lo ? best.cost - 1 : best.cost;
+  return cost - slice.lo;
+}
+
+/** Whether a slice can be skipped given the best counterexample so far (see costMaxFor). */
+export const skippable = (slice, best) => Boolean(best) && costMaxFor(slice, best) < 0;
 
 /**
  * The answers of the slices combined: {combinations, runs, counterexample: null | {cost, index,

@@ -3,7 +3,8 @@
 // speed; the lab page's own wasm leaves the search out for size). A slice runs to its end inside the
 // wasm; the panel cancels by terminating the worker.
 //   in:  {type: 'check' | 'run', id, setup: {scenario, policy, retries, naive, params: [[name, ms]…]},
-//         grid: {names, from: [ms…], to: [ms…], step: [ms…]}}
+//         grid: {names, from: [ms…], to: [ms…], step: [ms…]}, costMax: null | the most a counterexample
+//         may cost (in the slice's indices) to be worth finding}
 //   out: {type: 'checked', id, combinations} | {type: 'done', id, out: [combinations, runs, cost, index…]}
 //        {type: 'error', id, message}
 import init, { Simulation } from './pkg/leaselab_mc.js';
@@ -25,7 +26,7 @@ async function handle(m) {
   for (const [name, ms] of setup.params) sim.setParam(name, ms);
   const lists = [grid.names, Float64Array.from(grid.from), Float64Array.from(grid.to), Float64Array.from(grid.step)];
   if (m.type === 'check') return postMessage({ type: 'checked', id: m.id, combinations: sim.searchCombinations(...lists) });
-  const out = sim.search(...lists);
+  const out = sim.search(...lists, m.costMax ?? undefined);
   postMessage({ type: 'done', id: m.id, out: Array.from(out) });
 }
 

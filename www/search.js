@@ -6,12 +6,72 @@
 // exactly; nothing between points.
 import { fmt } from './i18n.js';
 import { HERE, pauseParam, rangeOf, ttlParam } from './settings.js';
-import { combine, combinationsOf, countOf, rangeAround, readGrid, skippable, sliceAnswer, sliceGrid, slicesOf } from './search-plan.js';
+import { combine, combinationsOf, costMaxFor, countOf, rangeAround, readGrid, skippable, sliceAnswer, sliceGrid, slicesOf, smaller } from './search-plan.js';
 
 /** Slices per worker: enough for the progress bar to move and for late slices to be skipped. */
 const SLICES_PER_WORKER = 4;
 /** At most this many workers, whatever the machine says (each loads its own wasm). */
 const WORKERS_MAX = 16;
+
+/** `n` search workers (search-worker.js), each loading its own wasm. */
+export function searchWorkers(n) {
+  return Array.from({ length: n }, () => new Worker(new URL('./search-worker.js', import.meta.url), { type: 'module' }));
+}
+
+/** Sends a message to a worker (one at a time per worker); resolves with its reply, rejects with its error. */
+export function ask(w, msg) {
+  const id = (w.asked = (w.asked || 0) + 1);
+  return new Promise((resolve, reject) => {
+    w.onmessage = (e) => {
+      if (e.data.id !== id) return;
+      if (e.data.type === 'error') reject(new Error(e.data.message));
+      else resolve(e.data);
+    };
+    w.onerror = (e) => reject(new Error(e.message || 'worker failed'));
+    w.postMessage({ ...msg, id });
+  });
+}
+
+/**
+ * Searches `dims` (at the lab's `setup`) in the workers: the slices handed to whichever worker is
+ * free, cheapest first, each searched only for a counterexample that beats the best found so far
+ * (costMaxFor), a slice that cannot beat it skipped; resolves with the combined
+ * answer (search-plan.js's combine). `onPoints(n)`: n more points decided. Terminating the workers
+ * stops it (the promise then never settles). The panel's search, and the benchmark's.
+ */
+export function searchInWorkers(workers, setup, dims, slices, onPoints = () => {}) {
+  const answers = [];
+  const perIndex = combinationsOf(dims.slice(1)); // points per value of the first dimension
+  let skipped = 0;
+  let next = 0;
+  let pending = 0;
+  let best = null;
+  return new Promise((resolve, reject) => {
+    const feed = (w) => {
+      while (next < slices.length && skippable(slices[next], best)) {
+        const sl = slices[next++];
+        skipped += (sl.hi - sl.lo + 1) * perIndex;
+        onPoints((sl.hi - sl.lo + 1) * perIndex);
+      }
+      if (next >= slices.length) {
+        if (pending === 0) resolve(combine(dims, answers, skipped));
+        return;
+      }
+      const slice = slices[next++];
+      pending++;
+      // Started after a counterexample elsewhere: only one that beats it is looked for.
+      ask(w, { type: 'run', setup, grid: sliceGrid(dims, slice), costMax: costMaxFor(slice, best) }).then((r) => {
+        pending--;
+        const a = sliceAnswer(slice, r.out);
+        answers.push(a);
+        if (a.counterexample && smaller(a.counterexample, best)) best = a.counterexample;
+        onPoints(a.combinations);
+        feed(w);
+      }, reject);
+    };
+    for (const w of workers) feed(w);
+  });
+}
 
 export class SearchPanel {
   constructor(lab) {
@@ -144,10 +204,11 @@ export class SearchPanel {
     this.spawn(n);
     this.busy(true);
     try {
-      const total = await this.ask(this.workers[0], { type: 'check', setup, grid: sliceGrid(dims, { lo: 0, hi: countOf(dims[0]) - 1 }) });
+      const total = await ask(this.workers[0], { type: 'check', setup, grid: sliceGrid(dims, { lo: 0, hi: countOf(dims[0]) - 1 }) });
       if (job !== this.job) return;
       this.total = total.combinations;
-      const found = await this.runSlices(job, setup, dims, slicesOf(dims, n * SLICES_PER_WORKER));
+      this.done = 0;
+      const found = await searchInWorkers(this.workers, setup, dims, slicesOf(dims, n * SLICES_PER_WORKER), (points) => this.progress(points));
       if (job !== this.job) return;
       this.finish();
       this.show(dims, found);
@@ -158,59 +219,8 @@ export class SearchPanel {
     }
   }
 
-  /** The slices, handed to whichever worker is free, cheapest first; a slice that cannot beat the best so far is skipped. */
-  runSlices(job, setup, dims, slices) {
-    const answers = [];
-    const perIndex = combinationsOf(dims.slice(1)); // points per value of the first dimension
-    let skipped = 0;
-    let next = 0;
-    let pending = 0;
-    let best = null;
-    this.done = 0;
-    return new Promise((resolve, reject) => {
-      const feed = (w) => {
-        if (job !== this.job) return;
-        while (next < slices.length && skippable(slices[next], best)) {
-          const sl = slices[next++];
-          skipped += (sl.hi - sl.lo + 1) * perIndex;
-          this.progress((sl.hi - sl.lo + 1) * perIndex);
-        }
-        if (next >= slices.length) {
-          if (pending === 0) resolve(combine(dims, answers, skipped));
-          return;
-        }
-        const slice = slices[next++];
-        pending++;
-        this.ask(w, { type: 'run', setup, grid: sliceGrid(dims, slice) }).then((r) => {
-          pending--;
-          const a = sliceAnswer(slice, r.out);
-          answers.push(a);
-          if (a.counterexample && (!best || a.counterexample.cost < best.cost)) best = a.counterexample;
-          this.progress(a.combinations);
-          feed(w);
-        }, reject);
-      };
-      for (const w of this.workers) feed(w);
-    });
-  }
-
-  /** Sends a message to a worker; resolves with its reply, rejects with its error. */
-  ask(w, msg) {
-    const id = ++this.asked;
-    return new Promise((resolve, reject) => {
-      w.onmessage = (e) => {
-        if (e.data.id !== id) return;
-        if (e.data.type === 'error') reject(new Error(e.data.message));
-        else resolve(e.data);
-      };
-      w.onerror = (e) => reject(new Error(e.message || 'worker failed'));
-      w.postMessage({ ...msg, id });
-    });
-  }
-
   spawn(n) {
-    this.asked = 0;
-    this.workers = Array.from({ length: n }, () => new Worker(new URL('./search-worker.js', import.meta.url), { type: 'module' }));
+    this.workers = searchWorkers(n);
   }
 
   stopWorkers() {

@@ -241,9 +241,11 @@ impl Simulation {
     /// handle's policy, retries, naive switch and other parameters. Dimension `k` varies
     /// `names.split(',')[k]` from `from_ms[k]` to `to_ms[k]` by `step_ms[k]`, in the order given (the
     /// tie order). Returns `[combinations, runs, cost, index…]`: cost −1 and no index when no point
-    /// loses an update, else the counterexample's cost and its index along each dimension. Numbers,
-    /// not JSON: a Web Worker searches one slice of a grid and the page combines the slices. Only in
-    /// the wasm built with `estimate` (explore's, loaded by the lab's search worker).
+    /// loses an update, else the counterexample's cost and its index along each dimension. With
+    /// `cost_max`, only a counterexample of that cost or less is looked for
+    /// ([`crate::search::search_within`]). Numbers, not JSON: a Web Worker searches one slice of a
+    /// grid and the page combines the slices. Only in the wasm built with `estimate` (explore's,
+    /// loaded by the lab's search worker).
     #[cfg(feature = "estimate")]
     pub fn search(
         &self,
@@ -251,9 +253,15 @@ impl Simulation {
         from_ms: &[f64],
         to_ms: &[f64],
         step_ms: &[f64],
+        cost_max: Option<u32>,
     ) -> Result<Vec<f64>, JsError> {
         let dims = self.search_dims(names, from_ms, to_ms, step_ms)?;
-        let found = crate::search::search(self.scenario, &self.config, &dims).map_err(js)?;
+        let (sc, config) = (self.scenario, &self.config);
+        let found = match cost_max {
+            None => crate::search::search(sc, config, &dims),
+            Some(c) => crate::search::search_within(sc, config, &dims, u64::from(c)),
+        }
+        .map_err(js)?;
         let mut out = vec![found.combinations as f64, found.runs as f64];
         match found.counterexample {
             None => out.push(-1.0),

@@ -194,19 +194,29 @@ fn facade_searches_equal_native() {
         let (from, to, step) = (col(|d| d.1), col(|d| d.2), col(|d| d.3));
         let names = names.join(",");
         let n = sim.search_combinations(&names, &from, &to, &step).unwrap();
-        let v = sim.search(&names, &from, &to, &step).unwrap();
+        let v = sim.search(&names, &from, &to, &step, None).unwrap();
         assert_eq!(n, v[0]);
         got.push_str(&parity_cases::search_line(&v));
         got.push('\n');
     }
     assert_eq!(got, include_str!("golden/parity/search.txt"));
+    // Bounded (a worker's slice after a counterexample elsewhere): the seed's grid's least cost is 1.
+    let mut sim = Simulation::new("seed-gc-pause").unwrap();
+    sim.set_policy("none").unwrap();
+    let (from, to, step) = ([100.0, 100.0], [900.0, 1000.0], [10.0, 10.0]);
+    let bounded = |c| sim.search("ttl,pause", &from, &to, &step, c).unwrap();
+    let none_at_0 = bounded(Some(0));
+    assert_eq!((none_at_0[0], none_at_0[2], none_at_0.len()), (7371.0, -1.0, 3));
+    assert_eq!(bounded(Some(1))[2..], bounded(None)[2..]);
     // Bad grids are errors with a message, not panics.
     let sim = Simulation::new("seed-gc-pause").unwrap();
     let one = [100.0];
-    assert!(sim.search("nope", &one, &one, &one).is_err());
-    assert!(sim.search("ttl", &[200.0], &[100.0], &[10.0]).is_err());
-    assert!(sim.search("ttl", &one, &[200.0], &[0.0]).is_err());
-    assert!(sim.search("ttl,pause", &one, &one, &one).is_err());
+    assert!(sim.search("nope", &one, &one, &one, None).is_err());
+    assert!(sim
+        .search("ttl", &[200.0], &[100.0], &[10.0], None)
+        .is_err());
+    assert!(sim.search("ttl", &one, &[200.0], &[0.0], None).is_err());
+    assert!(sim.search("ttl,pause", &one, &one, &one, None).is_err());
     assert!(sim
         .search_combinations(
             "ttl,pause",

@@ -33,8 +33,20 @@ const GRIDS = [
   ['write-only-gap', 'token', [{ name: 'ttl', from: 10, to: 2000, step: 40 }, { name: 'pause', from: 0, to: 3000, step: 60 }]],
 ];
 
-function searchOf(sim, grid) {
-  return Array.from(sim.search(grid.names, Float64Array.from(grid.from), Float64Array.from(grid.to), Float64Array.from(grid.step)));
+function searchOf(sim, grid, costMax) {
+  return Array.from(sim.search(grid.names, Float64Array.from(grid.from), Float64Array.from(grid.to), Float64Array.from(grid.step), costMax ?? undefined));
+}
+
+/** The slices in the order workers might finish them: in order, reversed, odd ones first, shuffled. */
+function orders(slices) {
+  const shuffled = [...slices];
+  let x = 12345;
+  for (let i = shuffled.length - 1; i > 0; i--) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    const j = x % (i + 1);
+    [shuffled[i], shuffled[j]] = [shuffled[j], shuffled[i]];
+  }
+  return [slices, [...slices].reverse(), [...slices.filter((_, i) => i % 2), ...slices.filter((_, i) => !(i % 2))], shuffled];
 }
 
 test('slices combined give the whole grid’s answer, for any number of slices, skipping or not', () => {
@@ -44,21 +56,24 @@ test('slices combined give the whole grid’s answer, for any number of slices, 
     const whole = plan.sliceAnswer({ lo: 0 }, searchOf(sim, plan.sliceGrid(dims, { lo: 0, hi: plan.countOf(dims[0]) - 1 })));
     assert.equal(whole.combinations, plan.combinationsOf(dims));
     for (const n of [1, 2, 3, 7, 1000]) {
-      for (const skip of [false, true]) {
+      const cases = orders(plan.slicesOf(dims, n)).flatMap((order, o) => [false, true].map((skip) => [order, o, skip]));
+      for (const [order, o, skip] of cases) {
         const answers = [];
         let best = null;
         let skipped = 0;
-        for (const slice of plan.slicesOf(dims, n)) {
+        for (const slice of order) {
           if (skip && plan.skippable(slice, best)) {
             skipped += (slice.hi - slice.lo + 1) * plan.combinationsOf(dims.slice(1));
             continue;
           }
-          const a = plan.sliceAnswer(slice, searchOf(sim, plan.sliceGrid(dims, slice)));
+          // With skipping, each slice looks only for a counterexample that beats the best so far.
+          const costMax = skip ? plan.costMaxFor(slice, best) : null;
+          const a = plan.sliceAnswer(slice, searchOf(sim, plan.sliceGrid(dims, slice), costMax));
           answers.push(a);
           if (a.counterexample && plan.smaller(a.counterexample, best)) best = a.counterexample;
         }
         const got = plan.combine(dims, answers, skipped);
-        const what = `${id} ${policy} ${dims.map((d) => d.name)} n=${n} skip=${skip}`;
+        const what = `${id} ${policy} ${dims.map((d) => d.name)} n=${n} order=${o} skip=${skip}`;
         assert.equal(got.combinations, whole.combinations, what);
         assert.deepEqual(got.counterexample && { cost: got.counterexample.cost, index: got.counterexample.index }, whole.counterexample, what);
         if (got.counterexample) {
@@ -70,14 +85,19 @@ test('slices combined give the whole grid’s answer, for any number of slices, 
   }
 });
 
-test('slices partition the first dimension, cheapest first', () => {
-  const dims = [{ name: 'ttl', from: 10, to: 100, step: 10 }];
-  for (const n of [1, 3, 10, 50]) {
-    const slices = plan.slicesOf(dims, n);
-    assert.equal(slices.length, Math.min(n, 10));
-    assert.equal(slices[0].lo, 0);
-    assert.equal(slices.at(-1).hi, 9);
-    for (let i = 1; i < slices.length; i++) assert.equal(slices[i].lo, slices[i - 1].hi + 1);
+test('slices partition the first dimension, cheapest first, narrow at the start, none wider than an nth', () => {
+  for (const count of [1, 10, 100, 1000]) {
+    const dims = [{ name: 'ttl', from: 10, to: 10 * count, step: 10 }];
+    for (const n of [1, 3, 8, 10, 50]) {
+      const slices = plan.slicesOf(dims, n);
+      assert.equal(slices[0].lo, 0);
+      assert.equal(slices.at(-1).hi, count - 1);
+      for (let i = 1; i < slices.length; i++) assert.equal(slices[i].lo, slices[i - 1].hi + 1);
+      const widest = Math.ceil(count / n);
+      for (const s of slices) assert.ok(s.hi - s.lo + 1 <= widest, `${count} ${n}: ${JSON.stringify(s)}`);
+      assert.equal(slices[0].hi, 0, 'the first slice is one value wide');
+      assert.ok(slices.length >= Math.min(n, count) / 2, `${count} ${n}: ${slices.length} slices`);
+    }
   }
 });
 
