@@ -201,9 +201,10 @@ export class SearchPanel {
     const setup = this.setup();
     const dims = read.dims;
     const n = Math.max(1, Math.min(WORKERS_MAX, navigator.hardwareConcurrency || 2, countOf(dims[0])));
-    this.spawn(n);
-    this.busy(true);
     try {
+      // A page that loads this lab's script from another origin cannot start its workers: said below.
+      this.spawn(n);
+      this.busy(true);
       const total = await ask(this.workers[0], { type: 'check', setup, grid: sliceGrid(dims, { lo: 0, hi: countOf(dims[0]) - 1 }) });
       if (job !== this.job) return;
       this.total = total.combinations;
