@@ -12,7 +12,7 @@ import { atDefaults, compareOf, defaultsOf, paramsOf, pauseParam, readSettings, 
 import * as view from './view.js';
 
 /** The parts a lab can show, by their `controls` token (the verdict, diagram and events always show). */
-export const FEATURES = ['scenario', 'sliders', 'params', 'fencing', 'retries', 'reset', 'lang', 'play', 'share', 'compare', 'info'];
+export const FEATURES = ['scenario', 'sliders', 'params', 'fencing', 'retries', 'reset', 'lang', 'play', 'share', 'compare', 'info', 'search'];
 
 /** The catalogue (and the default scenario's first runs), once per page however many labs it has. */
 export { loadStart };
@@ -257,6 +257,7 @@ export class Lab {
     view.renderEvents(v, snap);
     this.shownRow = -2;
     this.playback.seek(this.playback.t);
+    if (this.searchPanel) this.searchPanel.sync();
   }
 
   renderDiagram() {
@@ -306,6 +307,7 @@ export class Lab {
   /** A setting changed: re-simulate, re-render, show the whole run, tell the owner (the URL). */
   changed({ now = false } = {}) {
     this.stop();
+    if (this.searchPanel) this.searchPanel.changed();
     const s = this.cat[this.state.scenario];
     if (!this.prerendered(this.state, s) && !simulationFor(s)) {
       // The first change the build wrote no run for: fetch the engine it needs (once), then go on.
@@ -360,6 +362,22 @@ export class Lab {
     this.wireSettings();
     this.wireShare();
     this.wirePlayer();
+    this.wireSearch();
+  }
+
+  /** The "Find a failure" panel (search.js, with its workers), loaded when the reader first opens it. */
+  wireSearch() {
+    const box = this.$('search-box');
+    box.addEventListener('toggle', () => {
+      if (!box.open || this.searching) return;
+      this.searching = import('./search.js').then(
+        (m) => (this.searchPanel = new m.SearchPanel(this)),
+        (e) => {
+          this.searching = null;
+          this.showError(e);
+        },
+      );
+    });
   }
 
   /** The settings' controls: each writes the state and re-runs. */

@@ -52,11 +52,51 @@ export function scanOf(set, scan) {
   return out;
 }
 
+/**
+ * A beat's search (the "Find a failure" panel's grid, `search.vary`: [[param, from, to, step]…]),
+ * done the slow way for the lesson's own answer: every point run (`quick()`), for each of
+ * `search.policies`, the smallest failure kept — least cost Σ (value − from) / step, ties to the
+ * point first in the order the parameters are listed, as the panel and `leaselab search` pick it.
+ * Returns {n, [policy]: null | {param: ms…}}. The panel's workers must agree (learn.test.mjs).
+ */
+export function searchOf(set, search) {
+  const sim = new (simulationForId(set.scenario))(set.scenario);
+  const dims = search.vary.map(([param, from, to, step]) => ({ param, from, step, count: Math.floor((to - from) / step) + 1 }));
+  const n = dims.reduce((a, d) => a * d.count, 1);
+  const out = { n };
+  try {
+    sim.setRetries(set.retries || 0);
+    sim.setNaive(Boolean(set.naive));
+    for (const [k, v] of Object.entries(set)) if (sim.hasParam(k)) sim.setParam(k, v);
+    for (const p of search.policies) {
+      sim.setPolicy(p);
+      let best = null;
+      for (let at = 0; at < n; at++) {
+        // The point at place `at`, the last dimension fastest: places rise in the tie order.
+        let rest = at;
+        const index = dims.map(() => 0);
+        for (let k = dims.length - 1; k >= 0; k--) {
+          index[k] = rest % dims[k].count;
+          rest = Math.floor(rest / dims[k].count);
+        }
+        const cost = index.reduce((a, i) => a + i, 0);
+        if (best && cost >= best.cost) continue;
+        dims.forEach((d, k) => sim.setParam(d.param, d.from + index[k] * d.step));
+        if (sim.quick()[1] !== 0) best = { cost, index };
+      }
+      out[p] = best && Object.fromEntries(dims.map((d, k) => [d.param, d.from + best.index[k] * d.step]));
+    }
+  } finally {
+    sim.free();
+  }
+  return out;
+}
+
 const writesOf = (run, c) => run.writes.filter((w) => w.client === c);
 const list = (v) => (Array.isArray(v) ? v : [v]);
 
-/** Whether every key of predicate `pred` holds for `run` (and `scan`, the beat's scan counts). */
-export function holds(pred, run, scan = null) {
+/** Whether every key of predicate `pred` holds for `run` (and `scan`, the beat's scan counts, and `search`, its search's). */
+export function holds(pred, run, scan = null, search = null) {
   return Object.entries(pred).every(([k, v]) => {
     switch (k) {
       case 'verdict':
@@ -90,6 +130,10 @@ export function holds(pred, run, scan = null) {
         return !!scan && list(v).every((p) => scan[p] === 0);
       case 'scanSome':
         return !!scan && list(v).every((p) => scan[p] > 0);
+      case 'searchZero':
+        return !!search && list(v).every((p) => search[p] === null);
+      case 'searchSome':
+        return !!search && list(v).every((p) => Boolean(search[p]));
       default:
         throw new Error(`lessons: unknown predicate ${k}`);
     }
@@ -97,7 +141,7 @@ export function holds(pred, run, scan = null) {
 }
 
 /** The values a beat's text may quote, by placeholder name, from its run (and scan, and givens). */
-export function varsOf(beat, run, scan) {
+export function varsOf(beat, run, scan, search = null) {
   const v = { initial: run.initial, final: run.final, expected: run.expected, ...(beat.given || {}) };
   for (const [k, ms] of Object.entries(run.params)) v[k.replace(/_ms$/, '')] = ms;
   for (const c of run.clients) {
@@ -115,6 +159,11 @@ export function varsOf(beat, run, scan) {
     set('sessionEnd', end && end.t_ms);
   }
   if (scan) for (const [k, x] of Object.entries(scan)) v[`scan.${k}`] = x;
+  if (search) {
+    v['search.n'] = search.n;
+    for (const [param, from, to, step] of beat.search.vary) Object.assign(v, { [`search.${param}.from`]: from, [`search.${param}.to`]: to, [`search.${param}.step`]: step });
+    for (const p of beat.search.policies) for (const [k, x] of Object.entries(search[p] || {})) v[`search.${p}.${k}`] = x;
+  }
   return v;
 }
 
@@ -127,8 +176,8 @@ export function fillText(text, vars, nf = String) {
 export const placeholders = (text) => [...text.matchAll(/\{([\w.-]+)\}/g)].map((m) => m[1]);
 
 /** The index of the choice whose predicate holds (-1 if none or several: the test forbids both). */
-export function answerOf(beat, run, scan) {
-  const ok = beat.ask.choices.map((c) => holds(c.when, run, scan));
+export function answerOf(beat, run, scan, search = null) {
+  const ok = beat.ask.choices.map((c) => holds(c.when, run, scan, search));
   return ok.filter(Boolean).length === 1 ? ok.indexOf(true) : -1;
 }
 
@@ -268,7 +317,8 @@ export class Lesson {
     await loadEngine(this.core.byId[b.set.scenario]);
     this.run = runOf(b.set);
     this.scan = b.scan ? scanOf(b.set, b.scan) : null;
-    this.vars = varsOf(b, this.run, this.scan);
+    this.search = b.search ? searchOf(b.set, b.search) : null;
+    this.vars = varsOf(b, this.run, this.scan, this.search);
     this.render();
     if (!b.ask) await this.reveal();
     const p = loadProgress();
@@ -283,7 +333,11 @@ export class Lesson {
   async reveal() {
     const b = this.current;
     this.settings = b.set;
-    this.lab.setFeatures(b.free ? LAB_FREE : LAB_FIXED);
+    const features = new Set(b.free ? LAB_FREE : LAB_FIXED);
+    // A beat with a search shows the "Find a failure" panel, its rows set to the beat's grid.
+    if (b.search) features.add('search');
+    this.lab.searchPreset = b.search ? b.search.vary : null;
+    this.lab.setFeatures(features);
     await this.lab.update(new Set([...this.lab.names, 'scenario']));
     this.$('lab').hidden = false;
     this.$('ls-replay').disabled = false;
@@ -295,7 +349,7 @@ export class Lesson {
   choose(i) {
     if (this.answered !== null) return;
     this.answered = i;
-    const right = answerOf(this.current, this.run, this.scan);
+    const right = answerOf(this.current, this.run, this.scan, this.search);
     const q = this.$('ls-question');
     q.dataset.revealed = 'true';
     q.dataset.correct = String(i === right);
@@ -374,7 +428,7 @@ export class Lesson {
   renderChoices() {
     const b = this.current;
     const box = this.$('ls-choices');
-    const right = this.answered === null ? -1 : answerOf(b, this.run, this.scan);
+    const right = this.answered === null ? -1 : answerOf(b, this.run, this.scan, this.search);
     box.replaceChildren();
     b.ask.choices.forEach((c, i) => {
       const btn = document.createElement('button');
@@ -401,7 +455,7 @@ export class Lesson {
     const b = this.current;
     const box = $('ls-reveal');
     const lines = [];
-    if (b.ask && this.answered !== null) lines.push(this.answered === answerOf(b, this.run, this.scan) ? w.right : w.wrong);
+    if (b.ask && this.answered !== null) lines.push(this.answered === answerOf(b, this.run, this.scan, this.search) ? w.right : w.wrong);
     lines.push(this.fill(b.why));
     if (b.free) lines.push(w.tryIt);
     if (this.beat === this.chapterData.beats.length - 1) {

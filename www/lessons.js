@@ -15,7 +15,9 @@
 // firstWrite 'A'|'B' (whose write was accepted first); overlap true|false (two clients believed they
 // held the lock at once); allApplied true (every client's debit is in the final balance); writes N;
 // lockedOut 'A'|'B'|null (whose write the storage refused while it held the lock by right);
-// scanZero / scanSome: a policy of the beat's scan with no / some lost update.
+// scanZero / scanSome: a policy of the beat's scan with no / some lost update; searchZero / searchSome:
+// a policy under which the beat's search (`search`: the grid the "Find a failure" panel is set to)
+// finds no / some lost update.
 
 export const chapters = [
   {
@@ -488,6 +490,28 @@ export const chapters = [
         why: {
           en: 'With first-touch: {scan.first-touch}; with token: {scan.token}. Fencing does not make long pauses rarer; it makes them harmless — only B’s or A’s progress suffers, never the data.',
           bn: 'first-touch-এ: {scan.first-touch}; token-এ: {scan.token}। ফেন্সিং লম্বা বিরতি কমায় না; সেগুলোকে ক্ষতিহীন করে — ভোগে শুধু অগ্রগতি, ডেটা কখনো নয়।',
+        },
+      },
+      {
+        // The reader asks the lab to find the failure: the "Find a failure" panel, its rows set to this grid.
+        set: { scenario: 'seed-gc-pause', fencing: 'first-touch' },
+        search: { vary: [['ttl', 100, 1000, 50], ['pause', 0, 2000, 50]], policies: ['none', 'first-touch'] },
+        free: true,
+        say: {
+          en: 'The scan tried one line of pauses. The lab can search a whole grid for you: every TTL from {search.ttl.from} to {search.ttl.to} ms in steps of {search.ttl.step} ms against every pause from {search.pause.from} to {search.pause.to} ms in steps of {search.pause.step} ms — {search.n} combinations — and show the smallest one that loses an update. Here the storage checks first-touch tokens.',
+          bn: 'স্ক্যানটি বিরতির একটি সারি পরখ করেছিল। ল্যাব আপনার হয়ে পুরো একটি গ্রিড খুঁজতে পারে: {search.ttl.from} থেকে {search.ttl.to} ms পর্যন্ত প্রতি {search.ttl.step} ms অন্তর প্রতিটি TTL, আর {search.pause.from} থেকে {search.pause.to} ms পর্যন্ত প্রতি {search.pause.step} ms অন্তর প্রতিটি বিরতি — {search.n}টি সমন্বয় — এবং যে সবচেয়ে ছোট সমন্বয়ে আপডেট হারায় সেটি দেখাতে পারে। এখানে স্টোরেজ first-touch টোকেন যাচাই করে।',
+        },
+        ask: {
+          q: { en: 'Before you run it: will the search find a failure with first-touch fencing?', bn: 'চালানোর আগে বলুন: first-touch ফেন্সিং থাকলে খোঁজে কি কোনো ব্যর্থতা মিলবে?' },
+          choices: [
+            { say: { en: 'No: no combination loses an update', bn: 'না: কোনো সমন্বয়েই আপডেট হারায় না' }, when: { searchZero: 'first-touch' } },
+            { say: { en: 'Yes: some combination loses one', bn: 'হ্যাঁ: কোনো একটি সমন্বয়ে হারায়' }, when: { searchSome: 'first-touch' } },
+          ],
+        },
+        claims: { verdict: 'safe', searchSome: 'none' },
+        why: {
+          en: 'Run it: open “Find a failure” under the diagram. With first-touch, none of the {search.n} combinations loses an update. Then set Fencing to none and search again: the smallest failure is a TTL of {search.none.ttl} ms with a pause of {search.none.pause} ms — a pause just longer than the lease, opened in the diagram. The search proves the grid’s points, not the values between them.',
+          bn: 'চালিয়ে দেখুন: ডায়াগ্রামের নিচে “ব্যর্থতা খুঁজুন” খুলুন। first-touch থাকলে {search.n}টি সমন্বয়ের কোনোটিতেই আপডেট হারায় না। তারপর ফেন্সিং none করে আবার খুঁজুন: সবচেয়ে ছোট ব্যর্থতা হলো {search.none.ttl} ms TTL আর {search.none.pause} ms বিরতি — লিজের চেয়ে সামান্য লম্বা একটি বিরতি, ডায়াগ্রামে খোলা। খোঁজ গ্রিডের বিন্দুগুলো প্রমাণ করে, মাঝের মানগুলো নয়।',
         },
       },
       {

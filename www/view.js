@@ -43,7 +43,7 @@ ${p.transcript.replace('"transcript"></summary>', '"transcriptShort"></summary>'
     <div class="share">
 ${p.share}    </div>
   </details>
-${p.events.replace('"events"></summary>', '"eventsShort"></summary>').replace('</details>', `${p.fine}</details>`)}</div>
+${p.events.replace('"events"></summary>', '"eventsShort"></summary>').replace('</details>', `${p.fine}</details>`)}${p.search}</div>
 ${p.info}${p.live}`;
   }
   return `${p.notice}<div class="grid" id="grid">
@@ -59,7 +59,7 @@ ${p.transcript}  </section>
 ${p.heading}${p.player}<div class="share" data-feature="share">
 ${p.share}</div>
 ${p.now}${p.chart}${p.compare}${p.fine}</section>
-${p.info}${p.events}${p.live}`;
+${p.search}${p.info}${p.events}${p.live}`;
 }
 
 /** The lab's parts, each a piece of markup with its ids, for labMarkup to arrange. */
@@ -162,6 +162,20 @@ function markupParts(langPicker) {
       <tbody id="events"></tbody>
     </table>
   </div>
+</details>
+`,
+    search: `<details id="search-box" class="search" data-feature="search">
+  <summary data-i18n="searchTitle"></summary>
+  <p class="fine" data-i18n="searchProves"></p>
+  <fieldset class="search-dims"><legend data-i18n="searchVary"></legend><div id="search-dims"></div></fieldset>
+  <div class="search-run">
+    <button type="button" id="search" data-testid="search" data-i18n="searchRun"></button>
+    <button type="button" id="search-cancel" data-i18n="searchCancel" hidden></button>
+    <progress id="search-progress" max="1" value="0" aria-labelledby="search-progress-label" hidden></progress>
+    <span id="search-progress-label" class="sr-only" data-i18n="searchProgress"></span>
+  </div>
+  <p id="search-status" class="note" role="status" aria-live="polite"></p>
+  <div id="search-result" data-testid="search-result" hidden></div>
 </details>
 `,
     live: '<div id="live" class="sr-only" aria-live="polite" aria-atomic="true"></div>',

@@ -236,6 +236,87 @@ impl Simulation {
         }
         Ok(codes)
     }
+
+    /// Searches a grid for the smallest point that loses an update (see [`crate::search`]), at the
+    /// handle's policy, retries, naive switch and other parameters. Dimension `k` varies
+    /// `names.split(',')[k]` from `from_ms[k]` to `to_ms[k]` by `step_ms[k]`, in the order given (the
+    /// tie order). Returns `[combinations, runs, cost, index…]`: cost −1 and no index when no point
+    /// loses an update, else the counterexample's cost and its index along each dimension. With
+    /// `cost_max`, only a counterexample of that cost or less is looked for
+    /// ([`crate::search::search_within`]). Numbers, not JSON: a Web Worker searches one slice of a
+    /// grid and the page combines the slices. Only in the wasm built with `estimate` (explore's,
+    /// loaded by the lab's search worker).
+    #[cfg(feature = "estimate")]
+    pub fn search(
+        &self,
+        names: &str,
+        from_ms: &[f64],
+        to_ms: &[f64],
+        step_ms: &[f64],
+        cost_max: Option<u32>,
+    ) -> Result<Vec<f64>, JsError> {
+        let dims = self.search_dims(names, from_ms, to_ms, step_ms)?;
+        let (sc, config) = (self.scenario, &self.config);
+        let found = match cost_max {
+            None => crate::search::search(sc, config, &dims),
+            Some(c) => crate::search::search_within(sc, config, &dims, u64::from(c)),
+        }
+        .map_err(js)?;
+        let mut out = vec![found.combinations as f64, found.runs as f64];
+        match found.counterexample {
+            None => out.push(-1.0),
+            Some(c) => {
+                out.push(c.cost as f64);
+                out.extend(c.index.iter().map(|&i| i as f64));
+            }
+        }
+        Ok(out)
+    }
+
+    /// The number of points in the grid [`Simulation::search`] would search, or why the grid is
+    /// refused (unknown parameter, empty range, step 0, over the limit): checked before a search is
+    /// split among workers, so a bad grid gets one clear message.
+    #[cfg(feature = "estimate")]
+    #[wasm_bindgen(js_name = searchCombinations)]
+    pub fn search_combinations(
+        &self,
+        names: &str,
+        from_ms: &[f64],
+        to_ms: &[f64],
+        step_ms: &[f64],
+    ) -> Result<f64, JsError> {
+        let dims = self.search_dims(names, from_ms, to_ms, step_ms)?;
+        let n = crate::search::combinations(self.scenario, &dims).map_err(js)?;
+        Ok(n as f64)
+    }
+}
+
+#[cfg(feature = "estimate")]
+impl Simulation {
+    /// The dimensions of a search grid from the page's parallel lists, each checked by [`crate::search::Dim::new`].
+    fn search_dims(
+        &self,
+        names: &str,
+        from_ms: &[f64],
+        to_ms: &[f64],
+        step_ms: &[f64],
+    ) -> Result<Vec<crate::search::Dim>, JsError> {
+        let names: Vec<&str> = names.split(',').filter(|n| !n.is_empty()).collect();
+        let n = names.len();
+        if from_ms.len() != n || to_ms.len() != n || step_ms.len() != n {
+            return Err(JsError::new(
+                "search: expected one FROM, TO and STEP for each parameter",
+            ));
+        }
+        let mut dims = Vec::with_capacity(n);
+        for (k, name) in names.iter().enumerate() {
+            let from = ms_to_us(name, from_ms[k])?;
+            let to = ms_to_us(name, to_ms[k])?;
+            let step = ms_to_us(name, step_ms[k])?;
+            dims.push(crate::search::Dim::new(self.scenario, name, from, to, step).map_err(js)?);
+        }
+        Ok(dims)
+    }
 }
 
 /// A Monte Carlo estimate of P(lost update) for the seed's run (see [`crate::estimate`]), advanced in

@@ -138,3 +138,31 @@ fn native_estimate_form_matches_the_parity_file() {
     );
     check("estimate-form.txt", &got);
 }
+
+#[test]
+fn native_searches_match_the_parity_file() {
+    // The numbers the wasm's Simulation::search returns, from the library's search natively.
+    use leaselab::search::{search, Dim};
+    let mut lines = String::new();
+    for &(id, policy, grid) in parity_cases::SEARCHES {
+        let sc = catalogue::find(id).unwrap();
+        let base = Config::new(sc, Policy::parse(policy).unwrap());
+        let dims: Vec<Dim> = grid
+            .iter()
+            .map(|&(name, from, to, step)| Dim::new(sc, name, from * 1000, to * 1000, step * 1000))
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let found = search(sc, &base, &dims).unwrap();
+        let mut v = vec![found.combinations as f64, found.runs as f64];
+        match found.counterexample {
+            None => v.push(-1.0),
+            Some(c) => {
+                v.push(c.cost as f64);
+                v.extend(c.index.iter().map(|&i| i as f64));
+            }
+        }
+        lines.push_str(&parity_cases::search_line(&v));
+        lines.push('\n');
+    }
+    check("search.txt", &lines);
+}

@@ -179,3 +179,50 @@ fn facade_estimate_form_equals_native() {
     let got = format!("{}\n{}\n", presets(), estimate_form().unwrap());
     assert_eq!(got, include_str!("golden/parity/estimate-form.txt"));
 }
+
+#[wasm_bindgen_test]
+fn facade_searches_equal_native() {
+    // tests/parity.rs writes the native search's numbers to the same file.
+    let mut got = String::new();
+    for &(id, policy, grid) in parity_cases::SEARCHES {
+        let mut sim = Simulation::new(id).unwrap();
+        sim.set_policy(policy).unwrap();
+        let names: Vec<&str> = grid.iter().map(|d| d.0).collect();
+        let col = |f: fn(&(&str, u64, u64, u64)) -> u64| -> Vec<f64> {
+            grid.iter().map(|d| f(d) as f64).collect()
+        };
+        let (from, to, step) = (col(|d| d.1), col(|d| d.2), col(|d| d.3));
+        let names = names.join(",");
+        let n = sim.search_combinations(&names, &from, &to, &step).unwrap();
+        let v = sim.search(&names, &from, &to, &step, None).unwrap();
+        assert_eq!(n, v[0]);
+        got.push_str(&parity_cases::search_line(&v));
+        got.push('\n');
+    }
+    assert_eq!(got, include_str!("golden/parity/search.txt"));
+    // Bounded (a worker's slice after a counterexample elsewhere): the seed's grid's least cost is 1.
+    let mut sim = Simulation::new("seed-gc-pause").unwrap();
+    sim.set_policy("none").unwrap();
+    let (from, to, step) = ([100.0, 100.0], [900.0, 1000.0], [10.0, 10.0]);
+    let bounded = |c| sim.search("ttl,pause", &from, &to, &step, c).unwrap();
+    let none_at_0 = bounded(Some(0));
+    assert_eq!((none_at_0[0], none_at_0[2], none_at_0.len()), (7371.0, -1.0, 3));
+    assert_eq!(bounded(Some(1))[2..], bounded(None)[2..]);
+    // Bad grids are errors with a message, not panics.
+    let sim = Simulation::new("seed-gc-pause").unwrap();
+    let one = [100.0];
+    assert!(sim.search("nope", &one, &one, &one, None).is_err());
+    assert!(sim
+        .search("ttl", &[200.0], &[100.0], &[10.0], None)
+        .is_err());
+    assert!(sim.search("ttl", &one, &[200.0], &[0.0], None).is_err());
+    assert!(sim.search("ttl,pause", &one, &one, &one, None).is_err());
+    assert!(sim
+        .search_combinations(
+            "ttl,pause",
+            &[10.0, 0.0],
+            &[60_000.0, 3_600_000.0],
+            &[0.001, 0.001]
+        )
+        .is_err());
+}

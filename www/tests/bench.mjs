@@ -139,6 +139,7 @@ try {
     return rates;
   });
   await xc.close();
+  await searchBench(env);
   print('sweep_wasm_ms', quantile(rounds.map((r) => r.w.median), 0.5), 'ms');
   print('sweep_native_ms_interleaved', quantile(rounds.map((r) => r.n.median), 0.5), 'ms');
   // Median over rounds of (fastest wasm ÷ fastest native), measured back to back.
@@ -155,6 +156,90 @@ try {
   console.log(`montecarlo_ops_per_s_wasm: ${Math.round(quantile(rates, 0.5))} ops/s`);
 } finally {
   await env.close();
+}
+
+/**
+ * The lab's "Find a failure" search in its Web Workers (search.js, on explore's wasm), on a grid of a
+ * million points in four dimensions of the seed's scenario (TTL × pause × B's retry × B's work, token
+ * fencing): search_1m_wasm_ms, the whole grid as one slice in one worker (post to reply); and
+ * search_workers_speedup, the panel's own split over every core against the same split over one
+ * worker, run alternately so both see the same machine. Workers are started and their wasm loaded
+ * before the clock starts. Medians of REPS, and the fastest of each side.
+ */
+async function searchBench(env) {
+  const { page, context } = await openPage(env.browser);
+  await page.goto(env.url);
+  await page.locator('[data-testid=outcome][data-outcome]').waitFor();
+  const figures = await page.evaluate(async () => {
+    const REPS = 7;
+    const { ask, searchInWorkers, searchWorkers } = await import('./search.js');
+    const { slicesOf, sliceGrid, combinationsOf } = await import('./search-plan.js');
+    const dims = [
+      { name: 'ttl', from: 100, to: 1090, step: 10 },
+      { name: 'pause', from: 0, to: 990, step: 10 },
+      { name: 'retry', from: 1, to: 10, step: 1 },
+      { name: 'work', from: 0, to: 9, step: 1 },
+    ];
+    const setup = { scenario: 'seed-gc-pause', policy: 'token', retries: 0, naive: false, params: [] };
+    const cores = navigator.hardwareConcurrency || 2;
+    const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+    const warm = async (ws) => {
+      for (const w of ws) await ask(w, { type: 'check', setup, grid: sliceGrid(dims, { lo: 0, hi: 0 }) });
+    };
+    const one = searchWorkers(1);
+    await warm(one);
+    const whole = sliceGrid(dims, { lo: 0, hi: 99 });
+    const wholeMs = [];
+    let runs = 0;
+    for (let i = 0; i <= REPS; i++) {
+      const t0 = performance.now();
+      const r = await ask(one[0], { type: 'run', setup, grid: whole });
+      if (i) wholeMs.push(performance.now() - t0); // the first is a warm-up (V8 tiers the wasm up)
+      runs = r.out[1];
+    }
+    const many = searchWorkers(cores);
+    await warm(many);
+    const timed = async (ws) => {
+      const t0 = performance.now();
+      const found = await searchInWorkers(ws, setup, dims, slicesOf(dims, ws.length * 4));
+      return { ms: performance.now() - t0, found };
+    };
+    await timed(one);
+    await timed(many);
+    const oneMs = [];
+    const manyMs = [];
+    let same = true;
+    for (let i = 0; i < REPS; i++) {
+      const a = await timed(one);
+      const b = await timed(many);
+      oneMs.push(a.ms);
+      manyMs.push(b.ms);
+      same &&= JSON.stringify(a.found.counterexample) === JSON.stringify(b.found.counterexample);
+    }
+    for (const w of [...one, ...many]) w.terminate();
+    const fastest = (xs) => Math.min(...xs);
+    return {
+      combinations: combinationsOf(dims),
+      runs,
+      wholeMs: median(wholeMs),
+      wholeMinMs: fastest(wholeMs),
+      oneMs: median(oneMs),
+      manyMs: median(manyMs),
+      fastestRatio: fastest(oneMs) / fastest(manyMs),
+      cores,
+      same,
+    };
+  });
+  await context.close();
+  if (!figures.same) throw new Error('the search on every core and on one worker disagree');
+  print('search_1m_wasm_ms', figures.wholeMs, 'ms');
+  console.log(`(search: ${figures.combinations} combinations, ${figures.runs} engine runs in one slice)`);
+  print('search_one_worker_ms', figures.oneMs, 'ms');
+  print('search_all_workers_ms', figures.manyMs, 'ms');
+  print('search_workers_speedup', figures.oneMs / figures.manyMs, `x (${figures.cores} workers)`);
+  // The fastest of each side (noise only ever adds time): the least disturbed figure a shared machine gives.
+  print('search_1m_wasm_min_ms', figures.wholeMinMs, 'ms');
+  print('search_workers_speedup_fastest', figures.fastestRatio, 'x');
 }
 
 // The page's size, gzipped, as tools/size-check.sh measures it (dist/ as built).

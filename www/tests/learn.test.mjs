@@ -53,7 +53,7 @@ test('every beat: claims hold, exactly one choice holds, placeholders known, no 
   withPage('learn.html', async (page) => {
     await question(page).waitFor({ state: 'attached' });
     const beats = await page.evaluate(async () => {
-      const { chapters, runOf, scanOf, holds, varsOf, placeholders } = await import('./lesson.js');
+      const { chapters, runOf, scanOf, searchOf, holds, varsOf, placeholders } = await import('./lesson.js');
       // Every chapter at once: both builds (a reader's page fetches each at the first beat that needs it).
       const engine = await import('./engine.js');
       for (const s of (await engine.loadStart()).list) await engine.loadEngine(s);
@@ -62,7 +62,8 @@ test('every beat: claims hold, exactly one choice holds, placeholders known, no 
         ch.beats.forEach((b, i) => {
           const run = runOf(b.set);
           const scan = b.scan ? scanOf(b.set, b.scan) : null;
-          const vars = varsOf(b, run, scan);
+          const search = b.search ? searchOf(b.set, b.search) : null;
+          const vars = varsOf(b, run, scan, search);
           const texts = [];
           for (const lang of ['en', 'bn']) {
             const pick = (o, where) => {
@@ -81,10 +82,11 @@ test('every beat: claims hold, exactly one choice holds, placeholders known, no 
             where: `chapter ${c + 1}, beat ${i + 1}`,
             set: b.set,
             summary: { final: run.final, expected: run.expected, verdict: run.verdict, lost: run.lost ?? null },
-            claims: b.claims ? holds(b.claims, run, scan) : true,
+            claims: b.claims ? holds(b.claims, run, scan, search) : true,
             hasClaims: Boolean(b.claims),
-            claimsScan: b.claimsScan ? holds(b.claimsScan, run, scan) : true,
-            choices: b.ask ? b.ask.choices.map((x) => holds(x.when, run, scan)) : null,
+            claimsScan: b.claimsScan ? holds(b.claimsScan, run, scan, search) : true,
+            choices: b.ask ? b.ask.choices.map((x) => holds(x.when, run, scan, search)) : null,
+            search: b.search ? { grid: b.search, found: search } : null,
             texts,
           });
         }),
@@ -121,6 +123,18 @@ test('every beat: claims hold, exactly one choice holds, placeholders known, no 
         }
         const r = JSON.parse(out);
         assert.deepEqual({ final: r.final, expected: r.expected, verdict: r.verdict, lost: r.lost ?? null }, b.summary, `${b.where}: native and wasm agree`);
+        // A beat's search, done point by point in the page, is `leaselab search`'s answer.
+        for (const p of b.search ? b.search.grid.policies : []) {
+          const vary = b.search.grid.vary.flatMap(([n, from, to, step]) => ['--vary', `${n}=${from}ms..${to}ms:${step}ms`]);
+          let found;
+          try {
+            found = JSON.parse(execFileSync(CLI, ['search', '--scenario', b.set.scenario, '--fencing', p, ...vary, '--json'], { encoding: 'utf8' }));
+          } catch (e) {
+            found = JSON.parse(e.stdout); // exit status 1: a failure found
+          }
+          assert.equal(found.combinations, b.search.found.n, `${b.where}: ${p}: combinations`);
+          assert.deepEqual(found.counterexample ? found.counterexample.params : null, b.search.found[p], `${b.where}: ${p}: the CLI's search agrees`);
+        }
       }
     }
   }));
@@ -389,4 +403,47 @@ test('chapter 6: the scan’s counts come from the runs; screenshot of the revea
     await page.locator('[data-testid="question"][data-revealed="true"][data-correct="true"]').waitFor();
     assert.match(await page.locator('#ls-reveal').textContent(), /With first-touch: 0; with token: 0\./);
     await page.screenshot({ path: join(RESULTS, 'learn-ch6-1280.png') });
+  }));
+
+test('chapter 6: the reader asks the lab to find the failure — the panel, set to the beat’s grid, gives the lesson’s answer', () =>
+  withPage('learn.html#chapter-6', async (page) => {
+    await question(page).waitFor();
+    // Step 3: the search beat (steps 1 and 2 answered on the way).
+    for (let i = 1; i <= 2; i++) {
+      await atBeat(page, 6, i);
+      await page.locator('.ls-choice').first().click();
+      await page.locator('[data-testid="question"][data-revealed="true"]').waitFor();
+      await page.locator('#ls-next').click();
+    }
+    await atBeat(page, 6, 3);
+    const want = await page.evaluate(async () => {
+      const { chapters, searchOf } = await import('./lesson.js');
+      const b = chapters[5].beats[2];
+      return searchOf(b.set, b.search);
+    });
+    assert.equal(want['first-touch'], null, 'first-touch: no failure in the grid');
+    await page.locator('.ls-choice', { hasText: 'No: no combination loses an update' }).click();
+    await page.locator('[data-testid="question"][data-revealed="true"][data-correct="true"]').waitFor();
+    assert.match(await page.locator('#ls-reveal').textContent(), new RegExp(`TTL of ${want.none.ttl} ms with a pause of ${want.none.pause} ms`));
+    // The panel is there, its rows set to the beat's grid; the search agrees with the lesson.
+    await page.locator('#search-box > summary').click();
+    const ticked = await page.locator('#search-dims .search-dim').evaluateAll((rows) =>
+      rows.filter((r) => r.querySelector('[data-f=vary]').checked).map((r) => [r.dataset.param, ...['from', 'to', 'step'].map((f) => Number(r.querySelector(`[data-f=${f}]`).value))]),
+    );
+    assert.deepEqual(ticked, [['ttl', 100, 1000, 50], ['pause', 0, 2000, 50]]);
+    const result = page.locator('[data-testid="search-result"][data-safe]');
+    await page.locator('[data-testid="search"]').click();
+    await result.waitFor();
+    assert.deepEqual([await result.getAttribute('data-safe'), Number(await result.getAttribute('data-combinations'))], ['true', want.n]);
+    // Fencing to none (a free step), search again: the lesson's smallest failure, opened in the lab.
+    await page.locator('#fencing').selectOption('none');
+    await page.locator('[data-testid="search"]').click();
+    await page.locator('[data-testid="search-result"][data-safe="false"]').waitFor();
+    const marks = await page.locator('[data-testid="search-result"] mark').evaluateAll((ms) => Object.fromEntries(ms.map((m) => [m.dataset.param, Number(m.dataset.ms)])));
+    assert.deepEqual(marks, want.none);
+    assert.equal(await page.locator('[data-testid="outcome"]').getAttribute('data-outcome'), 'lost-update');
+    const link = await page.locator('[data-testid="search-link"]').getAttribute('href');
+    assert.match(link, /index\.html\?/);
+    assert.match(link, new RegExp(`ttl=${want.none.ttl}`));
+    await page.screenshot({ path: join(RESULTS, 'learn-ch6-search-1280.png'), fullPage: true });
   }));

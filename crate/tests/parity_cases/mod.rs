@@ -275,3 +275,46 @@ pub fn estimate_line(v: &[f64]) -> String {
         .collect::<Vec<_>>()
         .join(",")
 }
+
+/// Search grids both halves run: (scenario, policy, [(parameter, from ms, to ms, step ms)]). A safe
+/// grid, unsafe ones of two to four dimensions, a tie between two points of least cost.
+pub type SearchCase = (
+    &'static str,
+    &'static str,
+    &'static [(&'static str, u64, u64, u64)],
+);
+pub const SEARCHES: &[SearchCase] = &[
+    (
+        "seed-gc-pause",
+        "none",
+        &[("ttl", 100, 900, 10), ("pause", 100, 1000, 10)],
+    ),
+    (
+        "seed-gc-pause",
+        "token",
+        &[("ttl", 100, 900, 10), ("pause", 100, 1000, 10)],
+    ),
+    (
+        "seed-gc-pause",
+        "none",
+        &[
+            ("pause", 0, 400, 25),
+            ("ttl", 200, 500, 20),
+            ("retry", 10, 100, 30),
+            ("work", 0, 90, 30),
+        ],
+    ),
+    (
+        "write-only-gap",
+        "token",
+        &[("ttl", 10, 2000, 40), ("pause", 0, 3000, 60)],
+    ),
+];
+
+/// One line per search: the facade's numbers (`[combinations, runs, cost, index…]`), space-separated.
+pub fn search_line(v: &[f64]) -> String {
+    v.iter()
+        .map(|x| format!("{x}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
