@@ -73,12 +73,10 @@ mapfile -t page_files < <(graph index.html "${start_data[@]}")
 mapfile -t element_files < <(graph lease-lab.js style.css "${start_data[@]}")
 page_gz=$(sum "${page_files[@]}")
 element_gz=$(sum "${element_files[@]}")
-# A host page's <lease-lab> with its own scenario (inline or src): the element's graph, then the user
-# build's glue and wasm. (The core wasm is in the element's
-# graph only as the glue's neighbour: a custom scenario never fetches it.)
-user_files=()
-for f in "${element_files[@]}"; do [ "$f" = "$wasm" ] || user_files+=("$f"); done
-user_files+=("pkg/${out_name}_user.js" "$user")
+# A host page's <lease-lab> with its own scenario (inline or src): the element's graph, then what it
+# loads on demand for it instead of the core or full engine — user-scenario.js, the user build's glue
+# and wasm.
+user_files=("${element_files[@]}" user-scenario.js "pkg/${out_name}_user.js" "$user")
 user_page_gz=$(sum "${user_files[@]}")
 bn_files=(i18n/bn.js pkg/scenarios.bn.json)
 bn_gz=$(sum "${bn_files[@]}")
