@@ -6,7 +6,7 @@
 #   lang=bn adds (its dictionary and scenario texts), what loads only on demand (share.js) and the
 #   Bengali webfont (only where the system has no Bengali font). And the user-scenario wasm (the parser:
 #   only pages with a custom scenario load it, instead of the core or full one), budgeted, with the
-#   total such a page's first <lease-lab> loads.
+#   total such a page's first <lease-lab> loads, and what the editor (author.html) loads.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -78,6 +78,11 @@ element_gz=$(sum "${element_files[@]}")
 # and wasm.
 user_files=("${element_files[@]}" user-scenario.js "pkg/${out_name}_user.js" "$user")
 user_page_gz=$(sum "${user_files[@]}")
+# author.html: its module graph, then the user build it parses and runs with, and its checking worker
+# (which fetches the same wasm: from the cache).
+mapfile -t author_files < <(graph author.html "${start_data[@]}")
+author_files+=("pkg/${out_name}_user.js" "$user" author-worker.js)
+author_gz=$(sum "${author_files[@]}")
 bn_files=(i18n/bn.js pkg/scenarios.bn.json)
 bn_gz=$(sum "${bn_files[@]}")
 later_gz=$(sum share.js)
@@ -94,6 +99,7 @@ echo "page_gzip_bytes: $page_gz B (budget $page_budget B) — the English page: 
 echo "element_gzip_bytes: $element_gz B (budget $page_budget B) — a host page's first <lease-lab>: ${#element_files[@]} files"
 echo "user_wasm_gzip_bytes: $user_gz B (budget $user_budget B) — every service and the parser: only for a custom scenario"
 echo "user_scenario_page_gzip_bytes: $user_page_gz B — a host page's first <lease-lab> with its own scenario: ${#user_files[@]} files: ${user_files[*]}"
+echo "author_page_gzip_bytes: $author_gz B — author.html, the editor: ${#author_files[@]} files"
 echo "bn_extra_gzip_bytes: $bn_gz B — what lang=bn adds: ${bn_files[*]}"
 echo "on_demand_gzip_bytes: $later_gz B — share.js, on the first copy or export"
 echo "bengali_font_bytes: $font_bytes B — $font, only for Bengali letters where the system has no Bengali font"

@@ -3,7 +3,8 @@
 // whenever the text parses — the parser's errors under the text by line (each moves the caret to its
 // place), the file's expectation lines ✓/✗, and three ways out (author-share.js): an embed snippet with
 // the text inline, a .txt download, and a link carrying the text in its fragment. The parser and the
-// checks are the user-scenario wasm's (engine.js userBuild, the one lease-lab.js's custom labs use).
+// checks are the user-scenario wasm's (engine.js userBuild, the one lease-lab.js's custom labs use); the
+// expectation lines run in a worker (author-worker.js), so typing never waits for a run.
 // Start from any catalogue scenario: the build copies their files to scenarios/.
 import { languages, loadLang, fmt } from './i18n.js';
 import { loadStart, userBuild } from './engine.js';
@@ -24,6 +25,8 @@ const st = {
   parsed: null, // the last parse: { scenario } or { errors }
   shownText: null, // the text the lab on the right runs
   timer: 0,
+  worker: null, // author-worker.js: the expectation lines, off the main thread
+  seq: 0, // the newest text sent to the worker
 };
 
 function langOfAddress() {
@@ -153,7 +156,24 @@ function showLab(text) {
   st.shownText = text;
 }
 
-/** Parses and checks the text now; replaces the lab if it parses and changed. */
+/** Runs the text's expectation lines in the worker (author-worker.js); the newest answer is shown. */
+function checkExpectations(text) {
+  if (!st.worker) {
+    st.worker = new Worker(new URL('./author-worker.js', import.meta.url), { type: 'module' });
+    st.worker.onmessage = ({ data }) => {
+      if (data.seq !== st.seq) return; // an older text's
+      $('expects').removeAttribute('aria-busy');
+      if (data.error) say(data.error);
+      else renderExpects(data.checked.expects || []);
+    };
+    st.worker.onerror = (e) => say(e.message || 'worker failed');
+  }
+  st.seq += 1;
+  $('expects').setAttribute('aria-busy', 'true');
+  st.worker.postMessage({ seq: st.seq, text });
+}
+
+/** Parses the text now (the lab and the errors) and has its expectations checked; replaces the lab if it parses and changed. */
 function update() {
   clearTimeout(st.timer);
   st.timer = 0;
@@ -161,13 +181,14 @@ function update() {
   st.parsed = JSON.parse(st.wasm.parseScenario(text));
   if (st.parsed.errors) {
     renderErrors(st.parsed.errors);
+    st.seq += 1; // a check still running is for an older text
+    $('expects').removeAttribute('aria-busy');
     renderExpects([]);
     $('stale').hidden = st.shownText === null;
     return;
   }
   renderErrors([]);
-  const checked = JSON.parse(st.wasm.checkScenario(text));
-  renderExpects(checked.expects || []);
+  checkExpectations(text);
   $('stale').hidden = true;
   if (text !== st.shownText) showLab(text);
 }

@@ -62,7 +62,11 @@ async function verdictOf(scope, want) {
   await box.waitFor();
   return box.evaluate((e) => ({ outcome: e.dataset.outcome, final: Number(e.dataset.final), expected: Number(e.dataset.expected) }));
 }
-const expects = (page) => page.locator('#expects li').evaluateAll((els) => els.map((e) => ({ ok: e.dataset.ok === 'true', text: e.textContent })));
+/** The expectation lines as shown, once the worker has answered for the text as it stands. */
+const expects = async (page) => {
+  await page.locator('#expects:not([aria-busy]) li').first().waitFor();
+  return page.locator('#expects li').evaluateAll((els) => els.map((e) => ({ ok: e.dataset.ok === 'true', text: e.textContent })));
+};
 
 test('it starts from the seed: the lab runs it and every expectation line holds', () =>
   withAuthor('', async (page) => {
@@ -112,6 +116,22 @@ test('errors by line: listed under the text, the lab keeps its last good run, a 
     await page.locator('#text').fill(SEED);
     await page.locator('#no-errors').waitFor();
     assert.equal(await page.locator('#stale').isVisible(), false);
+  }));
+
+test('a scenario past the event limit: its expectation ✗ names the limit (checked in a worker), so does the lab', () =>
+  withAuthor('', async (page) => {
+    await verdictOf(labOf(page));
+    const forever =
+      'id: forever\ntitle: Forever\nsummary: Never ends\nservice: redlock ttl=3600s nodes=1\nclient A: acquire; read; write 1\n' +
+      [...'BCDEFGH'].map((c) => `client ${c}: acquire every 1us; read; write 1\n`).join('') +
+      'expect none: final=499\n';
+    await page.locator('#text').fill(forever);
+    await page.locator('#expects li[data-ok="false"]').first().waitFor();
+    assert.match(await page.locator('#expects li').first().textContent(), /more than 1000000 events/);
+    assert.match(await labOf(page).locator('[data-testid="scenario-error"]').textContent(), /more than 1000000 events/);
+    // The page goes on: back to a text that runs.
+    await page.locator('#start').selectOption('gc-pause');
+    await verdictOf(labOf(page));
   }));
 
 test('start from another catalogue scenario', () =>
