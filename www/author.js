@@ -137,6 +137,7 @@ function renderExpects(expects) {
     list.append(li);
   }
   $('no-expects').hidden = expects.length > 0 || !st.parsed || Boolean(st.parsed.errors);
+  $('expects-wait').hidden = !st.parsed || !st.parsed.errors;
 }
 
 /** A fresh lab running `text`: a <lease-lab> with the text inline, in the page's language. */
