@@ -43,6 +43,12 @@ full_dir=$out_dir
 full_name=${out_name}_full
 build_wasm "$full_name" "$full_dir" "$opt_level" "${opt_flags[*]}"
 full_wasm="$full_dir/${full_name}_bg.wasm"
+# A user's own scenario (a <lease-lab> with inline or src text, author.html): every service plus the
+# parser and the expectation check (the cargo feature `user-scenario`), for size like the core. Loaded
+# only by pages with a custom scenario, so the core and full builds carry no parser.
+user_name=${out_name}_user
+build_wasm "$user_name" "$out_dir" "$opt_level" "${opt_flags[*]}" --features user-scenario
+user_wasm="$out_dir/${user_name}_bg.wasm"
 # explore.html's wasm: the full crate with the cargo feature `estimate` (the phase diagram's sweeps and
 # the Monte Carlo estimator), built for speed and loaded only by explore.html and its Web Worker, so the
 # lab page's wasm stays within its budget.
@@ -67,6 +73,11 @@ for lang in en bn; do
   cargo run --release --quiet --bin leaselab -- scenarios --json --lang "$lang" >"$out_dir/scenarios.$lang.json"
 done
 cp "$out_dir/$out_name.js" "$wasm" "$out_dir/$full_name.js" "$full_wasm" "$out_dir"/scenarios.*.json dist/pkg/
+cp "$out_dir/$user_name.js" "$user_wasm" dist/pkg/
+# The catalogue's files as written, for author.html's "start from" picker (the wasm carries the parsed
+# data, not the text).
+mkdir -p dist/scenarios
+cp crate/scenarios/*.txt dist/scenarios/
 cp "$mc_dir/$mc_name.js" "$mc_wasm" dist/pkg/
 # The first verdict without the wasm: every scenario's run at its defaults, computed by this build's
 # wasm, and the catalogue the lab starts from (tools/prerender.mjs; www/engine.js reads them).

@@ -4,13 +4,16 @@
 #   module graph of its scripts, the wasm), gzipped; and the same for a host page's first <lease-lab>
 #   (lease-lab.js's module graph, the stylesheet it links, the wasm). Also printed, not budgeted: what
 #   lang=bn adds (its dictionary and scenario texts), what loads only on demand (share.js) and the
-#   Bengali webfont (only where the system has no Bengali font).
+#   Bengali webfont (only where the system has no Bengali font). And the user-scenario wasm (the parser:
+#   only pages with a custom scenario load it, instead of the core or full one), budgeted, with the
+#   total such a page's first <lease-lab> loads, and what the editor (author.html) loads.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 wasm_budget=$(bash tools/webcfg.sh wasm_gzip_budget)
 full_budget=$(bash tools/webcfg.sh full_wasm_gzip_budget)
 page_budget=$(bash tools/webcfg.sh page_gzip_budget)
+user_budget=$(bash tools/webcfg.sh user_wasm_gzip_budget)
 out_name=$(bash tools/webcfg.sh out_name)
 gz() { gzip -9 -c "dist/$1" | wc -c; }
 
@@ -58,6 +61,9 @@ wasm_gz=$(gz "$wasm")
 full=pkg/${out_name}_full_bg.wasm
 [ -f "dist/$full" ] || { echo "size-check: dist/$full missing; run tools/build-web.sh first" >&2; exit 1; }
 full_gz=$(gz "$full")
+user=pkg/${out_name}_user_bg.wasm
+[ -f "dist/$user" ] || { echo "size-check: dist/$user missing; run tools/build-web.sh first" >&2; exit 1; }
+user_gz=$(gz "$user")
 # Where the build keeps the scenarios' English prose beside the wasm, lab.js fetches it at start.
 start_data=()
 [ ! -f dist/pkg/scenarios.en.json ] || start_data=(pkg/scenarios.en.json)
@@ -67,6 +73,16 @@ mapfile -t page_files < <(graph index.html "${start_data[@]}")
 mapfile -t element_files < <(graph lease-lab.js style.css "${start_data[@]}")
 page_gz=$(sum "${page_files[@]}")
 element_gz=$(sum "${element_files[@]}")
+# A host page's <lease-lab> with its own scenario (inline or src): the element's graph, then what it
+# loads on demand for it instead of the core or full engine — user-scenario.js, the user build's glue
+# and wasm.
+user_files=("${element_files[@]}" user-scenario.js "pkg/${out_name}_user.js" "$user")
+user_page_gz=$(sum "${user_files[@]}")
+# author.html: its module graph, then the user build it parses and runs with, and its checking worker
+# (which fetches the same wasm: from the cache).
+mapfile -t author_files < <(graph author.html "${start_data[@]}")
+author_files+=("pkg/${out_name}_user.js" "$user" author-worker.js)
+author_gz=$(sum "${author_files[@]}")
 bn_files=(i18n/bn.js pkg/scenarios.bn.json)
 bn_gz=$(sum "${bn_files[@]}")
 later_gz=$(sum share.js)
@@ -81,11 +97,15 @@ echo "wasm_gzip_bytes: $wasm_gz B (budget $wasm_budget B) — the core engine ev
 echo "full_wasm_gzip_bytes: $full_gz B (budget $full_budget B) — every service, fetched for a scenario that needs it"
 echo "page_gzip_bytes: $page_gz B (budget $page_budget B) — the English page: ${#page_files[@]} files: ${page_files[*]}"
 echo "element_gzip_bytes: $element_gz B (budget $page_budget B) — a host page's first <lease-lab>: ${#element_files[@]} files"
+echo "user_wasm_gzip_bytes: $user_gz B (budget $user_budget B) — every service and the parser: only for a custom scenario"
+echo "user_scenario_page_gzip_bytes: $user_page_gz B — a host page's first <lease-lab> with its own scenario: ${#user_files[@]} files: ${user_files[*]}"
+echo "author_page_gzip_bytes: $author_gz B — author.html, the editor: ${#author_files[@]} files"
 echo "bn_extra_gzip_bytes: $bn_gz B — what lang=bn adds: ${bn_files[*]}"
 echo "on_demand_gzip_bytes: $later_gz B — share.js, on the first copy or export"
 echo "bengali_font_bytes: $font_bytes B — $font, only for Bengali letters where the system has no Bengali font"
 if [ "$wasm_gz" -gt "$wasm_budget" ]; then echo "size-check: FAIL wasm over budget" >&2; fail=1; fi
 if [ "$full_gz" -gt "$full_budget" ]; then echo "size-check: FAIL full wasm over budget" >&2; fail=1; fi
+if [ "$user_gz" -gt "$user_budget" ]; then echo "size-check: FAIL user-scenario wasm over budget" >&2; fail=1; fi
 if [ "$page_gz" -gt "$page_budget" ]; then echo "size-check: FAIL page over budget" >&2; fail=1; fi
 if [ "$element_gz" -gt "$page_budget" ]; then echo "size-check: FAIL element over budget" >&2; fail=1; fi
 [ "$fail" = 0 ] && echo "size-check: ok"

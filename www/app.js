@@ -43,6 +43,7 @@ function writeUrl() {
     document.getElementById('explore-link').search = s;
     // learn.html in the reader's language.
     document.getElementById('learn-link').search = lab.state.lang === 'en' ? '' : `lang=${lab.state.lang}`;
+    document.getElementById('author-link').search = lab.state.lang === 'en' ? '' : `lang=${lab.state.lang}`;
   } catch {
     // Sandboxed iframe or file: URL without history — the page keeps working without it.
   }
@@ -59,6 +60,7 @@ lab.start().then(
     document.getElementById('explore-link').search = q.toString();
     // learn.html in the reader's language.
     document.getElementById('learn-link').search = lab.state.lang === 'en' ? '' : `lang=${lab.state.lang}`;
+    document.getElementById('author-link').search = lab.state.lang === 'en' ? '' : `lang=${lab.state.lang}`;
   },
   (e) => lab.showError(e),
 );

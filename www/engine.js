@@ -6,11 +6,14 @@
 // (tools/prerender.mjs), and a lab whose settings are a scenario's defaults draws those. The first
 // change (or a link with other settings) fetches the build the scenario needs, once per page; both
 // builds run the same code for the core services, so a run is the same whichever computes it.
+// A scenario of the page's own (inline or src text: user-scenario.js) has engine "user": a third
+// build with the parser (pkg/leaselab_user.js), loaded only then, its Simulation made from the text.
 import { foldTexts } from './settings.js';
 
 /** The Simulation class of each build, once initialised. */
-const ready = { core: null, full: null };
-const loading = { core: null, full: null };
+const ready = { core: null, full: null, user: null };
+const loading = { core: null, full: null, user: null };
+const MODULES = { core: () => import('./pkg/leaselab.js'), full: () => import('./pkg/leaselab_full.js'), user: () => import('./pkg/leaselab_user.js') };
 let start = null;
 let byId = {};
 
@@ -37,7 +40,7 @@ export function loadStart() {
 
 /** A build's module, fetched and initialised once per page. */
 function build(which) {
-  loading[which] ??= (which === 'full' ? import('./pkg/leaselab_full.js') : import('./pkg/leaselab.js')).then(async (m) => {
+  loading[which] ??= MODULES[which]().then(async (m) => {
     await m.default();
     ready[which] = m.Simulation;
     return m;
@@ -45,15 +48,30 @@ function build(which) {
   return loading[which];
 }
 
+/** The user-scenario build's module (parseScenario, checkScenario, Simulation.fromText), once per page. */
+export const userBuild = () => build('user');
+
+/**
+ * A constructor for user scenario `s` in the lab's form (`new S(id)`): a Simulation of its own text,
+ * the id ignored (a user's id may be anything, even a catalogue scenario's).
+ */
+function userSimulation(s) {
+  const Simulation = ready.user;
+  return function UserSimulation() {
+    return Simulation.fromText(s.text);
+  };
+}
+
 /** The Simulation class that can run catalogue scenario `s` now, or null until its build has loaded. */
 export function simulationFor(s) {
+  if (s.engine === 'user') return ready.user && userSimulation(s);
   if (s.engine !== 'full' && ready.core) return ready.core;
   return ready.full;
 }
 
 /** Makes sure a build that runs `s` is loaded; resolves when `simulationFor(s)` is not null. */
 export async function loadEngine(s) {
-  if (!simulationFor(s)) await build(s.engine === 'full' ? 'full' : 'core');
+  if (!simulationFor(s)) await build(s.engine === 'full' || s.engine === 'user' ? s.engine : 'core');
 }
 
 /** The Simulation class for the catalogue scenario `id` (its build loaded first: `loadEngine`). */
@@ -68,6 +86,8 @@ export function simulationForId(id) {
  * Rejects if one cannot be fetched (the caller then loads the engine instead).
  */
 export async function defaultRuns(s, policies) {
+  // A user's scenario has none (its id may even be a catalogue scenario's: not those runs).
+  if (s.engine === 'user') throw new Error('no written runs for a scenario of the page');
   const c = await loadStart();
   const have = (c.runs && c.runs[s.id]) || {};
   const one = async (p) => {

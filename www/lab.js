@@ -27,7 +27,8 @@ export class Lab {
    *  features — a Set of FEATURES to show; autoplay — play the run once loaded (unless reduced motion);
    *  onChange(now) — a setting changed (the page writes the URL; `now` false while a slider moves);
    *  onVerdict(run) — a new run was shown; link() — the link to this state;
-   *  attrs() — extra [name, value] pairs for the embed snippet (the element's presentation).
+   *  attrs() — extra [name, value] pairs for the embed snippet (the element's presentation);
+   *  catalogue(c) — the catalogue this lab offers, from the page's (a scenario of its own: user-scenario.js).
    */
   constructor(root, opts) {
     this.root = root;
@@ -75,7 +76,9 @@ export class Lab {
    * runs: engine.js), then draws the lab. Rejects if they cannot load.
    */
   async start() {
-    const [c] = await Promise.all([loadStart(), loadLang(this.o.get('lang') || 'en')]);
+    const [start] = await Promise.all([loadStart(), loadLang(this.o.get('lang') || 'en')]);
+    // A page's own scenario narrows the catalogue to itself (opts.catalogue: user-scenario.js).
+    const c = this.o.catalogue ? this.o.catalogue(start) : start;
     this.core = c;
     this.cat = c.byId;
     this.names = settingNames(c);

@@ -6,7 +6,8 @@
 //
 // Attributes (docs/embedding.md): the settings the page takes in its URL (scenario, ttl, pause,
 // fencing, retries, lang and the scenario's own parameters by name), and controls, theme, autoplay,
-// height. Its layout is the compact one for docs columns: verdict and diagram first, the margin,
+// height; a scenario of its own as src="URL" or a child <script type="text/x-leaselab"> (user-scenario.js).
+// Its layout is the compact one for docs columns: verdict and diagram first, the margin,
 // transcript, share and events behind disclosures (view.js labMarkup). theme="auto" (the default) follows the host page's own light/dark switch (host-theme.js). The wasm, the stylesheet and the dictionaries are found next to this file, so the folder can
 // live under any path; the wasm is initialised once per page. Children of the element are its
 // fallback: shown while it loads, and instead of it where scripts do not run.
@@ -16,6 +17,8 @@ import { languages } from './i18n.js';
 import { autoScheme, watchScheme } from './host-theme.js';
 
 const STYLE = new URL('style.css', import.meta.url).href;
+/** A scenario of the element's own: src="URL", or inline text in this child (user-scenario.js reads it). */
+const hasOwnScenario = (el) => el.hasAttribute('src') || Boolean(el.querySelector(':scope > script[type="text/x-leaselab"]'));
 
 /**
  * The Bengali face of style.css, on the host document: a shadow root ignores @font-face. As there, it
@@ -82,7 +85,12 @@ class LeaseLab extends HTMLElement {
       '<div id="fallback"><slot></slot></div><div id="mount"></div></div>';
     this.pending = new Set();
     this.followScheme();
+    // Its own scenario, read, parsed and test-run before the lab starts (only then is user-scenario.js
+    // and the parser's wasm loaded); errors show inside the element, by line and column.
+    this.ownScenario = hasOwnScenario(this);
+    const own = this.ownScenario ? import('./user-scenario.js').then((m) => m.prepareOwnScenario(this, root, this.setting('lang'))) : null;
     this.lab = new Lab(root, {
+      catalogue: (c) => (this.narrow ? this.narrow(c) : c),
       mount: root.getElementById('mount'),
       compact: true,
       get: (name) => this.setting(name),
@@ -100,13 +108,19 @@ class LeaseLab extends HTMLElement {
       for (const r of records) this.pending.add(r.attributeName);
       if (this.lab.run) this.flush();
     }).observe(this, { attributes: true });
-    this.lab.start().then(
+    const started = own
+      ? own.then((narrow) => {
+          this.narrow = narrow;
+          return this.lab.start();
+        })
+      : this.lab.start();
+    started.then(
       () => {
         root.getElementById('status').hidden = true;
         root.getElementById('fallback').remove();
         this.flush(); // attributes that changed while it loaded
       },
-      (e) => this.lab.showError(e),
+      (e) => (e && e.shown ? null : this.lab.showError(e)), // (shown: in the scenario-error box already)
     );
   }
 
@@ -141,6 +155,8 @@ class LeaseLab extends HTMLElement {
   present() {
     const notices = [];
     const { set, bad } = parseControls(this.getAttribute('controls'));
+    // Links and snippets name catalogue scenarios: for one of the page's own they would show another.
+    if (this.ownScenario) set.delete('share');
     for (const t of bad) notices.push({ key: 'badControls', vars: { value: t, list: ['all', 'none', ...FEATURES].join(', ') } });
     const theme = this.getAttribute('theme');
     if (theme !== null && !['light', 'dark', 'auto'].includes(theme)) notices.push({ key: 'badTheme', vars: { value: theme } });

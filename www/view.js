@@ -184,13 +184,14 @@ function markupParts(langPicker) {
 
 /** A scenario's title or summary in language `lang`: the language file's, the catalogue's, or English. */
 export function scText(d, lang, s, field) {
-  const t = d.scenarios && d.scenarios[s.id];
+  // A page's own scenario (s.own) has only its own words, even under a catalogue scenario's id.
+  const t = !s.own && d.scenarios && d.scenarios[s.id];
   return (t && t[field]) || s[field][lang] || s[field].en;
 }
 
 /** A scenario parameter's label in language `lang`. */
 export function paramLabel(d, lang, s, p) {
-  const t = d.scenarios && d.scenarios[s.id];
+  const t = !s.own && d.scenarios && d.scenarios[s.id];
   return (t && t.params && t.params[p.name]) || p.label[lang] || p.label.en;
 }
 

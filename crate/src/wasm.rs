@@ -87,10 +87,43 @@ pub fn estimate_form() -> Result<String, JsError> {
     report::estimate_form_json().map_err(js)
 }
 
+/// The scenario a [`Simulation`] runs: the catalogue's, borrowed for the page's life; in the
+/// `user-scenario` build it may be a user's own instead, owned by the handle and freed with it.
+#[cfg(not(feature = "user-scenario"))]
+type Held = &'static Scenario;
+#[cfg(feature = "user-scenario")]
+type Held = std::borrow::Cow<'static, Scenario>;
+
+/// A catalogue scenario as the [`Simulation`] holds it.
+#[cfg(not(feature = "user-scenario"))]
+fn held(sc: &'static Scenario) -> Held {
+    sc
+}
+#[cfg(feature = "user-scenario")]
+fn held(sc: &'static Scenario) -> Held {
+    std::borrow::Cow::Borrowed(sc)
+}
+
+/// A user's scenario text parsed (`{"scenario": {…}}`, the catalogue's shape) or its errors located
+/// (`{"errors": [{"line", "col", "message"}]}`): `leaselab check`'s, as data for the page.
+#[cfg(feature = "user-scenario")]
+#[wasm_bindgen(js_name = parseScenario)]
+pub fn parse_scenario(text: &str) -> String {
+    report::user_scenario_json(text)
+}
+
+/// A user's scenario text's expectation lines run, each `{"line", "head", "ok", "run_error"?,
+/// "message"?}` under `"expects"`, or its errors as [`parse_scenario`] gives them.
+#[cfg(feature = "user-scenario")]
+#[wasm_bindgen(js_name = checkScenario)]
+pub fn check_scenario(text: &str) -> String {
+    report::user_expectations_json(text)
+}
+
 /// Settings for runs of one scenario.
 #[wasm_bindgen]
 pub struct Simulation {
-    scenario: &'static Scenario,
+    scenario: Held,
     config: Config,
     engine: Engine,
 }
@@ -103,8 +136,25 @@ impl Simulation {
         let scenario = catalogue::find(id).map_err(js)?;
         crate::services::check_built_in(scenario).map_err(js)?;
         Ok(Simulation {
-            scenario,
+            scenario: held(scenario),
             config: Config::new(scenario, Policy::None),
+            engine: Engine::new(),
+        })
+    }
+
+    /// A simulation of a user's scenario text (its own defaults, unfenced); the handle owns the parsed
+    /// scenario. A text that does not parse is refused with its first error, `line LINE, column COL:
+    /// message` ([`parse_scenario`] gives them all, as data).
+    #[cfg(feature = "user-scenario")]
+    #[wasm_bindgen(js_name = fromText)]
+    pub fn from_text(text: &str) -> Result<Simulation, JsError> {
+        let scenario = crate::check::parse(text).map_err(|errors| match errors.first() {
+            Some(d) => JsError::new(&format!("line {}, column {}: {}", d.line, d.col, d.message)),
+            None => JsError::new("the scenario does not parse"),
+        })?;
+        Ok(Simulation {
+            config: Config::new(&scenario, Policy::None),
+            scenario: std::borrow::Cow::Owned(scenario),
             engine: Engine::new(),
         })
     }
@@ -159,7 +209,7 @@ impl Simulation {
     /// Runs and returns the whole outcome as JSON (the same bytes as `leaselab run --json`).
     #[wasm_bindgen(js_name = runJson)]
     pub fn run_json(&self) -> Result<String, JsError> {
-        let outcome = simulate(self.scenario, &self.config).map_err(js)?;
+        let outcome = simulate(&self.scenario, &self.config).map_err(js)?;
         Ok(report::json(&outcome))
     }
 
@@ -169,7 +219,7 @@ impl Simulation {
         let run = self
             .engine
             .run_with(
-                self.scenario,
+                &self.scenario,
                 c.policy,
                 &c.params,
                 c.retries,
@@ -209,7 +259,7 @@ impl Simulation {
         y_steps: u32,
         every_cell: Option<bool>,
     ) -> Result<Vec<u8>, JsError> {
-        let sc = self.scenario;
+        let sc: &Scenario = &self.scenario;
         let x = Axis::new(
             sc,
             x_name,

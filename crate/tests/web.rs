@@ -226,3 +226,67 @@ fn facade_searches_equal_native() {
         )
         .is_err());
 }
+
+// ---------- A user's scenario (the `user-scenario` build: pages with a custom scenario)
+
+#[cfg(feature = "user-scenario")]
+mod user_cases;
+
+/// The parser and the expectation check in wasm give native's answers, byte for byte, on every
+/// catalogue file and on seeded mutations of them (tests/user_json.rs checks the same file natively).
+#[cfg(feature = "user-scenario")]
+#[wasm_bindgen_test]
+fn user_scenarios_parse_and_check_as_natively() {
+    use leaselab::wasm::{check_scenario, parse_scenario};
+    let want: Vec<&str> = include_str!("golden/user-scenarios.txt").lines().collect();
+    let texts = user_cases::cases();
+    assert_eq!(texts.len(), want.len());
+    for (i, (text, want)) in texts.iter().zip(want).enumerate() {
+        let got = format!("{}\t{}", parse_scenario(text), check_scenario(text));
+        assert!(got == want, "case {i} differs from native:\n{got}");
+    }
+}
+
+/// The fuzz, bounded, in wasm: mutated and random texts parsed, checked and run at their defaults
+/// under two policies — an error is fine, a panic (a trap here) fails the test.
+#[cfg(feature = "user-scenario")]
+#[wasm_bindgen_test]
+fn user_scenario_fuzz_does_not_panic() {
+    use leaselab::wasm::{check_scenario, parse_scenario};
+    let (mut parsed, mut ran) = (0, 0);
+    for text in user_cases::fuzz_texts(20_261_204, 150) {
+        let json = parse_scenario(&text);
+        assert!(
+            json.starts_with(r#"{"scenario":"#) || json.starts_with(r#"{"errors":[{"line":"#),
+            "{json}"
+        );
+        let checked = check_scenario(&text);
+        assert!(checked.starts_with(r#"{"expects":["#) || checked.starts_with(r#"{"errors":"#));
+        let Ok(mut sim) = Simulation::from_text(&text) else {
+            continue;
+        };
+        parsed += 1;
+        for policy in ["none", "token"] {
+            sim.set_policy(policy).unwrap();
+            ran += usize::from(sim.run_json().is_ok());
+        }
+    }
+    assert!(
+        parsed > 20 && ran > 20,
+        "too few texts parse to test the runs: {parsed}, {ran}"
+    );
+}
+
+/// A user's copy of a catalogue file runs exactly as the catalogue's scenario does.
+#[cfg(feature = "user-scenario")]
+#[wasm_bindgen_test]
+fn a_user_text_runs_as_the_catalogue_scenario() {
+    let mut own = Simulation::from_text(user_cases::SOURCES[0]).unwrap();
+    let mut cat = Simulation::new("seed-gc-pause").unwrap();
+    for sim in [&mut own, &mut cat] {
+        sim.set_policy("token").unwrap();
+        sim.set_param("pause", 450.0).unwrap();
+    }
+    assert_eq!(own.run_json().unwrap(), cat.run_json().unwrap());
+    assert!(Simulation::from_text("id: x\nclient A: fly\n").is_err());
+}

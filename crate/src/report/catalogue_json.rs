@@ -4,6 +4,7 @@
 use super::json::Json;
 use super::service_name;
 use crate::catalogue;
+use crate::scenario::Scenario;
 
 /// A text in English and Bengali, each where this build carries it (the wasm carries English titles
 /// only: see [`catalogue_texts_json`]). Nothing when neither is there.
@@ -60,45 +61,51 @@ pub fn catalogue_json() -> String {
     let mut j = Json::new();
     j.begin_arr();
     for sc in catalogue::catalogue() {
-        j.begin_obj();
-        j.key("id").str(&sc.id);
-        j.key("group").str(&sc.group);
-        texts(&mut j, "title", &sc.title_en, &sc.title_bn);
-        texts(&mut j, "summary", &sc.summary_en, &sc.summary_bn);
-        for (key, text) in [("source", &sc.source), ("derived", &sc.derived)] {
-            if !text.is_empty() {
-                j.key(key).str(text);
-            }
-        }
-        j.key("tokens").bool(sc.service.tokens);
-        j.key("service").str(service_name(sc));
-        // Which of the page's wasm builds runs it: the core one, or the full one (src/services).
-        let core = crate::services::in_core(sc.service.kind);
-        j.key("engine").str(if core { "core" } else { "full" });
-        j.key("nodes").int(i64::from(sc.service.nodes));
-        // The naive switch: whether it means something here, and its setting by default.
-        j.key("has_naive").bool(sc.service.kind.has_naive());
-        j.key("naive").bool(sc.service.naive_default);
-        j.key("clients").begin_arr();
-        for c in sc.clients.iter() {
-            j.str(&c.name.to_string());
-        }
-        j.end_arr();
-        j.key("params").begin_arr();
-        for p in sc.params.iter() {
-            j.begin_obj();
-            j.key("name").str(&p.name);
-            j.key("default_ms").ms(p.default_us);
-            j.key("min_ms").ms(p.min_us);
-            j.key("max_ms").ms(p.max_us);
-            texts(&mut j, "label", &p.label_en, &p.label_bn);
-            j.end_obj();
-        }
-        j.end_arr();
-        j.end_obj();
+        scenario_entry(&mut j, sc);
     }
     j.end_arr();
     j.finish()
+}
+
+/// One scenario as the catalogue lists it (an object): the page's shape for a catalogue scenario and,
+/// through [`super::user_json`], for a user's.
+pub fn scenario_entry(j: &mut Json, sc: &Scenario) {
+    j.begin_obj();
+    j.key("id").str(&sc.id);
+    j.key("group").str(&sc.group);
+    texts(j, "title", &sc.title_en, &sc.title_bn);
+    texts(j, "summary", &sc.summary_en, &sc.summary_bn);
+    for (key, text) in [("source", &sc.source), ("derived", &sc.derived)] {
+        if !text.is_empty() {
+            j.key(key).str(text);
+        }
+    }
+    j.key("tokens").bool(sc.service.tokens);
+    j.key("service").str(service_name(sc));
+    // Which of the page's wasm builds runs it: the core one, or the full one (src/services).
+    let core = crate::services::in_core(sc.service.kind);
+    j.key("engine").str(if core { "core" } else { "full" });
+    j.key("nodes").int(i64::from(sc.service.nodes));
+    // The naive switch: whether it means something here, and its setting by default.
+    j.key("has_naive").bool(sc.service.kind.has_naive());
+    j.key("naive").bool(sc.service.naive_default);
+    j.key("clients").begin_arr();
+    for c in sc.clients.iter() {
+        j.str(&c.name.to_string());
+    }
+    j.end_arr();
+    j.key("params").begin_arr();
+    for p in sc.params.iter() {
+        j.begin_obj();
+        j.key("name").str(&p.name);
+        j.key("default_ms").ms(p.default_us);
+        j.key("min_ms").ms(p.min_us);
+        j.key("max_ms").ms(p.max_us);
+        texts(j, "label", &p.label_en, &p.label_bn);
+        j.end_obj();
+    }
+    j.end_arr();
+    j.end_obj();
 }
 
 /// A Monte Carlo estimate as JSON (the CLI's `estimate --json`).

@@ -13,6 +13,9 @@ pub mod markdown;
 pub mod run_json;
 pub mod search_json;
 pub mod transcript;
+// A user's scenario text for the page: natively (its golden test) and in the `user-scenario` wasm.
+#[cfg(any(not(target_arch = "wasm32"), feature = "user-scenario"))]
+pub mod user_json;
 
 pub use catalogue_json::{catalogue_json, catalogue_texts_json};
 #[cfg(any(not(target_arch = "wasm32"), feature = "estimate"))]
@@ -22,6 +25,8 @@ pub use json::Json;
 pub use run_json::json;
 pub use search_json::search_json;
 pub use transcript::transcript;
+#[cfg(any(not(target_arch = "wasm32"), feature = "user-scenario"))]
+pub use user_json::{user_expectations_json, user_scenario_json};
 
 use crate::outcome::Outcome;
 use crate::scenario::{Lost, Scenario};

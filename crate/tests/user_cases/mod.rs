@@ -1,0 +1,88 @@
+//! The user-scenario texts both halves of the parser's native-vs-wasm check read (tests/user_json.rs
+//! natively, tests/web.rs in headless Chromium): every catalogue file as written, and seeded mutations
+//! of them (tests/common/mutate.rs: the fuzz's generator). The wasm cannot list a folder, so the files
+//! are named here; tests/user_json.rs fails if this list and scenarios/index.txt part ways.
+#![allow(dead_code)]
+
+#[path = "../common/mutate.rs"]
+mod mutate;
+
+/// The catalogue's files, in index.txt's order.
+pub const SOURCES: &[&str] = &[
+    include_str!("../../scenarios/seed-gc-pause.txt"),
+    include_str!("../../scenarios/seed-advisory-lock.txt"),
+    include_str!("../../scenarios/happy-path.txt"),
+    include_str!("../../scenarios/gc-pause.txt"),
+    include_str!("../../scenarios/check-then-write.txt"),
+    include_str!("../../scenarios/write-only-gap.txt"),
+    include_str!("../../scenarios/reply-in-flight.txt"),
+    include_str!("../../scenarios/reply-in-flight-checked.txt"),
+    include_str!("../../scenarios/redlock-pause-before-check.txt"),
+    include_str!("../../scenarios/redlock-pause-after-check.txt"),
+    include_str!("../../scenarios/redlock-clock-jump.txt"),
+    include_str!("../../scenarios/redlock-clock-jump-monotonic.txt"),
+    include_str!("../../scenarios/redlock-crash-restart.txt"),
+    include_str!("../../scenarios/redlock-crash-fsync.txt"),
+    include_str!("../../scenarios/redlock-restart-clock-jump.txt"),
+    include_str!("../../scenarios/postgres-session.txt"),
+    include_str!("../../scenarios/postgres-terminate.txt"),
+    include_str!("../../scenarios/postgres-terminate-elsewhere.txt"),
+    include_str!("../../scenarios/delayed-write.txt"),
+    include_str!("../../scenarios/redlock-split-vote.txt"),
+    include_str!("../../scenarios/lock-delay.txt"),
+    include_str!("../../scenarios/renewal-frozen.txt"),
+    include_str!("../../scenarios/slow-clock.txt"),
+    include_str!("../../scenarios/redis-clock-jump.txt"),
+    include_str!("../../scenarios/clock-step-back.txt"),
+    include_str!("../../scenarios/replica-failover.txt"),
+    include_str!("../../scenarios/epoch-fencing.txt"),
+    include_str!("../../scenarios/etcd-lease-pause.txt"),
+    include_str!("../../scenarios/etcd-waiter-expired-lease.txt"),
+    include_str!("../../scenarios/etcd-contrib-lock.txt"),
+    include_str!("../../scenarios/zk-session-expiry.txt"),
+    include_str!("../../scenarios/curator-suspended.txt"),
+    include_str!("../../scenarios/s3-etag-aba.txt"),
+    include_str!("../../scenarios/hazelcast-fenced-lock.txt"),
+    include_str!("../../scenarios/k8s-lease-slow-renew.txt"),
+    include_str!("../../scenarios/consul-lock-delay.txt"),
+    include_str!("../../scenarios/consul-lock-delay-exceeded.txt"),
+    include_str!("../../scenarios/dynamodb-heartbeat-pause.txt"),
+];
+
+/// How many mutated texts follow the catalogue's own (bounded: each runs its expectation lines).
+pub const MUTATIONS: u64 = 40;
+
+/// Every case's text: the catalogue's files, then [`MUTATIONS`] seeded mutations of them.
+pub fn cases() -> Vec<String> {
+    let n = SOURCES.len() as u64;
+    let mut texts: Vec<String> = SOURCES.iter().map(|s| s.to_string()).collect();
+    for seed in 0..MUTATIONS {
+        let (i, donor) = ((seed * 7) % n, (seed * 13 + 5) % n);
+        texts.push(mutate::mutate(
+            SOURCES[i as usize],
+            SOURCES[donor as usize],
+            seed,
+        ));
+    }
+    texts
+}
+
+/// Mutated and random texts for the wasm's own fuzz (no panic): `count` of them from `seed`.
+pub fn fuzz_texts(seed: u64, count: u64) -> Vec<String> {
+    use leaselab::rng::Rng;
+    let n = SOURCES.len() as u64;
+    let mut rng = Rng::new(seed);
+    (0..count)
+        .map(|_| {
+            if rng.range_inclusive(0, 9) == 0 {
+                let len = rng.range_inclusive(0, 2_000);
+                let bytes: Vec<u8> = (0..len)
+                    .map(|_| rng.range_inclusive(0, 127) as u8)
+                    .collect();
+                return String::from_utf8_lossy(&bytes).into_owned();
+            }
+            let (i, donor) = (rng.range_inclusive(0, n - 1), rng.range_inclusive(0, n - 1));
+            mutate::mutate(SOURCES[i as usize], SOURCES[donor as usize], rng.next_u64())
+        })
+        .collect()
+}

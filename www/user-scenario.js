@@ -1,0 +1,137 @@
+// A <lease-lab>'s own scenario: text given inline (a child <script type="text/x-leaselab">) or fetched
+// from src="URL", parsed by the user-scenario wasm (pkg/leaselab_user.js: every service plus the
+// parser; only pages with a custom scenario load it, lease-lab.js imports this module on demand). A text
+// that does not parse, cannot be fetched or does not run shows its errors inside the element, by line
+// and column, as text (never markup: a page may embed scenario text from anywhere); the page around it
+// keeps working. A text that parses becomes a one-scenario catalogue the lab runs like any other
+// (engine.js: engine "user"), with every other attribute working as for a catalogue scenario.
+import { fmt, loadLang } from './i18n.js';
+import { userBuild } from './engine.js';
+
+/** The child that carries a scenario inline, if any. */
+export const INLINE = 'script[type="text/x-leaselab"]';
+
+/** Whether element `el` brings a scenario of its own (src, or an inline child). Cheap: no module loads. */
+export function hasOwnScenario(el) {
+  return el.hasAttribute('src') || Boolean(el.querySelector(`:scope > ${INLINE}`));
+}
+
+/** An error the element has already shown in its scenario-error box (its caller shows nothing more). */
+class Shown extends Error {}
+
+/**
+ * The scenario's text: the inline child's (an inline child wins over src), else src's, fetched (from
+ * the page's origin, or another that allows it by CORS). Rejects with a message naming the URL and what
+ * went wrong: the network (CORS refusals look like this to a page), or an HTTP status.
+ */
+export async function scenarioText(el, d) {
+  const inline = el.querySelector(`:scope > ${INLINE}`);
+  // A line break right after the opening tag is dropped, as <pre> drops it: lines count from the text's first.
+  if (inline) return inline.textContent.replace(/^\r?\n/, '');
+  const raw = el.getAttribute('src');
+  let url;
+  try {
+    url = new URL(raw, document.baseURI);
+  } catch {
+    throw new Error(fmt(d.scenarioBadSrc, { url: raw }));
+  }
+  let r;
+  try {
+    r = await fetch(url);
+  } catch (e) {
+    throw new Error(fmt(d.scenarioFetchFailed, { url: url.href, why: e && e.message ? e.message : String(e) }));
+  }
+  if (!r.ok) throw new Error(fmt(d.scenarioHttpError, { url: url.href, status: `${r.status} ${r.statusText}`.trim() }));
+  return r.text();
+}
+
+/** The parser's answer for `text` (`{scenario}` or `{errors: [{line, col, message}]}`), from the user wasm. */
+export async function parseText(text) {
+  const m = await userBuild();
+  return JSON.parse(m.parseScenario(text));
+}
+
+/**
+ * A parsed scenario (the catalogue's shape) as the lab's entry: run by the user build from `text`
+ * (engine.js), its prose folded as the catalogue's is (settings.js foldTexts), marked `own` so no
+ * catalogue words or written runs of the same id are taken for it.
+ */
+export function userEntry(parsed, text) {
+  const s = { ...parsed, engine: 'user', own: true, text };
+  s.title = s.title || { en: s.id };
+  s.summary = s.summary || { en: '' };
+  s.source ??= '';
+  s.derived ??= '';
+  for (const p of s.params) p.label ??= { en: p.name };
+  return s;
+}
+
+/** The page's catalogue `c` narrowed to the one user scenario `s` (its policies and retries kept). */
+export function userCatalogue(c, s) {
+  return { ...c, list: [s], byId: { [s.id]: s }, defaultId: s.id, runs: {} };
+}
+
+/**
+ * Shows `lines` (strings) under `heading` in the element's scenario-error box, as text only; hides the
+ * loading status. The box is an alert: a screen reader hears it once it appears.
+ */
+export function showScenarioError(root, heading, lines) {
+  const box = root.ownerDocument.createElement('div');
+  box.className = 'scenario-error';
+  box.dataset.testid = 'scenario-error';
+  box.setAttribute('role', 'alert');
+  const h = root.ownerDocument.createElement('p');
+  h.className = 'scenario-error-title';
+  h.textContent = heading;
+  const list = root.ownerDocument.createElement('ul');
+  for (const line of lines) {
+    const li = root.ownerDocument.createElement('li');
+    li.textContent = line;
+    list.append(li);
+  }
+  box.append(h, list);
+  const status = root.getElementById('status');
+  if (status) status.hidden = true;
+  root.getElementById('fallback')?.remove();
+  root.getElementById('lab').prepend(box);
+}
+
+/**
+ * Reads, parses and test-runs element `el`'s own scenario (language `lang`), so the lab can start from it:
+ * resolves to `(c) => catalogue` (userCatalogue for the page's catalogue). If the text cannot be had,
+ * does not parse, or does not run at its defaults (a limit), shows why in the element and rejects with
+ * an error the caller need not show again (`shown`).
+ */
+export async function prepareOwnScenario(el, root, lang) {
+  const d = await loadLang(lang || 'en');
+  const fail = (heading, lines) => {
+    showScenarioError(root, heading, lines);
+    const e = new Shown(heading);
+    e.shown = true;
+    return e;
+  };
+  let text;
+  try {
+    text = await scenarioText(el, d);
+  } catch (e) {
+    throw fail(d.scenarioUnavailable, [e.message]);
+  }
+  const parsed = await parseText(text);
+  if (parsed.errors) {
+    const lines = parsed.errors.map((x) => fmt(d.scenarioErrorAt, { line: x.line, col: x.col, msg: x.message }));
+    throw fail(d.scenarioErrors, lines);
+  }
+  const s = userEntry(parsed.scenario, text);
+  try {
+    const m = await userBuild();
+    const sim = m.Simulation.fromText(text);
+    try {
+      sim.runJson();
+    } finally {
+      sim.free();
+    }
+  } catch (e) {
+    throw fail(d.scenarioDoesNotRun, [e && e.message ? e.message : String(e)]);
+  }
+  return (c) => userCatalogue(c, s);
+}
