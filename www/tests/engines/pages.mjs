@@ -36,6 +36,7 @@ async function docsProbe(until) {
     const state = () => `shadow root ${Boolean(el.shadowRoot)}, verdict ${JSON.stringify(el.shadowRoot && verdictIn(el.shadowRoot))}, svg ${Boolean(el.shadowRoot?.querySelector('svg#svg'))}`;
     out.push(await until(() => labOf(el), () => `lab ${i + 1}’s verdict and diagram (${state()})`));
   }
+  labs[0].scrollIntoView(); // for the screenshot
   return out;
 }
 
@@ -95,8 +96,8 @@ export function PAGES(seedExpectations) {
   }));
   return [
     ...seed,
-    { name: 'docs', path: 'examples/docs-page.html', probe: withVerdict(docsProbe) },
-    { name: 'explore', path: 'explore.html?scenario=seed-gc-pause&ttl=300&pause=600', probe: `(until) => (${exploreProbe})(until, ${JSON.stringify(ESTIMATE_FORM)})` },
+    { name: 'docs', path: 'examples/docs-page.html', probe: withVerdict(docsProbe), shot: true },
+    { name: 'explore', shot: true, path: 'explore.html?scenario=seed-gc-pause&ttl=300&pause=600', probe: `(until) => (${exploreProbe})(until, ${JSON.stringify(ESTIMATE_FORM)})` },
     { name: 'learn', path: 'learn.html#chapter-2', probe: withVerdict(learnProbe) },
   ];
 }

@@ -23,6 +23,7 @@ const WIDTH = 1280;
 const HEIGHT = 900;
 
 let server;
+await mkdir(RESULTS, { recursive: true });
 const facts = {}; // engine → what it saw
 const seconds = {}; // engine → its suite's wall time
 before(async () => {
@@ -31,7 +32,6 @@ before(async () => {
 });
 after(async () => {
   await server?.close();
-  await mkdir(RESULTS, { recursive: true });
   await writeFile(join(RESULTS, 'engines.json'), JSON.stringify({ seconds, facts }, null, 1));
 });
 
@@ -44,7 +44,12 @@ async function chromiumEngine() {
   });
   try {
     const page = await (await browser.newContext({ viewport: { width: WIDTH, height: HEIGHT } })).newPage();
-    return { goto: (url) => page.goto(url), execute: (body) => page.evaluate(`(async () => { ${body} })()`), close: () => browser.close() };
+    return {
+      goto: (url) => page.goto(url),
+      execute: (body) => page.evaluate(`(async () => { ${body} })()`),
+      screenshot: () => page.screenshot(),
+      close: () => browser.close(),
+    };
   } catch (e) {
     await browser.close();
     throw e;
@@ -100,12 +105,14 @@ const UNTIL = `const until = async (probe, what, ms = 60000) => {
   }
 };`;
 
-/** Loads each page of PAGES in `engine` and collects what its probe returns. */
-async function collect(engine) {
+/** Loads each page of PAGES in `engine` and collects what its probe returns; a page marked `shot` is
+ *  also saved as test-results/engine-NAME-PAGE.png, to look at. */
+async function collect(engine, name) {
   const out = {};
   for (const p of PAGES(expectations('seed-gc-pause'))) {
     await engine.goto(server.url + p.path);
     const got = await engine.execute(`${UNTIL}\nreturn (${p.probe})(until);`);
+    if (p.shot) await writeFile(join(RESULTS, `engine-${name}-${p.name}.png`), await engine.screenshot());
     if (p.key) (out[p.name] ??= {})[p.key] = got;
     else out[p.name] = got;
   }
@@ -118,7 +125,7 @@ for (const [name, open] of Object.entries(ENGINES)) {
     const started = performance.now();
     const engine = await open();
     try {
-      facts[name] = await collect(engine);
+      facts[name] = await collect(engine, name);
     } finally {
       await engine.close();
     }

@@ -100,6 +100,8 @@ export async function openSession(driver, capabilities) {
     /** Runs `body` (a function body) in the page; a returned promise is awaited (WebDriver's rule). */
     execute: (body, args = []) => command(base, 'POST', '/execute/sync', { script: body, args }),
     setWindowRect: (rect) => command(base, 'POST', '/window/rect', rect),
+    /** The viewport as PNG bytes. */
+    screenshot: async () => Buffer.from(await command(base, 'GET', '/screenshot'), 'base64'),
     close: () => command(base, 'DELETE', ''),
   };
 }
