@@ -6,7 +6,7 @@ PORT ?= 8000
 FUZZ_SECONDS ?= 15
 export PATH := $(HOME)/.cargo/bin:$(PATH)
 
-.PHONY: run test dist package bench fuzz test-rust test-wasm test-unit test-e2e size conformance
+.PHONY: run test dist package bench fuzz test-rust test-wasm test-unit test-e2e test-engines size conformance
 
 ## make run — build the lab and serve it on http://127.0.0.1:$(PORT)/ (loopback only)
 run: dist
@@ -23,12 +23,13 @@ package: dist
 	node tools/package.mjs
 
 ## make test — every test: Rust (unit, scenario, property, golden, CLI, allocation), wasm in headless
-## Chromium, the page's modules under plain Node, browser end-to-end, size budgets. Non-zero on any failure.
+## Chromium, the page's modules under plain Node, browser end-to-end, size budgets, and the smoke suite in
+## Chromium, Firefox ESR and WebKitGTK (test-engines). Non-zero on any failure.
 test:
 	bash tools/setup.sh test
 	$(MAKE) --no-print-directory test-rust
 	bash tools/build-web.sh
-	$(MAKE) --no-print-directory size test-unit test-wasm test-e2e
+	$(MAKE) --no-print-directory size test-unit test-wasm test-e2e test-engines
 
 test-rust:
 	cargo test --release --workspace
@@ -55,6 +56,12 @@ test-unit:
 # The browser tests: the files directly in www/tests/ (www/tests/unit/ is test-unit's).
 test-e2e:
 	node --test --test-concurrency=1 www/tests/*.test.mjs
+
+## make test-engines — the smoke suite in Chromium, Firefox ESR and WebKitGTK (www/tests/engines/): the
+## seed's verdicts, the docs example, explore and a lesson in each, the same numbers in all three. Needs dist/.
+test-engines:
+	bash tools/setup.sh test
+	node --test --test-concurrency=1 www/tests/engines/
 
 size:
 	bash tools/size-check.sh

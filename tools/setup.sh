@@ -2,7 +2,9 @@
 # setup.sh [web|test|bench] — installs what is missing on a fresh machine, and nothing that is there.
 #   web:   the wasm32 target, wasm-pack, the wasm-bindgen CLI at the version Cargo.lock pins, Node.js
 #          and the page's npm dev tools (wasm-opt from the binaryen package; serving needs only Node)
-#   test:  web + Chromium and ChromeDriver (headless browser tests) + the page's npm dev tools
+#   test:  web + Chromium and ChromeDriver (headless browser tests) + the page's npm dev tools, and for
+#          the engine smoke suite Firefox ESR with geckodriver (crates.io, pinned) and WebKitGTK's
+#          WebKitWebDriver and MiniBrowser with Xvfb
 #   bench: test (the page benchmark drives Chromium) + valgrind (the engine's instruction count)
 # Needs root (or sudo) for apt-get. Safe to run again: each step checks first.
 set -euo pipefail
@@ -77,5 +79,18 @@ fi
 # The print test reads the PDF Chromium prints with pdftotext (www/tests/print.test.mjs).
 if [ "$what" = test ] && ! command -v pdftotext >/dev/null; then
   apt_install poppler-utils
+fi
+# The engine smoke suite (www/tests/engines/): Firefox ESR and WebKitGTK over WebDriver. MiniBrowser
+# comes with libwebkit2gtk-4.1-0, which webkit2gtk-driver depends on; WebKit needs an X server: Xvfb.
+if [ "$what" = test ]; then
+  if ! command -v firefox-esr >/dev/null || ! command -v WebKitWebDriver >/dev/null || ! command -v xvfb-run >/dev/null; then
+    apt_install firefox-esr webkit2gtk-driver xvfb xauth
+  fi
+  # geckodriver from crates.io at a pinned version (Mozilla's release binaries come from elsewhere).
+  geckodriver_want=0.36.0
+  if [ "$(geckodriver --version 2>/dev/null | awk 'NR == 1 { print $2 }')" != "$geckodriver_want" ]; then
+    say "cargo install geckodriver $geckodriver_want (a few minutes, once)"
+    cargo install geckodriver --version "$geckodriver_want" --locked --quiet
+  fi
 fi
 say "ready ($what)"

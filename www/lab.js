@@ -17,6 +17,10 @@ export const FEATURES = ['scenario', 'sliders', 'params', 'fencing', 'retries', 
 /** The catalogue (and the default scenario's first runs), once per page however many labs it has. */
 export { loadStart };
 
+// The width the diagram is laid out at for paper: an A4 or Letter page's text column at 96 px to the
+// inch, less the lab's own padding (the layout's full-size labels, 12.5 px, print at about 9 pt).
+const PRINT_WIDTH_PX = 640;
+
 export class Lab {
   /**
    * root: where the ids live (document or a shadow root). opts:
@@ -366,6 +370,7 @@ export class Lab {
     this.wireShare();
     this.wirePlayer();
     this.wireSearch();
+    this.wirePrint();
   }
 
   /** The "Find a failure" panel (search.js, with its workers), loaded when the reader first opens it. */
@@ -501,5 +506,30 @@ export class Lab {
       }
     });
     this.resize.observe($('chart'));
+  }
+
+  /**
+   * On paper the diagram is laid out again at a print column's width (PRINT_WIDTH_PX), so its labels
+   * print at their own size: drawn 1,130 px wide for a wide screen, it would be shrunk to about 60 % on
+   * A4 (12.5 px labels printing at 5.6 pt). Browsers fire beforeprint before they lay the page out for
+   * paper, and afterprint when done: then back to the screen's width. A diagram drawn narrower (a phone)
+   * prints as drawn. Print events exist on window only; a lab no longer in the page ignores them.
+   */
+  wirePrint() {
+    const relayout = (width) => {
+      if (!this.run || !this.$('chart').isConnected || width === this.width) return;
+      this.width = width;
+      this.renderDiagram();
+      this.playback.seek(this.playback.t);
+    };
+    let screenWidth = 0;
+    addEventListener('beforeprint', () => {
+      screenWidth = this.width;
+      relayout(Math.min(this.width, PRINT_WIDTH_PX));
+    });
+    addEventListener('afterprint', () => {
+      if (screenWidth) relayout(screenWidth);
+      screenWidth = 0;
+    });
   }
 }

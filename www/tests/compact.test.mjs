@@ -73,6 +73,23 @@ for (const lang of ['en', 'bn']) {
   });
 }
 
+// The Fencing menu once took half of a wide row (549 px at 1280): now it stops at the page's settings
+// column width, 24rem, and the sliders share the rest.
+test('compact layout at 1280 px: the Fencing menu is at most 24rem wide, the sliders wider than it left them', async (t) => {
+  for (const lang of ['en', 'bn']) {
+    await withLab({ width: 1280, lang }, async (page, el) => {
+      const widths = await el.evaluate((host) => {
+        const w = (sel) => Math.round(host.shadowRoot.querySelector(sel).getBoundingClientRect().width);
+        return { fencing: w('#fencing'), ttl: w('#ttl') };
+      });
+      t.diagnostic(`${lang}: Fencing menu ${widths.fencing} px, TTL slider ${widths.ttl} px`);
+      assert.ok(widths.fencing <= 384, `${lang}: the Fencing menu is ${widths.fencing} px wide`);
+      assert.ok(widths.fencing >= 224, `${lang}: the Fencing menu is at least its 14rem basis (${widths.fencing} px)`);
+      assert.ok(widths.ttl > 240, `${lang}: the TTL slider takes the room (${widths.ttl} px)`);
+    });
+  }
+});
+
 test('compact layout: the safety margin, transcript, share and events are closed disclosures that a keyboard opens', () =>
   withLab({ width: 690 }, async (page, el) => {
     const kinds = ['margin', 'transcript', 'share-box', 'events'];

@@ -1,0 +1,107 @@
+// A small W3C WebDriver client over fetch, for the engine smoke suite (smoke.test.mjs): it starts a
+// driver (geckodriver, WebKitWebDriver) on a free loopback port in a process group of its own, opens one
+// session, runs scripts in the page, and stops the driver's whole group — browser, Xvfb and all — on close,
+// on a failed test and on interruption. No npm package: the few endpoints the suite needs fit here.
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+
+/** A free TCP port on loopback (the OS picks it; closed again before the driver binds it). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+// Every driver's process group still running, so an interrupted run leaves nothing behind.
+const groups = new Set();
+const stopGroup = (pid, signal = 'SIGTERM') => {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // Already gone.
+  }
+};
+process.on('exit', () => {
+  for (const pid of groups) stopGroup(pid, 'SIGKILL');
+});
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.once(signal, () => {
+    for (const pid of groups) stopGroup(pid, 'SIGKILL');
+    process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : 1));
+  });
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Starts `command args` (which must listen on `port`) and waits until its /status says ready. */
+export async function startDriver(command, args, port, { readyMs = 30000 } = {}) {
+  const child = spawn(command, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  groups.add(child.pid);
+  let log = '';
+  const keep = (d) => {
+    log = (log + d).slice(-4000); // the tail, for an error message
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  let exited = null;
+  child.once('exit', (code, signal) => {
+    exited = `${command} exited (${code ?? signal})`;
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    stopGroup(child.pid);
+    for (let i = 0; i < 50 && exited === null; i++) await sleep(100);
+    stopGroup(child.pid, 'SIGKILL'); // what ignored SIGTERM (a browser's helper process)
+    groups.delete(child.pid);
+  };
+  const deadline = Date.now() + readyMs;
+  for (;;) {
+    if (exited) throw new Error(`${exited} before it was ready:\n${log}`);
+    try {
+      const r = await fetch(`${url}/status`);
+      if ((await r.json()).value?.ready) break;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`${command} not ready after ${readyMs} ms:\n${log}`);
+    }
+    await sleep(100);
+  }
+  return { url, stop, log: () => log };
+}
+
+/** One WebDriver command; a WebDriver error becomes a thrown Error naming the command. */
+async function command(base, method, path, body) {
+  const r = await fetch(base + path, {
+    method,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const reply = await r.json();
+  if (!r.ok || reply.value?.error) throw new Error(`WebDriver ${method} ${path}: ${reply.value?.error}: ${reply.value?.message}`);
+  return reply.value;
+}
+
+/** A new session on a started driver: navigate, run a script, size the window, close. */
+export async function openSession(driver, capabilities) {
+  const created = await command(driver.url, 'POST', '/session', { capabilities: { alwaysMatch: capabilities } });
+  const base = `${driver.url}/session/${created.sessionId}`;
+  await command(base, 'POST', '/timeouts', { script: 180000, pageLoad: 60000 });
+  return {
+    capabilities: created.capabilities,
+    goto: (url) => command(base, 'POST', '/url', { url }),
+    /** Runs `body` (a function body) in the page; a returned promise is awaited (WebDriver's rule). */
+    execute: (body, args = []) => command(base, 'POST', '/execute/sync', { script: body, args }),
+    setWindowRect: (rect) => command(base, 'POST', '/window/rect', rect),
+    /** The viewport as PNG bytes. */
+    screenshot: async () => Buffer.from(await command(base, 'GET', '/screenshot'), 'base64'),
+    close: () => command(base, 'DELETE', ''),
+  };
+}
