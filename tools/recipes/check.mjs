@@ -8,7 +8,8 @@
 //   node tools/recipes/check.mjs --tool NAME --workdir DIR
 //
 // tools/recipes/NAME/site.json says what to serve and check (see docs/recipes/README.md, "How the
-// recipes are tested"). Serves WORKDIR/<serve> under <base> with tools/serve.mjs on a free loopback port.
+// recipes are tested"). Serves WORKDIR/<serve> under <base> with tools/serve.mjs on loopback, on port
+// RECIPE_PORT when set (run.mjs picks a free one, the same for the build), else on any free port.
 // Prints one line; exit 0 when every check holds, 1 with the reason otherwise, 2 on bad arguments.
 import { mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -71,13 +72,14 @@ export function readSite(tool) {
 /** Serves DIR under BASE: a sub-path is a symlink inside a mount folder, so serve.mjs stays as it is. */
 async function serveUnder(workdir, site) {
   const built = resolve(workdir, site.serve);
-  if (site.base === '/') return serve({ dir: built, port: 0 });
+  const port = Number(process.env.RECIPE_PORT) || 0;
+  if (site.base === '/') return serve({ dir: built, port });
   const mount = join(resolve(workdir), '.mount');
   rmSync(mount, { recursive: true, force: true });
   const link = join(mount, site.base);
   mkdirSync(dirname(link.replace(/\/$/, '')), { recursive: true });
   symlinkSync(built, link.replace(/\/$/, ''));
-  return serve({ dir: mount, port: 0 });
+  return serve({ dir: mount, port });
 }
 
 /** Each lab on the page: scenario, policy on screen, verdict (or null while it loads), and its tag. */

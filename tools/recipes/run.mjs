@@ -8,8 +8,10 @@
 //
 // Without --tarball, packs dist/ (tools/package.mjs; dist/ must be built). RECIPES_JOBS sets the
 // parallelism (1–4, default 2). Each recipe builds in target/recipes/TOOL/, rebuilt from scratch each run;
-// its tool's install is cached under target/recipes-tools/ (deleting it only costs a reinstall).
+// its tool's install is cached under target/recipes-tools/ (deleting it only costs a reinstall). Both
+// steps get RECIPE_PORT, the loopback port the site will be served on.
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,11 +33,27 @@ function recipes() {
 
 const running = new Set();
 
+/**
+ * A loopback port free now, for one recipe's build and check alike: a site whose configuration names
+ * its own address (MkDocs Material's site_url, which its instant navigation compares links with,
+ * port included) is built for the address the checker then serves it on.
+ */
+function freePort() {
+  return new Promise((ok, ko) => {
+    const srv = createServer();
+    srv.once('error', ko);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => ok(port));
+    });
+  });
+}
+
 /** Runs a command, its output appended to `log`; resolves to its exit code (killed after limitMs). */
-function step(cmd, args, log, limitMs) {
+function step(cmd, args, log, limitMs, env) {
   return new Promise((done) => {
     log.write(`\n$ ${cmd} ${args.join(' ')}\n`);
-    const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, ...env } });
     running.add(child);
     child.stdout.pipe(log, { end: false });
     child.stderr.pipe(log, { end: false });
@@ -66,9 +84,10 @@ async function one(tool, tarball) {
   const logFile = join(LOGS, `${tool}.log`);
   const log = createWriteStream(logFile);
   const t0 = Date.now();
-  const built = await step('bash', [join(HERE, tool, 'build.sh'), work, tarball], log, BUILD_MS);
+  const env = { RECIPE_PORT: String(await freePort()) };
+  const built = await step('bash', [join(HERE, tool, 'build.sh'), work, tarball], log, BUILD_MS, env);
   const t1 = Date.now();
-  const checked = built === 0 ? await step('node', [join(HERE, 'check.mjs'), '--tool', tool, '--workdir', work], log, CHECK_MS) : null;
+  const checked = built === 0 ? await step('node', [join(HERE, 'check.mjs'), '--tool', tool, '--workdir', work], log, CHECK_MS, env) : null;
   const t2 = Date.now();
   await new Promise((r) => log.end(r));
   const secs = (a, b) => ((b - a) / 1000).toFixed(1);
