@@ -6,7 +6,7 @@ PORT ?= 8000
 FUZZ_SECONDS ?= 15
 export PATH := $(HOME)/.cargo/bin:$(PATH)
 
-.PHONY: run test dist package bench fuzz test-rust test-wasm test-unit test-e2e test-engines size conformance
+.PHONY: run test dist package bench fuzz test-rust test-wasm test-unit test-e2e test-engines size conformance test-recipes
 
 ## make run — build the lab and serve it on http://127.0.0.1:$(PORT)/ (loopback only)
 run: dist
@@ -78,6 +78,17 @@ bench:
 	bash tools/size-check.sh
 	node www/tests/bench.mjs
 	node www/tests/phone-bench.mjs
+
+## make test-recipes — each docs/recipes/TOOL.md proven in its real tool: the tool installed from its
+## registry at a pinned version, a site built from the page's own code blocks with the package tarball,
+## served on loopback and checked in Chromium (verdicts, the tool's navigation, its dark switch;
+## screenshots in test-results/recipes/). Two at a time; one line per recipe (tools/recipes/run.mjs, which
+## packs dist/ as `make package` does). RECIPES="hugo mdbook" runs only those.
+test-recipes:
+	bash tools/setup.sh test
+	# .ci/run has just built dist/ in make test: DIST_BUILT=1 skips building it again there.
+	[ -n "$(DIST_BUILT)" ] || bash tools/build-web.sh
+	node tools/recipes/run.mjs $(RECIPES)
 
 ## make conformance — the simulator against the real thing: the seed's steps and the core scenarios run on
 ## a throwaway PostgreSQL cluster and redis-servers (installed if missing, started and removed by the

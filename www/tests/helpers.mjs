@@ -11,15 +11,19 @@ export const RESULTS = join(ROOT, 'test-results');
 
 const ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-/** Starts a server on dist/ (ephemeral port) and a browser; returns { url, browser, close() }. */
-export async function setup({ csp = false } = {}) {
-  const srv = await serve({ dir: DIST, port: 0, csp });
-  // chromium.launch() gives every browser a fresh temporary profile of its own.
-  const browser = await chromium.launch({
+/** A headless Chromium; chromium.launch() gives every browser a fresh temporary profile of its own. */
+export function launch() {
+  return chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     headless: true,
     args: ARGS,
   });
+}
+
+/** Starts a server on dist/ (ephemeral port) and a browser; returns { url, browser, close() }. */
+export async function setup({ csp = false } = {}) {
+  const srv = await serve({ dir: DIST, port: 0, csp });
+  const browser = await launch();
   await mkdir(RESULTS, { recursive: true });
   return {
     url: srv.url,
