@@ -37,8 +37,8 @@ cp "$LOCK" "$SITE/package-lock.json"
 cd "$SITE"
 # npm ci starts from an empty node_modules; skip it when this very lockfile is already installed.
 if ! cmp -s "$LOCK" node_modules/.recipe-lock.json 2>/dev/null; then
-  log "npm ci (the lockfile's pinned versions)"
-  npm ci --no-audit --no-fund --loglevel=error >&2
+  log "npm ci (the lockfile's pinned versions; --engine-strict: each must run on this Node, $(node -v))"
+  npm ci --engine-strict --no-audit --no-fund --loglevel=error >&2
   cp "$LOCK" node_modules/.recipe-lock.json
 fi
 log "npm install $(basename "$TARBALL")"
