@@ -77,7 +77,8 @@ bench:
 ## packs dist/ as `make package` does). RECIPES="hugo mdbook" runs only those.
 test-recipes:
 	bash tools/setup.sh test
-	bash tools/build-web.sh
+	# .ci/run has just built dist/ in make test: DIST_BUILT=1 skips building it again there.
+	[ -n "$(DIST_BUILT)" ] || bash tools/build-web.sh
 	node tools/recipes/run.mjs $(RECIPES)
 
 ## make conformance — the simulator against the real thing: the seed's steps and the core scenarios run on

@@ -30,6 +30,20 @@ function declareBengaliFace() {
   document.fonts.add(face);
 }
 declareBengaliFace();
+
+/**
+ * --lease-lab-rem, style.css's unit, registered as a length: the element's 1em is then computed once,
+ * at the element, and inherited as pixels, so the lab keeps its proportions whatever the host's root
+ * font size. Unregistered, each use would take its own element's em (the look drifts, nothing breaks).
+ */
+function registerLabUnit() {
+  try {
+    CSS.registerProperty({ name: '--lease-lab-rem', syntax: '<length>', inherits: true, initialValue: '16px' });
+  } catch {
+    // Registered already (a second copy of this script), or a browser without the Properties API.
+  }
+}
+registerLabUnit();
 /** What shows when `controls` is absent. */
 export const DEFAULT_CONTROLS = 'sliders fencing play share';
 const PRESENTATION = ['controls', 'theme', 'height', 'autoplay'];

@@ -144,6 +144,32 @@ test('without a host switch, theme="auto" follows the system live; furo’s "aut
     await expectSchemes(page, ['light', 'light', 'light']);
   }));
 
+test('the host’s root font size does not scale the lab (mdBook’s 62.5%, Material’s 150%); font-size on lease-lab does', async () => {
+  // What one lab measures: its verdict's word, its body text, its padding and its height, in px.
+  const measure = (page) =>
+    page.locator('lease-lab').evaluate((el) => {
+      const r = el.shadowRoot;
+      const px = (sel, prop) => getComputedStyle(r.querySelector(sel))[prop];
+      return { word: px('.verdict .word', 'fontSize'), text: px('.verdict', 'fontSize'), pad: px('.verdict', 'paddingTop'), height: Math.round(el.getBoundingClientRect().height) };
+    });
+  const at = async (style) => {
+    let got;
+    await withHost({ head: `<style>${style}</style>`, body: '<lease-lab></lease-lab>' }, async (page) => {
+      got = await measure(page);
+    }, { width: 760, height: 900 });
+    return got;
+  };
+  const plain = await at('');
+  const scaled = (px, by) => `${Number((Number.parseFloat(px) * by).toFixed(3))}px`;
+  for (const root of ['62.5%', '150%']) {
+    assert.deepEqual(await at(`html { font-size: ${root}; }`), plain, `html { font-size: ${root} }: the lab as on a 16 px page`);
+  }
+  const bigger = await at('html { font-size: 62.5%; } lease-lab { font-size: 20px; }');
+  assert.equal(bigger.word, scaled(plain.word, 20 / 16), 'lease-lab { font-size: 20px } scales the whole lab');
+  assert.equal(bigger.pad, scaled(plain.pad, 20 / 16), 'its spacing with it');
+  assert.ok(bigger.height > plain.height, `and its height: ${bigger.height} > ${plain.height} px`);
+});
+
 test('screenshots: a lab following a dark host at 390 and 1280 px, in Bengali too (test-results/)', async () => {
   for (const width of [390, 1280]) {
     for (const lang of ['en', 'bn']) {

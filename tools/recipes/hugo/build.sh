@@ -7,7 +7,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 work=${1:?usage: build.sh WORKDIR TARBALL}
 tarball=$(realpath "${2:?usage: build.sh WORKDIR TARBALL}")
-min_version=0.111.0
+min_version=0.111
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 if ! command -v hugo >/dev/null; then
   echo "hugo: apt-get install hugo" >&2

@@ -13,6 +13,10 @@ venv="$root/target/recipes-tools/sphinx-$sphinx_version-furo-$furo_version"
 if ! "$venv/bin/sphinx-build" --version >/dev/null 2>&1; then
   echo "sphinx-furo: pip install sphinx==$sphinx_version furo==$furo_version" >&2
   rm -rf "$venv"
+  if ! python3 -c 'import venv, ensurepip' 2>/dev/null; then
+    echo "$(basename "$(dirname "$0")"): apt-get install python3 python3-venv" >&2
+    apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3 python3-venv >&2
+  fi
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet --disable-pip-version-check "sphinx==$sphinx_version" "furo==$furo_version" >&2
 fi

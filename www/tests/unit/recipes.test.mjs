@@ -67,6 +67,18 @@ test('every recipe has its page, the page yields files, and its site.json is wel
   for (const tool of tools) assert.match(index, new RegExp(`\\(${tool}\\.md\\)`), `docs/recipes/README.md links ${tool}.md`);
 });
 
+test('each recipe page names the versions its build.sh pins (and the index names them too)', () => {
+  const index = readFileSync(join(DOCS, 'README.md'), 'utf8');
+  for (const tool of readdirSync(RECIPES, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name)) {
+    const build = readFileSync(join(RECIPES, tool, 'build.sh'), 'utf8');
+    const page = readFileSync(join(DOCS, `${tool}.md`), 'utf8');
+    for (const [, name, v] of build.matchAll(/^(\w*version)=([\d.]+)$/gm)) {
+      assert.ok(page.includes(v), `${tool}: build.sh's ${name}=${v} is in docs/recipes/${tool}.md`);
+      if (name !== 'min_version') assert.ok(index.includes(v), `${tool}: ${v} is in docs/recipes/README.md`);
+    }
+  }
+});
+
 test('site.json mistakes read as such', () => {
   assert.throws(() => readSite('no-such-tool'), /site\.json/);
 });
