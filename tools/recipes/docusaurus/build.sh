@@ -1,0 +1,5 @@
+#!/usr/bin/env bash
+# Builds docs/recipes/docusaurus.md's minimal site into WORKDIR/site with the leaselab TARBALL (npm-site.sh).
+#   bash tools/recipes/docusaurus/build.sh WORKDIR TARBALL
+set -euo pipefail
+exec bash "$(dirname "${BASH_SOURCE[0]}")/../npm-site.sh" docusaurus "$@"
