@@ -43,8 +43,8 @@ ${p.transcript.replace('"transcript"></summary>', '"transcriptShort"></summary>'
     <div class="share">
 ${p.share}    </div>
   </details>
-${p.events.replace('"events"></summary>', '"eventsShort"></summary>').replace('</details>', `${p.fine}</details>`)}${p.search}</div>
-${p.info}${p.live}`;
+${p.events.replace('"events"></summary>', '"eventsShort"></summary>').replace('</details>', `${p.fine}</details>`)}</div>
+${p.search}${p.info}${p.live}`;
   }
   return `${p.notice}<div class="grid" id="grid">
 ${p.controls}  <section class="verdict-wrap" aria-labelledby="h-verdict">
