@@ -167,38 +167,22 @@ fn search_with_steps(
     base: &Config,
     dims: &[Dim],
 ) -> Result<Found, Error> {
-    let combinations = combinations(sc, dims)?;
-    let mut s = Searcher::new(sc, steps, base, dims);
-    let mut hi = [0u64; DIMS_MAX];
-    for (k, d) in dims.iter().enumerate() {
-        hi[k] = d.count - 1;
-    }
-    s.stack.push(([0; DIMS_MAX], hi));
-    while let Some((lo, hi)) = s.stack.pop() {
-        s.visit(&lo, &hi)?;
-    }
-    Ok(Found {
-        combinations,
-        runs: s.runs,
-        counterexample: s.best.map(|(_, at)| s.counterexample(at)),
-    })
+    search_bounded(sc, steps, base, dims, None)
 }
 
-/// [`search`] for a counterexample of cost at most `cost_max` only: a box whose lowest corner costs
-/// more is skipped unvisited, and `counterexample` is `None` when no point of that cost or less loses
-/// an update. The page searches slices of a grid in parallel Web Workers; a slice started after
-/// another has found a counterexample passes that one's cost, so it does not search for worse ones.
-pub fn search_within(
+/// The search itself: with `cost_max`, only counterexamples of that cost or less are looked for.
+fn search_bounded(
     sc: &Scenario,
+    steps: &[ParamStep],
     base: &Config,
     dims: &[Dim],
-    cost_max: u64,
+    cost_max: Option<u64>,
 ) -> Result<Found, Error> {
     let combinations = combinations(sc, dims)?;
-    let mut s = Searcher::new(sc, base, dims);
+    let mut s = Searcher::new(sc, steps, base, dims);
     // A bound, not a point: no place in a grid is u64::MAX, so every point of cost ≤ cost_max is
     // smaller than it and every box whose lowest corner costs more is not.
-    s.best = Some((cost_max, u64::MAX));
+    s.best = cost_max.map(|cost| (cost, u64::MAX));
     let mut hi = [0u64; DIMS_MAX];
     for (k, d) in dims.iter().enumerate() {
         hi[k] = d.count - 1;
@@ -215,6 +199,19 @@ pub fn search_within(
             .filter(|b| b.1 != u64::MAX)
             .map(|(_, at)| s.counterexample(at)),
     })
+}
+
+/// [`search`] for a counterexample of cost at most `cost_max` only: a box whose lowest corner costs
+/// more is skipped unvisited, and `counterexample` is `None` when no point of that cost or less loses
+/// an update. The page searches slices of a grid in parallel Web Workers; a slice started after
+/// another has found a counterexample passes that one's cost, so it does not search for worse ones.
+pub fn search_within(
+    sc: &Scenario,
+    base: &Config,
+    dims: &[Dim],
+    cost_max: u64,
+) -> Result<Found, Error> {
+    search_bounded(sc, &[], base, dims, Some(cost_max))
 }
 
 /// [`search`] the slow way: every point run on its own, event by event. The reference the search is
