@@ -3,7 +3,9 @@
 // parser; only pages with a custom scenario load it, lease-lab.js imports this module on demand). A text
 // that does not parse, cannot be fetched or does not run shows its errors inside the element, by line
 // and column, as text (never markup: a page may embed scenario text from anywhere); the page around it
-// keeps working. A text that parses becomes a one-scenario catalogue the lab runs like any other
+// keeps working. The first run of a text (at its defaults, to find a limit before the lab starts) runs
+// in a Web Worker (user-scenario-worker.js), so a text past the event limit never freezes the page; on
+// the main thread only where no worker can start. A text that parses becomes a one-scenario catalogue the lab runs like any other
 // (engine.js: engine "user"), with every other attribute working as for a catalogue scenario.
 import { fmt, loadLang } from './i18n.js';
 import { userBuild } from './engine.js';
@@ -45,10 +47,72 @@ export async function scenarioText(el, d) {
   return r.text();
 }
 
-/** The parser's answer for `text` (`{scenario}` or `{errors: [{line, col, message}]}`), from the user wasm. */
-export async function parseText(text) {
+/**
+ * The text tried on this thread: the parser's answer (`{scenario}` or `{errors: [{line, col, message}]}`)
+ * and, if it parses, the message of its run at defaults when that run fails (a limit). A text past the
+ * event limit holds this thread most of a second: only for pages where the worker cannot start.
+ */
+async function tryHere(text) {
   const m = await userBuild();
-  return JSON.parse(m.parseScenario(text));
+  const parsed = JSON.parse(m.parseScenario(text));
+  if (parsed.errors) return { parsed };
+  try {
+    const sim = m.Simulation.fromText(text);
+    try {
+      sim.runJson();
+    } finally {
+      sim.free();
+    }
+  } catch (e) {
+    return { parsed, runError: e && e.message ? e.message : String(e) };
+  }
+  return { parsed };
+}
+
+/** The page's worker that tries texts (user-scenario-worker.js), shared by its labs, ended when idle. */
+const trials = { worker: null, pending: new Map(), next: 0 };
+
+/** Ends the worker and rejects what it still owed (it failed to load or run): those are tried here. */
+function dropWorker(why) {
+  trials.worker?.terminate();
+  trials.worker = null;
+  for (const p of trials.pending.values()) p.reject(new Error(why));
+  trials.pending.clear();
+}
+
+function startWorker() {
+  // Throws where a page cannot start it (no Worker; lease-lab.js served from another origin than the page).
+  const w = new Worker(new URL('./user-scenario-worker.js', import.meta.url), { type: 'module' });
+  w.onmessage = ({ data }) => {
+    const p = trials.pending.get(data.id);
+    trials.pending.delete(data.id);
+    if (!trials.pending.size) dropWorker('idle'); // its wasm is memory the page need not keep
+    if (p) (data.error ? p.reject(new Error(data.error)) : p.resolve(data));
+  };
+  w.onerror = (e) => {
+    e.preventDefault();
+    dropWorker(e.message || 'the worker failed');
+  };
+  trials.worker = w;
+}
+
+/** The text tried in the worker (as `tryHere` answers), so no run of it holds up the page. */
+function tryInWorker(text) {
+  return new Promise((resolve, reject) => {
+    if (!trials.worker) startWorker();
+    const id = ++trials.next;
+    trials.pending.set(id, { resolve, reject });
+    trials.worker.postMessage({ id, text });
+  });
+}
+
+/** The text tried in the worker if one can run it, else here (`tryHere`). */
+export async function tryText(text) {
+  try {
+    return await tryInWorker(text);
+  } catch {
+    return tryHere(text);
+  }
 }
 
 /**
@@ -116,22 +180,14 @@ export async function prepareOwnScenario(el, root, lang) {
   } catch (e) {
     throw fail(d.scenarioUnavailable, [e.message]);
   }
-  const parsed = await parseText(text);
+  // The main thread loads the user build for the lab meanwhile; the first run happens in the worker.
+  userBuild().catch(() => {});
+  const { parsed, runError } = await tryText(text);
   if (parsed.errors) {
     const lines = parsed.errors.map((x) => fmt(d.scenarioErrorAt, { line: x.line, col: x.col, msg: x.message }));
     throw fail(d.scenarioErrors, lines);
   }
+  if (runError) throw fail(d.scenarioDoesNotRun, [runError]);
   const s = userEntry(parsed.scenario, text);
-  try {
-    const m = await userBuild();
-    const sim = m.Simulation.fromText(text);
-    try {
-      sim.runJson();
-    } finally {
-      sim.free();
-    }
-  } catch (e) {
-    throw fail(d.scenarioDoesNotRun, [e && e.message ? e.message : String(e)]);
-  }
   return (c) => userCatalogue(c, s);
 }

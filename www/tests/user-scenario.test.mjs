@@ -1,8 +1,9 @@
 // End-to-end tests of a <lease-lab> with a scenario of its own (www/user-scenario.js): inline text and
 // src="URL", their verdicts equal to the CLI's (`leaselab run --file … --json`) for the same text; a
 // text that does not parse shown by line and column while another lab on the page works; fetch
-// failures (404, CORS) and a run past the event limit shown plainly; scenario text shown as text, never
-// markup; axe. Against dist/ in headless Chromium, like embed.test.mjs.
+// failures (404, CORS) and a run past the event limit shown plainly, tried in a worker so the page's
+// main thread is never held (the Long Tasks API; the no-Worker fallback as the control); scenario text
+// shown as text, never markup; axe. Against dist/ in headless Chromium, like embed.test.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -66,11 +67,12 @@ const inline = (text, attrs = '') => `<lease-lab ${attrs}><script type="text/x-l
 /**
  * Serves `html` at /host.html (and `files`, path → text, on the same origin), opens it, runs `fn`; then
  * no page errors, no console errors but the `expected` ones (a failed fetch logs one), no request
- * leaving the origin but those `allowed`.
+ * leaving the origin but those `allowed`. `init` (script text) runs in the page before its own scripts.
  */
-async function withHost(html, fn, { files = {}, expected = [], allowed = [], ...opts } = {}) {
+async function withHost(html, fn, { files = {}, expected = [], allowed = [], init = null, ...opts } = {}) {
   const { context, page, watch } = await openPage(env.browser, opts);
   try {
+    if (init) await page.addInitScript(init);
     await page.route(`${env.url}host.html`, (r) => r.fulfill({ contentType: 'text/html; charset=utf-8', body: html }));
     for (const [path, body] of Object.entries(files)) await page.route(env.url + path, (r) => r.fulfill({ contentType: 'text/plain; charset=utf-8', body }));
     await page.goto(`${env.url}host.html`);
@@ -169,6 +171,48 @@ test('a scenario past the event limit says so, and the page keeps working', () =
     await lab(page, 1).locator('#fencing').selectOption('token');
     assert.deepEqual(await verdictOf(lab(page, 1)), { outcome: 'safe', final: 450, expected: 450 });
   }));
+
+/**
+ * Watches the page's main thread from its first script: the longest task it ran (window.longestTaskMs,
+ * from the Long Tasks API; a run to the event limit is one task of most of a second). A task's own
+ * length, not the gap between two timer beats: on a loaded machine a timer can wait long for a core
+ * while the main thread is free (this measured 300 ms gaps with no long task). `noWorker`: the page has
+ * no Worker, so the element tries the text on the main thread (its fallback) — the control showing
+ * that the watch sees a held main thread when there is one.
+ */
+const watchMainThread = (noWorker) => {
+  if (noWorker) delete window.Worker;
+  window.longestTaskMs = 0;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.longestTaskMs = Math.max(window.longestTaskMs, e.duration);
+  }).observe({ type: 'longtask', buffered: true });
+};
+
+/** The longest task the page's main thread ran while the element tried FOREVER, and the error shown. */
+async function limitCheck(noWorker) {
+  let result;
+  await withHost(
+    hostPage(inline(FOREVER)),
+    async (page) => {
+      const text = await errorOf(lab(page));
+      result = { text, taskMs: await page.evaluate(() => window.longestTaskMs) };
+    },
+    { init: `(${watchMainThread})(${noWorker});` },
+  );
+  return result;
+}
+
+test('a scenario past the event limit is tried in a worker: the page’s main thread is never held', async (t) => {
+  const inWorker = await limitCheck(false);
+  assert.match(inWorker.text, /does not run/);
+  assert.match(inWorker.text, /more than 1000000 events/);
+  // The control: the same text tried on the main thread (no Worker on the page) holds it for the run.
+  const onMain = await limitCheck(true);
+  assert.match(onMain.text, /more than 1000000 events/, 'the fallback shows the same error');
+  t.diagnostic(`longest main-thread task: ${inWorker.taskMs.toFixed(0)} ms with the worker, ${onMain.taskMs.toFixed(0)} ms without`);
+  assert.ok(onMain.taskMs > 150, `on the main thread the run is one long task (${onMain.taskMs.toFixed(0)} ms)`);
+  assert.ok(inWorker.taskMs < 150, `with the worker no task holds the main thread (longest ${inWorker.taskMs.toFixed(0)} ms)`);
+});
 
 test('lang="bn": the errors in Bengali, line and column included', () =>
   withHost(hostPage(inline('id: x\nclient A: fly\n', 'lang="bn"')), async (page) => {
