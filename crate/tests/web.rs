@@ -206,7 +206,10 @@ fn facade_searches_equal_native() {
     let (from, to, step) = ([100.0, 100.0], [900.0, 1000.0], [10.0, 10.0]);
     let bounded = |c| sim.search("ttl,pause", &from, &to, &step, c).unwrap();
     let none_at_0 = bounded(Some(0));
-    assert_eq!((none_at_0[0], none_at_0[2], none_at_0.len()), (7371.0, -1.0, 3));
+    assert_eq!(
+        (none_at_0[0], none_at_0[2], none_at_0.len()),
+        (7371.0, -1.0, 3)
+    );
     assert_eq!(bounded(Some(1))[2..], bounded(None)[2..]);
     // Bad grids are errors with a message, not panics.
     let sim = Simulation::new("seed-gc-pause").unwrap();
