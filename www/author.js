@@ -11,6 +11,7 @@ import { loadStart, userBuild } from './engine.js';
 import { en as enA, bn as bnA } from './author-i18n.js';
 import { embedSnippet, fileName, fragmentValue, shareLink, decodeText } from './author-share.js';
 import { HERE } from './settings.js';
+import { download } from './share.js';
 import './lease-lab.js'; // defines <lease-lab>, which shows the lab on the right
 
 const $ = (id) => document.getElementById(id);
@@ -234,14 +235,7 @@ function wireActions() {
   });
   $('download').addEventListener('click', () => {
     const name = fileName(currentId());
-    const url = URL.createObjectURL(new Blob([$('text').value], { type: 'text/plain;charset=utf-8' }));
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = name;
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
+    download(name, 'text/plain;charset=utf-8', $('text').value);
     say(fmt(st.d.a.downloaded, { file: name }));
   });
 }
