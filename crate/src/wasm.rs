@@ -306,7 +306,7 @@ impl Simulation {
         cost_max: Option<u32>,
     ) -> Result<Vec<f64>, JsError> {
         let dims = self.search_dims(names, from_ms, to_ms, step_ms)?;
-        let (sc, config) = (self.scenario, &self.config);
+        let (sc, config) = (&*self.scenario, &self.config);
         let found = match cost_max {
             None => crate::search::search(sc, config, &dims),
             Some(c) => crate::search::search_within(sc, config, &dims, u64::from(c)),
@@ -336,7 +336,7 @@ impl Simulation {
         step_ms: &[f64],
     ) -> Result<f64, JsError> {
         let dims = self.search_dims(names, from_ms, to_ms, step_ms)?;
-        let n = crate::search::combinations(self.scenario, &dims).map_err(js)?;
+        let n = crate::search::combinations(&self.scenario, &dims).map_err(js)?;
         Ok(n as f64)
     }
 }
@@ -363,7 +363,7 @@ impl Simulation {
             let from = ms_to_us(name, from_ms[k])?;
             let to = ms_to_us(name, to_ms[k])?;
             let step = ms_to_us(name, step_ms[k])?;
-            dims.push(crate::search::Dim::new(self.scenario, name, from, to, step).map_err(js)?);
+            dims.push(crate::search::Dim::new(&self.scenario, name, from, to, step).map_err(js)?);
         }
         Ok(dims)
     }
