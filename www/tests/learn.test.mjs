@@ -427,6 +427,8 @@ test('chapter 6: the reader asks the lab to find the failure — the panel, set 
     assert.match(await page.locator('#ls-reveal').textContent(), new RegExp(`TTL of ${want.none.ttl} ms with a pause of ${want.none.pause} ms`));
     // The panel is there, its rows set to the beat's grid; the search agrees with the lesson.
     await page.locator('#search-box > summary').click();
+    // The panel's module loads on the first opening: its rows (built with the beat's grid) come after.
+    await page.locator('#search-dims .search-dim').first().waitFor();
     const ticked = await page.locator('#search-dims .search-dim').evaluateAll((rows) =>
       rows.filter((r) => r.querySelector('[data-f=vary]').checked).map((r) => [r.dataset.param, ...['from', 'to', 'step'].map((f) => Number(r.querySelector(`[data-f=${f}]`).value))]),
     );
