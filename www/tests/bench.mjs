@@ -2,6 +2,8 @@
 // explore.html's sweep and Monte Carlo in wasm, in headless Chromium against dist/; then the page's
 // size. Prints one `name: value unit` line per figure.
 //   node www/tests/bench.mjs        (after `bash tools/build-web.sh`)
+//   node www/tests/bench.mjs search (only the search figures; `sweep`: only explore's sweep and Monte
+//                                    Carlo; `page`: only the slider, navigation and size figures)
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { setup, openPage, ROOT } from './helpers.mjs';
@@ -15,8 +17,26 @@ const quantile = (xs, q) => {
 };
 const print = (name, v, unit) => console.log(`${name}: ${v.toFixed(2)} ${unit}`);
 
+const GROUPS = ['page', 'sweep', 'search'];
+const only = process.argv[2];
+if (only !== undefined && !GROUPS.includes(only)) {
+  console.error(`bench: unknown group ${JSON.stringify(only)}; expected one of ${GROUPS.join(', ')}`);
+  process.exit(2);
+}
+const wanted = (group) => only === undefined || only === group;
+
 const env = await setup();
 try {
+  if (wanted('page')) await pageBench(env);
+  if (wanted('sweep')) await sweepBench(env);
+  if (wanted('search')) await searchBench(env);
+  if (wanted('page')) printSizes();
+} finally {
+  await env.close();
+}
+
+/** The lab page: a slider's re-render, and navigation to the first verdict. */
+async function pageBench(env) {
   const { page, context } = await openPage(env.browser);
   await page.goto(env.url);
   await page.locator('[data-testid=outcome][data-outcome]').waitFor();
@@ -62,7 +82,9 @@ try {
   }
   print('navigation_to_verdict_median_ms', quantile(nav, 0.5), 'ms');
   print('navigation_to_verdict_max_ms', Math.max(...nav), 'ms');
+}
 
+async function sweepBench(env) {
   // The explore page's computations, in the browser: the 256×256 (ttl, pause) sweep of the seed's
   // scenario through explore.html's wasm (built with `estimate`; the same grid as `cargo run --example
   // sweep_timing`), fast and with every cell run, and the Monte Carlo estimator at the seed's ratio,
@@ -139,7 +161,6 @@ try {
     return rates;
   });
   await xc.close();
-  await searchBench(env);
   print('sweep_wasm_ms', quantile(rounds.map((r) => r.w.median), 0.5), 'ms');
   print('sweep_native_ms_interleaved', quantile(rounds.map((r) => r.n.median), 0.5), 'ms');
   // Median over rounds of (fastest wasm ÷ fastest native), measured back to back.
@@ -154,8 +175,6 @@ try {
   // Every cell run: cells per second are the engine's runs per second.
   console.log(`runs_per_s_wasm: ${Math.round(cells / (everyMs / 1e3))} runs/s`);
   console.log(`montecarlo_ops_per_s_wasm: ${Math.round(quantile(rates, 0.5))} ops/s`);
-} finally {
-  await env.close();
 }
 
 /**
@@ -242,9 +261,11 @@ async function searchBench(env) {
   print('search_workers_speedup_fastest', figures.fastestRatio, 'x');
 }
 
-// The page's size, gzipped, as tools/size-check.sh measures it (dist/ as built).
-const sizes = execFileSync('bash', [join(ROOT, 'tools', 'size-check.sh')], { encoding: 'utf8' });
-for (const name of ['page_gzip_bytes', 'wasm_gzip_bytes']) {
-  const m = new RegExp(`^${name}: (\\d+) B`, 'm').exec(sizes);
-  if (m) console.log(`${name}: ${m[1]} B`);
+/** The page's size, gzipped, as tools/size-check.sh measures it (dist/ as built). */
+function printSizes() {
+  const sizes = execFileSync('bash', [join(ROOT, 'tools', 'size-check.sh')], { encoding: 'utf8' });
+  for (const name of ['page_gzip_bytes', 'wasm_gzip_bytes']) {
+    const m = new RegExp(`^${name}: (\\d+) B`, 'm').exec(sizes);
+    if (m) console.log(`${name}: ${m[1]} B`);
+  }
 }
