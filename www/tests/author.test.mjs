@@ -4,39 +4,19 @@
 // languages, the keyboard and axe. Against dist/ in headless Chromium, like the other e2e tests.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setup, openPage, ROOT, RESULTS } from './helpers.mjs';
+import { setup, openPage, ROOT, RESULTS, cliVerdict, axeViolations } from './helpers.mjs';
 
-const AXE = join(ROOT, 'www', 'node_modules', 'axe-core', 'axe.min.js');
-const CLI = join(process.env.CARGO_TARGET_DIR || join(ROOT, 'target'), 'release', 'leaselab');
 const SEED = await readFile(join(ROOT, 'crate', 'scenarios', 'seed-gc-pause.txt'), 'utf8');
 
 let env;
-let tmp;
 before(async () => {
   env = await setup();
-  tmp = await mkdtemp(join(tmpdir(), 'leaselab-author-'));
 });
 after(async () => {
   await env?.close();
-  if (tmp) await rm(tmp, { recursive: true, force: true });
 });
-
-async function cliVerdict(text, args = []) {
-  const file = join(tmp, `s${Math.random().toString(36).slice(2)}.txt`);
-  await writeFile(file, text);
-  let out;
-  try {
-    out = execFileSync(CLI, ['run', '--file', file, '--json', ...args], { encoding: 'utf8' });
-  } catch (e) {
-    out = e.stdout; // exit status 1: a lost update
-  }
-  const run = JSON.parse(out);
-  return { outcome: run.lost_update ? 'lost-update' : 'safe', final: run.final, expected: run.expected };
-}
 
 /** Opens author.html (+ `query`), runs `fn`, then: no console or page errors, nothing off the origin. */
 async function withAuthor(query, fn, opts = {}) {
@@ -206,13 +186,8 @@ for (const [lang, width] of [['en', 1280], ['en', 390], ['bn', 1280], ['bn', 390
       await page.locator('#errors button').first().waitFor();
       if (lang === 'bn') assert.match(await page.locator('#errors button').first().textContent(), /^লাইন \d+, কলাম \d+/);
       await page.screenshot({ path: join(RESULTS, `author-${lang}-${width}.png`), fullPage: true });
-      await page.addScriptTag({ path: AXE });
-      const result = await page.evaluate(async () => {
-        const r = await window.axe.run(document, { resultTypes: ['violations'] });
-        return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) }));
-      });
-      const bad = result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-      assert.deepEqual(bad, [], JSON.stringify(result, null, 1));
+      const { bad, all } = await axeViolations(page);
+      assert.deepEqual(bad, [], JSON.stringify(all, null, 1));
       // No sideways scroll on a phone.
       assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), 'fits the width');
     }, { width, height: 900 }));

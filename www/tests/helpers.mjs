@@ -1,5 +1,8 @@
-// Shared by the end-to-end tests and the benchmark: a server on dist/ and a headless Chromium.
-import { mkdir } from 'node:fs/promises';
+// Shared by the end-to-end tests and the benchmark: a server on dist/ and a headless Chromium; the CLI's
+// verdict and axe-core's findings, which several tests compare the page with.
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -8,6 +11,10 @@ import { serve } from '../../tools/serve.mjs';
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const DIST = join(ROOT, 'dist');
 export const RESULTS = join(ROOT, 'test-results');
+/** axe-core's script, injected into a page to audit it. */
+export const AXE = join(ROOT, 'www', 'node_modules', 'axe-core', 'axe.min.js');
+/** The native CLI that `cargo build --release` (make test-rust) leaves. */
+export const CLI = join(process.env.CARGO_TARGET_DIR || join(ROOT, 'target'), 'release', 'leaselab');
 
 const ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
@@ -52,6 +59,38 @@ export async function openPage(browser, { width = 1280, height = 900, reducedMot
   page.on('request', (r) => watch.requests.push(r.url()));
   watch.problems = () => [...watch.errors, ...watch.csp.map((c) => `csp: ${c}`)];
   return { context, page, watch };
+}
+
+/**
+ * The CLI's verdict for scenario `text` with these extra arguments: { outcome, final, expected }. The
+ * text goes through a file of its own in a temporary directory, removed afterwards.
+ */
+export async function cliVerdict(text, args = []) {
+  const dir = await mkdtemp(join(tmpdir(), 'leaselab-cli-'));
+  try {
+    const file = join(dir, 'scenario.txt');
+    await writeFile(file, text);
+    let out;
+    try {
+      out = execFileSync(CLI, ['run', '--file', file, '--json', ...args], { encoding: 'utf8' });
+    } catch (e) {
+      out = e.stdout; // exit status 1: a lost update
+    }
+    const run = JSON.parse(out);
+    return { outcome: run.lost_update ? 'lost-update' : 'safe', final: run.final, expected: run.expected };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Runs axe-core on the page as it stands: { bad: the serious and critical violations, all: every one }. */
+export async function axeViolations(page) {
+  await page.addScriptTag({ path: AXE });
+  const all = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+  });
+  return { bad: all.filter((v) => v.impact === 'serious' || v.impact === 'critical'), all };
 }
 
 /** Waits until the verdict is rendered and returns its data. */

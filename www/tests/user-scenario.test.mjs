@@ -6,15 +6,11 @@
 // shown as text, never markup; axe. Against dist/ in headless Chromium, like embed.test.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setup, openPage, ROOT } from './helpers.mjs';
+import { setup, openPage, cliVerdict, axeViolations } from './helpers.mjs';
 import { serve } from '../../tools/serve.mjs';
-
-const AXE = join(ROOT, 'www', 'node_modules', 'axe-core', 'axe.min.js');
-const CLI = join(process.env.CARGO_TARGET_DIR || join(ROOT, 'target'), 'release', 'leaselab');
 
 /** docs/scenario-format.md's first file: a 10 s lease, a queue that holds a write 2 s. */
 export const MY_JOB = `id: my-job
@@ -35,29 +31,12 @@ const FOREVER =
   [...'BCDEFGH'].map((c) => `client ${c}: acquire every 1us; read; write 1\n`).join('');
 
 let env;
-let tmp;
 before(async () => {
   env = await setup();
-  tmp = await mkdtemp(join(tmpdir(), 'leaselab-user-'));
 });
 after(async () => {
   await env?.close();
-  if (tmp) await rm(tmp, { recursive: true, force: true });
 });
-
-/** The CLI's verdict for `text` with these extra arguments: { outcome, final, expected }. */
-async function cliVerdict(text, args) {
-  const file = join(tmp, `s${Math.random().toString(36).slice(2)}.txt`);
-  await writeFile(file, text);
-  let out;
-  try {
-    out = execFileSync(CLI, ['run', '--file', file, '--json', ...args], { encoding: 'utf8' });
-  } catch (e) {
-    out = e.stdout; // exit status 1: a lost update
-  }
-  const run = JSON.parse(out);
-  return { outcome: run.lost_update ? 'lost-update' : 'safe', final: run.final, expected: run.expected };
-}
 
 const hostPage = (body) =>
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>host</title>' +
@@ -223,11 +202,6 @@ test('axe-core: a custom scenario and an error box, no serious or critical viola
   withHost(hostPage(inline(MY_JOB) + inline('id: x\nclient A: fly\n')), async (page) => {
     await verdictOf(lab(page, 0));
     await errorOf(lab(page, 1));
-    await page.addScriptTag({ path: AXE });
-    const result = await page.evaluate(async () => {
-      const r = await window.axe.run(document, { resultTypes: ['violations'] });
-      return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) }));
-    });
-    const bad = result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    assert.deepEqual(bad, [], JSON.stringify(result, null, 1));
+    const { bad, all } = await axeViolations(page);
+    assert.deepEqual(bad, [], JSON.stringify(all, null, 1));
   }));
