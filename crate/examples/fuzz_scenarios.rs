@@ -51,20 +51,10 @@ fn args() -> Result<Args, String> {
     Ok(a)
 }
 
-/// Case `seed`'s text: mostly a mutated catalogue file, sometimes random printable bytes.
+/// Case `seed`'s text: mostly a mutated catalogue file, sometimes random printable bytes (the
+/// generator the wasm's fuzz shares: tests/common/mutate.rs).
 fn case_text(seed: u64) -> String {
-    let sources = catalogue::sources();
-    let mut rng = Rng::new(seed);
-    let n = sources.len() as u64 - 1;
-    if rng.range_inclusive(0, 9) == 0 {
-        let len = rng.range_inclusive(0, 2_000);
-        let bytes: Vec<u8> = (0..len)
-            .map(|_| rng.range_inclusive(0, 127) as u8)
-            .collect();
-        return String::from_utf8_lossy(&bytes).into_owned();
-    }
-    let (i, donor) = (rng.range_inclusive(0, n), rng.range_inclusive(0, n));
-    mutate::mutate(sources[i as usize], sources[donor as usize], rng.next_u64())
+    mutate::fuzz_case(&mut Rng::new(seed), catalogue::sources())
 }
 
 fn main() {

@@ -167,6 +167,26 @@ pub fn mutate(text: &str, donor: &str, seed: u64) -> String {
     lines.join("\n")
 }
 
+/// One fuzz case drawn from `rng`: mostly a mutation of one of `sources` (lines lent by another),
+/// sometimes (one in ten) up to 2 000 random ASCII bytes. The native fuzz (examples/fuzz_scenarios.rs,
+/// a fresh `Rng` per case seed) and the wasm's (tests/user_cases, one `Rng` for a run of cases) both
+/// draw their cases here, so the two explore the same space. It lives in this file, which each of them
+/// includes with `#[path]`, rather than in the library: the library stays free of test code and of a
+/// feature that would exist only for its tests.
+#[allow(dead_code)] // tests/fuzz.rs, the third includer, draws its cases with proptest instead.
+pub fn fuzz_case(rng: &mut Rng, sources: &[&str]) -> String {
+    if rng.range_inclusive(0, 9) == 0 {
+        let len = rng.range_inclusive(0, 2_000);
+        let bytes: Vec<u8> = (0..len)
+            .map(|_| rng.range_inclusive(0, 127) as u8)
+            .collect();
+        return String::from_utf8_lossy(&bytes).into_owned();
+    }
+    let last = sources.len() as u64 - 1;
+    let (i, donor) = (rng.range_inclusive(0, last), rng.range_inclusive(0, last));
+    mutate(sources[i as usize], sources[donor as usize], rng.next_u64())
+}
+
 fn pick<'a>(rng: &mut Rng, from: &[&'a str]) -> &'a str {
     from[rng.range_inclusive(0, from.len() as u64 - 1) as usize]
 }

@@ -67,22 +67,11 @@ pub fn cases() -> Vec<String> {
     texts
 }
 
-/// Mutated and random texts for the wasm's own fuzz (no panic): `count` of them from `seed`.
+/// Mutated and random texts for the wasm's own fuzz (no panic): `count` of them from `seed`, drawn
+/// as the native fuzz draws its cases (tests/common/mutate.rs).
 pub fn fuzz_texts(seed: u64, count: u64) -> Vec<String> {
-    use leaselab::rng::Rng;
-    let n = SOURCES.len() as u64;
-    let mut rng = Rng::new(seed);
+    let mut rng = leaselab::rng::Rng::new(seed);
     (0..count)
-        .map(|_| {
-            if rng.range_inclusive(0, 9) == 0 {
-                let len = rng.range_inclusive(0, 2_000);
-                let bytes: Vec<u8> = (0..len)
-                    .map(|_| rng.range_inclusive(0, 127) as u8)
-                    .collect();
-                return String::from_utf8_lossy(&bytes).into_owned();
-            }
-            let (i, donor) = (rng.range_inclusive(0, n - 1), rng.range_inclusive(0, n - 1));
-            mutate::mutate(SOURCES[i as usize], SOURCES[donor as usize], rng.next_u64())
-        })
+        .map(|_| mutate::fuzz_case(&mut rng, SOURCES))
         .collect()
 }
