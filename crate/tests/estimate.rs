@@ -4,7 +4,7 @@
 
 use leaselab::estimate::{analytic, Estimator, PauseDist, Spec, PRESETS};
 use leaselab::time::MS;
-use leaselab::{catalogue, Config, Engine, Policy};
+use leaselab::{catalogue, Config, Engine, Policy, Scenario};
 use proptest::prelude::*;
 
 fn run(spec: Spec, ops: u64) -> leaselab::estimate::Estimate {
@@ -237,8 +237,29 @@ fn the_forms_defaults_are_the_clis_and_its_limits_are_what_the_estimator_checks(
         json.contains(&format!("\"scenario\":\"{}\"", sc.id)),
         "{json}"
     );
-    // The default: what `leaselab estimate` runs without flags.
-    let default = json.split("\"limits\"").next().unwrap();
+    form_default_is_the_clis(json.split("\"limits\"").next().unwrap(), cli);
+    // Each limit: its ends pass Spec::check, and a step beyond either end fails it.
+    let limits = json.split("\"limits\"").nth(1).unwrap();
+    for key in [
+        "pause_ms",
+        "pareto",
+        "lognormal",
+        "rate_per_s",
+        "ttl_ms",
+        "retry_ms",
+        "work_ms",
+    ] {
+        form_limit_is_the_estimators(limits, key, sc, cli);
+    }
+    assert_eq!(
+        numbers_at(limits, "seed"),
+        [0.0, leaselab::estimate::SEED_MAX_JS as f64]
+    );
+}
+
+/// The form's default (`default`: its JSON before "limits") is what `leaselab estimate` runs without
+/// flags (`cli`).
+fn form_default_is_the_clis(default: &str, cli: Spec) {
     let preset = PRESETS.iter().find(|p| p.dist == cli.dist).unwrap();
     assert!(
         default.contains(&format!("\"preset\":\"{}\"", preset.id)),
@@ -266,76 +287,67 @@ fn the_forms_defaults_are_the_clis_and_its_limits_are_what_the_estimator_checks(
     }
     assert_eq!(numbers_at(default, "rate_per_s"), [cli.rate_per_s]);
     assert_eq!(numbers_at(default, "seed"), [cli.seed as f64]);
-    // Each limit: its ends pass Spec::check, and a step beyond either end fails it.
-    let limits = json.split("\"limits\"").nth(1).unwrap();
-    let set = |key: &str, v: f64| -> Spec {
-        let mut s = cli;
-        let us = |ms: f64| (ms * 1000.0).round() as u64;
-        match key {
-            "pause_ms" => {
-                s.dist = PauseDist::Pareto {
-                    scale_us: v * 1000.0,
-                    shape: 2.0,
-                }
-            }
-            "pareto" => {
-                s.dist = PauseDist::Pareto {
-                    scale_us: 50_000.0,
-                    shape: v,
-                }
-            }
-            "lognormal" => {
-                s.dist = PauseDist::LogNormal {
-                    median_us: 50_000.0,
-                    sigma: v,
-                }
-            }
-            "rate_per_s" => s.rate_per_s = v,
-            "ttl_ms" => s.ttl_us = us(v),
-            "retry_ms" => s.retry_us = us(v),
-            "work_ms" => s.work_us = us(v),
-            _ => unreachable!(),
+}
+
+/// The form's limit `key` (from `limits`, its JSON after "limits"): both ends pass Spec::check, and a
+/// step beyond either end fails it.
+fn form_limit_is_the_estimators(limits: &str, key: &str, sc: &Scenario, cli: Spec) {
+    let lh = numbers_at(limits, key);
+    let (lo, hi) = (lh[0], lh[1]);
+    assert!(
+        spec_with(cli, key, lo).check(sc).is_ok() && spec_with(cli, key, hi).check(sc).is_ok(),
+        "{key}: [{lo}, {hi}] allowed"
+    );
+    // A step beyond: 1 µs for durations, a relative step for the rest (a rate of 0 has no below).
+    let step = |v: f64| {
+        if key.ends_with("_ms") {
+            0.001
+        } else {
+            v.abs() * 1e-6
         }
-        s
     };
-    for key in [
-        "pause_ms",
-        "pareto",
-        "lognormal",
-        "rate_per_s",
-        "ttl_ms",
-        "retry_ms",
-        "work_ms",
-    ] {
-        let lh = numbers_at(limits, key);
-        let (lo, hi) = (lh[0], lh[1]);
+    if lo > 0.0 {
         assert!(
-            set(key, lo).check(sc).is_ok() && set(key, hi).check(sc).is_ok(),
-            "{key}: [{lo}, {hi}] allowed"
-        );
-        // A step beyond: 1 µs for durations, a relative step for the rest (a rate of 0 has no below).
-        let step = |v: f64| {
-            if key.ends_with("_ms") {
-                0.001
-            } else {
-                v.abs() * 1e-6
-            }
-        };
-        if lo > 0.0 {
-            assert!(
-                set(key, lo - step(lo)).check(sc).is_err(),
-                "{key}: below {lo} refused"
-            );
-        }
-        assert!(
-            set(key, hi + step(hi)).check(sc).is_err(),
-            "{key}: above {hi} refused"
+            spec_with(cli, key, lo - step(lo)).check(sc).is_err(),
+            "{key}: below {lo} refused"
         );
     }
-    assert_eq!(
-        numbers_at(limits, "seed"),
-        [0.0, leaselab::estimate::SEED_MAX_JS as f64]
+    assert!(
+        spec_with(cli, key, hi + step(hi)).check(sc).is_err(),
+        "{key}: above {hi} refused"
     );
+}
+
+/// `cli` with the form's field `key` set to `v` (in the form's units).
+fn spec_with(cli: Spec, key: &str, v: f64) -> Spec {
+    let mut s = cli;
+    let us = |ms: f64| (ms * 1000.0).round() as u64;
+    match key {
+        "pause_ms" => {
+            s.dist = PauseDist::Pareto {
+                scale_us: v * 1000.0,
+                shape: 2.0,
+            }
+        }
+        "pareto" => {
+            s.dist = PauseDist::Pareto {
+                scale_us: 50_000.0,
+                shape: v,
+            }
+        }
+        "lognormal" => {
+            s.dist = PauseDist::LogNormal {
+                median_us: 50_000.0,
+                sigma: v,
+            }
+        }
+        "rate_per_s" => s.rate_per_s = v,
+        "ttl_ms" => s.ttl_us = us(v),
+        "retry_ms" => s.retry_us = us(v),
+        "work_ms" => s.work_us = us(v),
+        _ => unreachable!(),
+    }
+    s
 }
 
 #[test]
