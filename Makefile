@@ -35,6 +35,8 @@ test-rust:
 	cargo test --release --workspace
 	# Lints, and the 80-line limit on functions (clippy.toml), over the library and the CLI.
 	cargo clippy --release -p leaselab -p leaselab-model --lib --bins -- -D warnings
+	# The same over the tests, examples and benches: test code is read as often, and keeps the same rules.
+	cargo clippy --release -p leaselab -p leaselab-model --all-targets -- -D warnings
 	# The page's core engine (no Redlock, etcd or ZooKeeper: crate/src/services/mod.rs) builds clean too.
 	cargo clippy --release -p leaselab --lib --no-default-features -- -D warnings
 	# And the conformance suite, under the same 80-line rule.

@@ -102,7 +102,7 @@ fn brute_force_injected(
 
 #[test]
 fn the_search_equals_running_every_point() {
-    let mut rng = Rng::new(0x5ea_4c);
+    let mut rng = Rng::new(0x5ea4c);
     let (mut grids, mut unsafe_grids, mut limited) = (0, 0, 0);
     let (mut runs, mut points) = (0u64, 0u64);
     for round in 0..40 {

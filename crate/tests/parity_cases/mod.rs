@@ -246,8 +246,22 @@ pub const SWEEP: SweepCase = SweepCase {
     y: ("pause", 0, 3000, 48),
 };
 
-/// Monte Carlo settings both halves run: (policy, ttl ms, retry ms, work ms, dist, a, b, rate /s, seed, ops).
-pub const ESTIMATES: &[(&str, f64, f64, f64, &str, f64, f64, f64, f64, u32)] = &[
+/// One Monte Carlo setting: (policy, ttl ms, retry ms, work ms, dist, a, b, rate /s, seed, ops).
+pub type EstimateCase = (
+    &'static str,
+    f64,
+    f64,
+    f64,
+    &'static str,
+    f64,
+    f64,
+    f64,
+    f64,
+    u32,
+);
+
+/// Monte Carlo settings both halves run.
+pub const ESTIMATES: &[EstimateCase] = &[
     (
         "none", 300.0, 50.0, 0.0, "pareto", 50.0, 2.0, 0.0, 7.0, 200_000,
     ),
