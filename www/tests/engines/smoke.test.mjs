@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { serve } from '../../../tools/serve.mjs';
 import { ROOT, DIST, RESULTS } from '../helpers.mjs';
-import { freePort, startDriver, openSession } from './webdriver.mjs';
+import { freePort, startDriver, openSession, inPidNamespace, inPidNamespaceExecutable } from './webdriver.mjs';
 import { PAGES, ESTIMATE_FORM } from './pages.mjs';
 
 const CLI = join(ROOT, 'target', 'release', 'leaselab');
@@ -38,7 +38,7 @@ after(async () => {
 /** Chromium through playwright-core: the flags and fresh profile the other browser tests use. */
 async function chromiumEngine() {
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    executablePath: inPidNamespaceExecutable(process.env.CHROMIUM || '/usr/bin/chromium'),
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
@@ -72,7 +72,7 @@ async function webDriverEngine(startArgs, capabilities) {
 
 /** Firefox ESR, headless, under geckodriver (which gives it a fresh temporary profile and removes it). */
 const firefoxEngine = () =>
-  webDriverEngine((port) => ['geckodriver', ['--host', '127.0.0.1', '--port', String(port)]], {
+  webDriverEngine((port) => inPidNamespace('geckodriver', ['--host', '127.0.0.1', '--port', String(port)]), {
     browserName: 'firefox',
     'moz:firefoxOptions': {
       binary: process.env.FIREFOX || '/usr/bin/firefox-esr',
@@ -90,7 +90,7 @@ function webkitEngine() {
       .find((path) => existsSync(path));
   assert.ok(binary, 'MiniBrowser not found: bash tools/setup.sh test installs webkit2gtk-driver');
   return webDriverEngine(
-    (port) => ['xvfb-run', ['-a', '-s', `-screen 0 ${WIDTH}x1024x24 -nolisten tcp`, 'WebKitWebDriver', '--host=127.0.0.1', `--port=${port}`]],
+    (port) => inPidNamespace('xvfb-run', ['-a', '-s', `-screen 0 ${WIDTH}x1024x24 -nolisten tcp`, 'WebKitWebDriver', '--host=127.0.0.1', `--port=${port}`]),
     { browserName: 'MiniBrowser', 'webkitgtk:browserOptions': { binary, args: ['--automation'] } },
   );
 }

@@ -1,9 +1,13 @@
 // A small W3C WebDriver client over fetch, for the engine smoke suite (smoke.test.mjs): it starts a
 // driver (geckodriver, WebKitWebDriver) on a free loopback port in a process group of its own, opens one
 // session, runs scripts in the page, and stops the driver's whole group — browser, Xvfb and all — on close,
-// on a failed test and on interruption. No npm package: the few endpoints the suite needs fit here.
-import { spawn } from 'node:child_process';
+// on a failed test and on interruption; a PID namespace around each tree (inPidNamespace) reaps what its
+// dying parents leave. No npm package: the few endpoints the suite needs fit here.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 
 /** A free TCP port on loopback (the OS picks it; closed again before the driver binds it). */
 export function freePort() {
@@ -17,8 +21,9 @@ export function freePort() {
   });
 }
 
-// Every driver's process group still running, so an interrupted run leaves nothing behind.
-const groups = new Set();
+// Every driver's process group still running (its leader's pid → a promise of the leader's exit), so an
+// interrupted run leaves nothing behind.
+const groups = new Map();
 const stopGroup = (pid, signal = 'SIGTERM') => {
   try {
     process.kill(-pid, signal);
@@ -27,21 +32,62 @@ const stopGroup = (pid, signal = 'SIGTERM') => {
   }
 };
 process.on('exit', () => {
-  for (const pid of groups) stopGroup(pid, 'SIGKILL');
+  for (const pid of groups.keys()) stopGroup(pid, 'SIGKILL');
 });
+// Interrupted: SIGTERM each group and give its leader a moment to end and be reaped here (exiting at
+// once would leave it to pid 1, which may never reap it), then SIGKILL what is left.
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.once(signal, () => {
-    for (const pid of groups) stopGroup(pid, 'SIGKILL');
+  process.once(signal, async () => {
+    for (const pid of groups.keys()) stopGroup(pid);
+    await Promise.race([Promise.all(groups.values()), sleep(3000)]);
     process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : 1));
   });
 }
+
+/**
+ * `[command, args]` to run `command args` in a PID namespace of its own, when this machine lets us make
+ * one (util-linux's unshare; root, as `make test` is here), else unchanged. Why: a driver's tree
+ * (xvfb-run → WebKitWebDriver → MiniBrowser → WebKit's web and network processes) dies together when
+ * its group is stopped, and a process whose parent died first is adopted by pid 1 — which in a container
+ * may not reap it (zombies that outlive the suite). In the namespace, orphans are adopted by its first
+ * process, a shell that waits for `command`; when that shell ends (`command` done, or the group's
+ * SIGTERM, which it traps), the kernel kills and reaps whatever is left in the namespace. unshare (our
+ * child, reaped by Node) ignores the SIGTERM and waits for the shell; `--kill-child` takes the namespace
+ * down if unshare itself is killed. `command` is not the namespace's first process because a first
+ * process gets no signal it does not handle, and xvfb-run waits for Xvfb's "ready" signal, which Xvfb
+ * does not send to a parent with pid 1.
+ */
+export function inPidNamespace(command, args) {
+  canUnshare ??= spawnSync('unshare', [...UNSHARE, 'true'], { stdio: 'ignore' }).status === 0;
+  return canUnshare ? ['unshare', [...UNSHARE, 'sh', '-c', NAMESPACE_INIT, 'namespace-init', command, ...args]] : [command, args];
+}
+const UNSHARE = ['--pid', '--fork', '--kill-child'];
+const NAMESPACE_INIT = 'trap "exit 143" TERM INT HUP; "$@" & wait $!';
+let canUnshare = null;
+
+/**
+ * An executable that runs `binary` as inPidNamespace does, for a launcher that takes a path and no
+ * command prefix (playwright's executablePath): a two-line script in a temporary folder, removed when
+ * this process exits. `binary` itself where no namespace can be made.
+ */
+export function inPidNamespaceExecutable(binary) {
+  const [command, args] = inPidNamespace(binary, []);
+  if (command === binary) return binary;
+  scriptDir ??= mkdtempSync(join(tmpdir(), 'leaselab-engines-'));
+  const script = join(scriptDir, basename(binary));
+  const quote = (word) => `'${word.replaceAll("'", `'\\''`)}'`;
+  writeFileSync(script, `#!/bin/sh\nexec ${[command, ...args].map(quote).join(' ')} "$@"\n`, { mode: 0o755 });
+  return script;
+}
+let scriptDir = null;
+process.on('exit', () => scriptDir && rmSync(scriptDir, { recursive: true, force: true }));
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Starts `command args` (which must listen on `port`) and waits until its /status says ready. */
 export async function startDriver(command, args, port, { readyMs = 30000 } = {}) {
   const child = spawn(command, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  groups.add(child.pid);
+  groups.set(child.pid, new Promise((resolve) => child.once('exit', resolve)));
   let log = '';
   const keep = (d) => {
     log = (log + d).slice(-4000); // the tail, for an error message
