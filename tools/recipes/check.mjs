@@ -3,7 +3,8 @@
 // show the verdicts site.json names; a click on the site's own link to page 2 swaps the page without a
 // reload (the docs tool's client-side navigation; a full load only where site.json says
 // "fullLoad": true) and page 2's labs show theirs; Back brings page 1's again; the tool's own dark switch
-// turns every lab dark. Screenshots, light and dark at 390 and 1280 px, go to test-results/recipes/TOOL/.
+// turns every lab dark; no request the pages make is answered with an HTTP error. Screenshots, light and
+// dark at 390 and 1280 px, go to test-results/recipes/TOOL/.
 //
 //   node tools/recipes/check.mjs --tool NAME --workdir DIR
 //
@@ -192,13 +193,17 @@ async function shoot(page, dir, scheme) {
   return files;
 }
 
-/** The failures that are the lab's: a script error, or a request for the package's files that failed. */
+/**
+ * The failures: a script error, a request for the package's files that failed, and any HTTP error the
+ * site answers (the recipe's site is what a writer copies, so a 404 in it is the recipe's to fix).
+ * The site's own console errors are only reported.
+ */
 function watchLab(page) {
   const problems = [];
   const warnings = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('console', (m) => m.type() === 'error' && !/^Failed to load resource/.test(m.text()) && warnings.push(m.text()));
-  page.on('response', (r) => r.status() >= 400 && (/leaselab|lease-lab/.test(r.url()) ? problems : warnings).push(`${r.status()} ${r.url()}`));
+  page.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.url()}`));
   page.on('requestfailed', (r) => /leaselab|lease-lab/.test(r.url()) && problems.push(`failed ${r.url()}`));
   return { problems, warnings };
 }
@@ -225,7 +230,7 @@ async function run({ tool, workdir }) {
   await waitForScheme(page, true, 'after the site’s dark switch');
   shots.push(...(await shoot(page, out, 'dark')));
   if (seen.problems.length) throw new Error(seen.problems.join('; '));
-  const warn = seen.warnings.length ? ` (the site's own errors, not the lab's: ${seen.warnings.length}, first: ${seen.warnings[0].slice(0, 160)})` : '';
+  const warn = seen.warnings.length ? ` (the site's own console errors: ${seen.warnings.length}, first: ${seen.warnings[0].slice(0, 160)})` : '';
   return `verdicts right on both pages; navigation ${navigation}, Back too; the labs follow the dark switch; ${shots.length} screenshots in ${out}${warn}`;
 }
 
