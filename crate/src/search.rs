@@ -29,7 +29,7 @@
 //! compares the answer with running every point.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 use crate::error::Error;
 use crate::inject::{Injected, ParamStep};
@@ -115,6 +115,65 @@ pub struct Found {
     pub runs: u64,
     /// `None`: no point of the grid loses an update.
     pub counterexample: Option<Counterexample>,
+    /// The distinct behaviours (path signature and outcome, each as its [`behaviour_key`], sorted)
+    /// among the search's runs: `Some` when every point of the grid was decided (always when safe;
+    /// `None` when the best counterexample so far, or `search_within`'s bound, left boxes unvisited).
+    /// A lower bound of the grid's distinct behaviours, not always all of them: every decided point
+    /// takes the signature of a run (see [`Searcher::point`]), which would make them equal if a
+    /// signature recorded every choice of its path; `tests/search_exact.rs` finds grids where one
+    /// does not (a signature at both ends of a stretch with others inside), so the runs can miss
+    /// some. Keys, not a count: the page searches slices in parallel and unions their keys.
+    pub behaviours: Option<Vec<u64>>,
+}
+
+impl Found {
+    /// The numbers of the wasm's `Simulation::search` (and of the parity file), one named layout:
+    /// `[combinations, runs, cost, index…, b, key…]` — cost −1 and no index when no point loses an
+    /// update, else the counterexample's cost and its index along each dimension; `b` the number of
+    /// behaviour keys (−1 when not every point was decided), then each key as two numbers, its high
+    /// and low 32 bits (an f64 holds neither a u64 nor a JS BigInt exactly).
+    pub fn numbers(&self) -> Vec<f64> {
+        let mut out = vec![self.combinations as f64, self.runs as f64];
+        match &self.counterexample {
+            None => out.push(-1.0),
+            Some(c) => {
+                out.push(c.cost as f64);
+                out.extend(c.index.iter().map(|&i| i as f64));
+            }
+        }
+        match &self.behaviours {
+            None => out.push(-1.0),
+            Some(keys) => {
+                out.push(keys.len() as f64);
+                for &key in keys {
+                    out.push((key >> 32) as f64);
+                    out.push((key & 0xffff_ffff) as f64);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// One behaviour as one number: a run's path signature ([`crate::sig`]) and its outcome, mixed
+/// (SplitMix64 steps) so that two runs get the same key exactly when they have the same signature and
+/// outcome (up to a 64-bit collision, as for the signature itself).
+pub fn behaviour_key(sig: u64, s: &Summary) -> u64 {
+    fn mix(mut z: u64) -> u64 {
+        z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    let locked_out = match s.locked_out {
+        crate::scenario::Lost::Nobody => 0,
+        crate::scenario::Lost::Client(i) => 1 + u64::from(i),
+    };
+    let flags = u64::from(s.code())
+        | u64::from(s.lost_update) << 8
+        | u64::from(s.stale_write_accepted) << 9
+        | locked_out << 16;
+    mix(mix(mix(sig) ^ s.final_balance as u64) ^ flags)
 }
 
 /// Points in the grid of `dims`, or why it is too large or malformed.
@@ -201,6 +260,7 @@ fn search_bounded(
             .best
             .filter(|b| b.1 != u64::MAX)
             .map(|(_, at)| s.counterexample(at)),
+        behaviours: (!s.cut).then(|| s.behaviours.iter().copied().collect()),
     })
 }
 
@@ -233,6 +293,10 @@ pub fn search_every_point_injected(
     let combinations = combinations(sc, dims)?;
     let s = Searcher::new(sc, &inj.steps, base, dims);
     let mut engine = Engine::new();
+    // The signature comes from the fast engine (the reference one does not compute it).
+    let mut fast = Engine::new();
+    fast.set_fast(true);
+    let mut behaviours = BTreeSet::new();
     let mut params = base.params.clone();
     let mut at_point_sc = sc.clone();
     let mut best: Option<(u64, u64)> = None;
@@ -248,11 +312,15 @@ pub fn search_every_point_injected(
         if summarize(run).lost_update && best.is_none_or(|b| (cost, at) < b) {
             best = Some((cost, at));
         }
+        let run = fast.run_at(&at_point_sc, base, &params);
+        let run = run.map_err(|e| at_point(sc, dims, &params, e))?;
+        behaviours.insert(behaviour_key(run.sig, &summarize(run)));
     }
     Ok(Found {
         combinations,
         runs: combinations,
         counterexample: best.map(|(_, at)| s.counterexample(at)),
+        behaviours: Some(behaviours.into_iter().collect()),
     })
 }
 
@@ -284,6 +352,10 @@ struct Searcher<'a> {
     runs: u64,
     /// The best counterexample so far: its cost and place.
     best: Option<(u64, u64)>,
+    /// The [`behaviour_key`] of every run.
+    behaviours: BTreeSet<u64>,
+    /// Some box was left unvisited: it could hold no better counterexample.
+    cut: bool,
     /// Boxes still to visit (an explicit stack, not recursion).
     stack: Vec<GridBox>,
     /// The path and outcome of each corner of the box being visited.
@@ -316,6 +388,8 @@ impl<'a> Searcher<'a> {
             params: base.params.clone(),
             known: Known::new(dims.iter().map(|d| d.count).product()),
             runs: 0,
+            behaviours: BTreeSet::new(),
+            cut: false,
             best: None,
             stack: Vec::new(),
             corners: Vec::with_capacity(1 << DIMS_MAX),
@@ -354,7 +428,11 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// The path and outcome of the point at `index`, run unless known.
+    /// The path and outcome of the point at `index`, run unless known. Every point the search decides
+    /// gets the path of a run: a run's own; a box's, when its corners (known) agree; a corner
+    /// simplex's, its corner's; a line's, its two known ends'. So, once every point is decided, the
+    /// distinct paths of the runs would be the grid's if signatures were complete (`Found::behaviours`
+    /// says why they are a lower bound).
     fn point(&mut self, index: &[u64]) -> Result<(u64, Summary), Error> {
         let at = self.place(index);
         if let Some(known) = self.known.get(at) {
@@ -383,6 +461,7 @@ impl<'a> Searcher<'a> {
             .run_at(&self.sc, self.base, &self.params)
             .map_err(|e| at_point(&self.sc, self.dims, &self.params, e))?;
         let known = (run.sig, summarize(run));
+        self.behaviours.insert(behaviour_key(known.0, &known.1));
         self.runs += 1;
         self.known.insert(at, known);
         Ok(known)
@@ -443,6 +522,7 @@ impl<'a> Searcher<'a> {
         let (lo, hi) = (&lo[..d], &hi[..d]);
         let lowest = (lo.iter().sum::<u64>(), self.place(lo));
         if self.best.is_some_and(|b| lowest >= b) {
+            self.cut = true;
             return Ok(()); // nothing in this box beats the best so far
         }
         let mut corner = [0u64; DIMS_MAX];
