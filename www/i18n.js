@@ -415,6 +415,7 @@ const en = {
   searchProgressSaid: '{pct}% searched…',
   searchCancelled: 'Search cancelled.',
   searchSafe: 'No lost update in {n} combinations ({runs} engine runs decided them all).',
+  searchSafeBehaviours: 'No lost update in {n} combinations (at least {m} distinct behaviours; {runs} engine runs decided them all).',
   searchLost: 'Lost update. The smallest of {n} combinations:',
   searchValue: '{name} = {ms} ms',
   searchCost: '(cost {cost}: steps from the starts).',

@@ -51,16 +51,27 @@ export function smaller(a, b) {
 }
 
 /**
- * A slice's answer from the wasm (`[combinations, runs, cost, index…]`, in the slice's own indices)
- * as {combinations, runs, counterexample: null | {cost, index}} in the whole grid's: the first index,
- * and so the cost, move up by the slice's start. The cost stays Σ (value − FROM) / STEP over the
- * ORIGINAL ranges.
+ * A slice's answer from the wasm (Found::numbers: `[combinations, runs, cost, index…, b, key…]`, in
+ * the slice's own indices; `d` dimensions) as {combinations, runs, counterexample: null | {cost,
+ * index}, behaviours: null | ['hi:lo'…]} in the whole grid's: the first index, and so the cost, move
+ * up by the slice's start. The cost stays Σ (value − FROM) / STEP over the ORIGINAL ranges.
+ * `behaviours`: the slice's distinct behaviour keys (each a u64 sent as two u32), null when the
+ * slice did not decide every point — keys, so that slices can be united (counts would not add up).
  */
-export function sliceAnswer(slice, out) {
-  const [combinations, runs, cost, ...index] = Array.from(out);
-  if (cost < 0) return { combinations, runs, counterexample: null };
-  index[0] += slice.lo;
-  return { combinations, runs, counterexample: { cost: cost + slice.lo, index } };
+export function sliceAnswer(slice, out, d) {
+  const v = Array.from(out);
+  const [combinations, runs, cost] = v;
+  let at = 3;
+  let counterexample = null;
+  if (cost >= 0) {
+    const index = v.slice(at, at + d);
+    index[0] += slice.lo;
+    counterexample = { cost: cost + slice.lo, index };
+    at += d;
+  }
+  const b = v[at++];
+  const behaviours = b < 0 ? null : Array.from({ length: b }, (_, i) => `${v[at + 2 * i]}:${v[at + 2 * i + 1]}`);
+  return { combinations, runs, counterexample, behaviours };
 }
 
 /**
@@ -80,20 +91,25 @@ export const skippable = (slice, best) => Boolean(best) && costMaxFor(slice, bes
 
 /**
  * The answers of the slices combined: {combinations, runs, counterexample: null | {cost, index,
- * values: [ms…]}}. `skipped` counts the points of the slices that were not searched (they cannot hold
- * a smaller counterexample).
+ * values: [ms…]}, behaviours: null | n}. `skipped` counts the points of the slices that were not
+ * searched (they cannot hold a smaller counterexample). `behaviours` is the number of distinct
+ * behaviour keys over all slices (their union), null when some point was left undecided (a skipped
+ * slice, or a slice that stopped looking past a counterexample).
  */
 export function combine(dims, answers, skipped = 0) {
   let best = null;
   let combinations = skipped;
   let runs = 0;
+  let keys = skipped > 0 ? null : new Set();
   for (const a of answers) {
     combinations += a.combinations;
     runs += a.runs;
     if (a.counterexample && smaller(a.counterexample, best)) best = a.counterexample;
+    if (!a.behaviours) keys = null;
+    else if (keys) for (const k of a.behaviours) keys.add(k);
   }
   const counterexample = best && { ...best, values: best.index.map((i, k) => dims[k].from + i * dims[k].step) };
-  return { combinations, runs, counterexample };
+  return { combinations, runs, counterexample, behaviours: keys ? keys.size : null };
 }
 
 /**

@@ -5,7 +5,8 @@
 //   in:  {type: 'check' | 'run', id, setup: {scenario, policy, retries, naive, params: [[name, ms]…]},
 //         grid: {names, from: [ms…], to: [ms…], step: [ms…]}, costMax: null | the most a counterexample
 //         may cost (in the slice's indices) to be worth finding}
-//   out: {type: 'checked', id, combinations} | {type: 'done', id, out: [combinations, runs, cost, index…]}
+//   out: {type: 'checked', id, combinations} | {type: 'done', id, out: [combinations, runs, cost, index…, b, key…]}
+//        (Found::numbers: the behaviour keys as pairs of u32; search-plan.js's sliceAnswer reads it)
 //        {type: 'error', id, message}
 import init, { Simulation } from './pkg/leaselab_mc.js';
 

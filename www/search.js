@@ -62,7 +62,7 @@ export function searchInWorkers(workers, setup, dims, slices, onPoints = () => {
       // Started after a counterexample elsewhere: only one that beats it is looked for.
       ask(w, { type: 'run', setup, grid: sliceGrid(dims, slice), costMax: costMaxFor(slice, best) }).then((r) => {
         pending--;
-        const a = sliceAnswer(slice, r.out);
+        const a = sliceAnswer(slice, r.out, dims.length);
         answers.push(a);
         if (a.counterexample && smaller(a.counterexample, best)) best = a.counterexample;
         onPoints(a.combinations);
@@ -293,21 +293,36 @@ export class SearchPanel {
     r.replaceChildren();
     delete r.dataset.safe;
     delete r.dataset.combinations;
+    delete r.dataset.behaviours;
+    delete r.dataset.cost;
   }
 
-  /** The answer: the count, or the counterexample opened in the diagram with its values marked and a link to it. */
+  /** A count in the lab's language with thousands separators (lab.num leaves them out: it writes milliseconds as the sliders do). */
+  count(n) {
+    const lang = this.lab.snapshot().st.lang === 'bn' ? 'bn' : 'en';
+    if (this.counts?.lang !== lang) this.counts = { lang, nf: new Intl.NumberFormat(lang, { maximumFractionDigits: 0 }) };
+    return this.counts.nf.format(n);
+  }
+
+  /**
+   * The answer: the count, or the counterexample opened in the diagram with its values marked and a
+   * link to it. A safe answer names the distinct behaviours the runs met (a lower bound of the grid's:
+   * crate::search's Found::behaviours says why).
+   */
   show(dims, found) {
     const { d } = this;
     const num = this.lab.num;
+    const count = (n) => this.count(n);
     const r = this.$('search-result');
     r.dataset.safe = String(!found.counterexample);
     r.dataset.combinations = String(found.combinations);
+    if (found.behaviours != null) r.dataset.behaviours = String(found.behaviours);
     const p = document.createElement('p');
     r.replaceChildren(p);
     r.hidden = false;
-    const vars = { n: num(found.combinations), runs: num(found.runs) };
+    const vars = { n: count(found.combinations), runs: count(found.runs), m: count(found.behaviours) };
     if (!found.counterexample) {
-      p.textContent = fmt(d.searchSafe, vars);
+      p.textContent = fmt(found.behaviours == null ? d.searchSafe : d.searchSafeBehaviours, vars);
       this.say(p.textContent, false, true);
       return;
     }
@@ -322,7 +337,7 @@ export class SearchPanel {
       mark.textContent = fmt(d.searchValue, { name: this.lab.paramLabel(s, s.params.find((q) => q.name === dim.name)), ms: num(c.values[k]) });
       p.append(k ? ', ' : '', mark);
     });
-    p.append(' ', fmt(d.searchCost, { cost: num(c.cost) }));
+    p.append(' ', fmt(d.searchCost, { cost: count(c.cost) }));
     this.open(dims, c);
     const link = document.createElement('a');
     link.href = this.link();

@@ -22,11 +22,14 @@
 //! marks all its points, so a later box with a corner on its face needs no run there; and in a box
 //! whose corners disagree, a corner whose neighbours along some edges run its path spans a simplex
 //! (the corner and those neighbours) whose points all run it, marked too. Where paths meet at a
-//! slant, half of the points along the seam are then decided without a run. `tests/search_exact.rs`
+//! slant, half of the points along the seam are then decided without a run. And before a corner is
+//! run, the search looks along every line of the grid through it (each dimension, and each diagonal
+//! that steps −1, 0 or 1 along each dimension) for the nearest marked points on either side: when
+//! they run one path, so does the corner, which is marked without a run. `tests/search_exact.rs`
 //! compares the answer with running every point.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 use crate::error::Error;
 use crate::inject::{Injected, ParamStep};
@@ -112,6 +115,65 @@ pub struct Found {
     pub runs: u64,
     /// `None`: no point of the grid loses an update.
     pub counterexample: Option<Counterexample>,
+    /// The distinct behaviours (path signature and outcome, each as its [`behaviour_key`], sorted)
+    /// among the search's runs: `Some` when every point of the grid was decided (always when safe;
+    /// `None` when the best counterexample so far, or `search_within`'s bound, left boxes unvisited).
+    /// A lower bound of the grid's distinct behaviours, not always all of them: every decided point
+    /// takes the signature of a run (see [`Searcher::point`]), which would make them equal if a
+    /// signature recorded every choice of its path; `tests/search_exact.rs` finds grids where one
+    /// does not (a signature at both ends of a stretch with others inside), so the runs can miss
+    /// some. Keys, not a count: the page searches slices in parallel and unions their keys.
+    pub behaviours: Option<Vec<u64>>,
+}
+
+impl Found {
+    /// The numbers of the wasm's `Simulation::search` (and of the parity file), one named layout:
+    /// `[combinations, runs, cost, index…, b, key…]` — cost −1 and no index when no point loses an
+    /// update, else the counterexample's cost and its index along each dimension; `b` the number of
+    /// behaviour keys (−1 when not every point was decided), then each key as two numbers, its high
+    /// and low 32 bits (an f64 holds neither a u64 nor a JS BigInt exactly).
+    pub fn numbers(&self) -> Vec<f64> {
+        let mut out = vec![self.combinations as f64, self.runs as f64];
+        match &self.counterexample {
+            None => out.push(-1.0),
+            Some(c) => {
+                out.push(c.cost as f64);
+                out.extend(c.index.iter().map(|&i| i as f64));
+            }
+        }
+        match &self.behaviours {
+            None => out.push(-1.0),
+            Some(keys) => {
+                out.push(keys.len() as f64);
+                for &key in keys {
+                    out.push((key >> 32) as f64);
+                    out.push((key & 0xffff_ffff) as f64);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// One behaviour as one number: a run's path signature ([`crate::sig`]) and its outcome, mixed
+/// (SplitMix64 steps) so that two runs get the same key exactly when they have the same signature and
+/// outcome (up to a 64-bit collision, as for the signature itself).
+pub fn behaviour_key(sig: u64, s: &Summary) -> u64 {
+    fn mix(mut z: u64) -> u64 {
+        z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    let locked_out = match s.locked_out {
+        crate::scenario::Lost::Nobody => 0,
+        crate::scenario::Lost::Client(i) => 1 + u64::from(i),
+    };
+    let flags = u64::from(s.code())
+        | u64::from(s.lost_update) << 8
+        | u64::from(s.stale_write_accepted) << 9
+        | locked_out << 16;
+    mix(mix(mix(sig) ^ s.final_balance as u64) ^ flags)
 }
 
 /// Points in the grid of `dims`, or why it is too large or malformed.
@@ -198,6 +260,7 @@ fn search_bounded(
             .best
             .filter(|b| b.1 != u64::MAX)
             .map(|(_, at)| s.counterexample(at)),
+        behaviours: (!s.cut).then(|| s.behaviours.iter().copied().collect()),
     })
 }
 
@@ -230,6 +293,10 @@ pub fn search_every_point_injected(
     let combinations = combinations(sc, dims)?;
     let s = Searcher::new(sc, &inj.steps, base, dims);
     let mut engine = Engine::new();
+    // The signature comes from the fast engine (the reference one does not compute it).
+    let mut fast = Engine::new();
+    fast.set_fast(true);
+    let mut behaviours = BTreeSet::new();
     let mut params = base.params.clone();
     let mut at_point_sc = sc.clone();
     let mut best: Option<(u64, u64)> = None;
@@ -245,11 +312,15 @@ pub fn search_every_point_injected(
         if summarize(run).lost_update && best.is_none_or(|b| (cost, at) < b) {
             best = Some((cost, at));
         }
+        let run = fast.run_at(&at_point_sc, base, &params);
+        let run = run.map_err(|e| at_point(sc, dims, &params, e))?;
+        behaviours.insert(behaviour_key(run.sig, &summarize(run)));
     }
     Ok(Found {
         combinations,
         runs: combinations,
         counterexample: best.map(|(_, at)| s.counterexample(at)),
+        behaviours: Some(behaviours.into_iter().collect()),
     })
 }
 
@@ -281,10 +352,17 @@ struct Searcher<'a> {
     runs: u64,
     /// The best counterexample so far: its cost and place.
     best: Option<(u64, u64)>,
+    /// The [`behaviour_key`] of every run.
+    behaviours: BTreeSet<u64>,
+    /// Some box was left unvisited: it could hold no better counterexample.
+    cut: bool,
     /// Boxes still to visit (an explicit stack, not recursion).
     stack: Vec<GridBox>,
     /// The path and outcome of each corner of the box being visited.
     corners: Vec<(u64, Summary)>,
+    /// The lines through a point along which [`Searcher::between_known`] looks: each a direction
+    /// (−1, 0 or 1 along each dimension) and its step in places.
+    lines: Vec<(Vec<i8>, i64)>,
 }
 
 impl<'a> Searcher<'a> {
@@ -310,9 +388,12 @@ impl<'a> Searcher<'a> {
             params: base.params.clone(),
             known: Known::new(dims.iter().map(|d| d.count).product()),
             runs: 0,
+            behaviours: BTreeSet::new(),
+            cut: false,
             best: None,
             stack: Vec::new(),
             corners: Vec::with_capacity(1 << DIMS_MAX),
+            lines: lines(dims),
         }
     }
 
@@ -347,11 +428,19 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// The path and outcome of the point at `index`, run unless known.
+    /// The path and outcome of the point at `index`, run unless known. Every point the search decides
+    /// gets the path of a run: a run's own; a box's, when its corners (known) agree; a corner
+    /// simplex's, its corner's; a line's, its two known ends'. So, once every point is decided, the
+    /// distinct paths of the runs would be the grid's if signatures were complete (`Found::behaviours`
+    /// says why they are a lower bound).
     fn point(&mut self, index: &[u64]) -> Result<(u64, Summary), Error> {
         let at = self.place(index);
         if let Some(known) = self.known.get(at) {
             return Ok(known);
+        }
+        if let Some(id) = self.between_known(index) {
+            self.known.mark(at..=at, id);
+            return Ok(self.known.get(at).expect("just marked"));
         }
         if self.runs >= RUNS_MAX {
             return Err(Error::BadValue {
@@ -372,9 +461,51 @@ impl<'a> Searcher<'a> {
             .run_at(&self.sc, self.base, &self.params)
             .map_err(|e| at_point(&self.sc, self.dims, &self.params, e))?;
         let known = (run.sig, summarize(run));
+        self.behaviours.insert(behaviour_key(known.0, &known.1));
         self.runs += 1;
         self.known.insert(at, known);
         Ok(known)
+    }
+
+    /// The class of the point at `index` when, along some line of the grid through it (one of
+    /// [`Searcher::lines`]: along a dimension or a diagonal of two), the nearest known points on
+    /// either side of it (within [`LINE_LOOK_MAX`] steps) run one path: the points between two
+    /// points of one path run it too (module docs). Dense grids only.
+    fn between_known(&self, index: &[u64]) -> Option<u32> {
+        let Known::Dense { marks, .. } = &self.known else {
+            return None;
+        };
+        let at = self.place(index) as i64;
+        let d = self.dims.len();
+        let count: Vec<u64> = self.dims.iter().map(|d| d.count).collect();
+        // How many steps the line can take from `index` forward (+1) or back (−1).
+        let room = |dir: &[i8], sign: i64| {
+            (0..d)
+                .filter(|&k| dir[k] != 0)
+                .map(|k| {
+                    if i64::from(dir[k]) * sign > 0 {
+                        count[k] - 1 - index[k]
+                    } else {
+                        index[k]
+                    }
+                })
+                .min()
+                .unwrap_or(0)
+                .min(LINE_LOOK_MAX) as i64
+        };
+        for (dir, stride) in &self.lines {
+            let nearest = |sign: i64| {
+                (1..=room(dir, sign))
+                    .map(|n| marks[(at + sign * n * stride) as usize])
+                    .find(|&m| m != 0)
+            };
+            if let Some(below) = nearest(-1) {
+                if nearest(1) == Some(below) {
+                    return Some(below);
+                }
+            }
+        }
+        None
     }
 
     /// Offers the point at `index` as a counterexample if it loses an update.
@@ -391,6 +522,7 @@ impl<'a> Searcher<'a> {
         let (lo, hi) = (&lo[..d], &hi[..d]);
         let lowest = (lo.iter().sum::<u64>(), self.place(lo));
         if self.best.is_some_and(|b| lowest >= b) {
+            self.cut = true;
             return Ok(()); // nothing in this box beats the best so far
         }
         let mut corner = [0u64; DIMS_MAX];
@@ -542,6 +674,49 @@ impl<'a> Searcher<'a> {
             .expect("a box whose corners disagree is more than one point")
     }
 }
+
+/// The lines of the grid through a point: every direction of −1, 0 or 1 along each dimension (one of
+/// each pair of opposite directions), with its step in places; the fewer dimensions a line moves
+/// along, the earlier it comes; at most [`LINES_MAX`].
+fn lines(dims: &[Dim]) -> Vec<(Vec<i8>, i64)> {
+    let d = dims.len();
+    let mut stride = vec![1i64; d];
+    for k in (0..d.saturating_sub(1)).rev() {
+        stride[k] = stride[k + 1] * dims[k + 1].count as i64;
+    }
+    let mut lines = Vec::new();
+    let mut dir = vec![-1i8; d];
+    // Count through every direction in base 3; keep those whose first non-zero step is +1.
+    while next_direction(&mut dir) {
+        if dir.iter().find(|&&s| s != 0) == Some(&1) {
+            let step = (0..d).map(|k| i64::from(dir[k]) * stride[k]).sum();
+            lines.push((dir.clone(), step));
+        }
+    }
+    lines.sort_by_key(|(dir, _)| dir.iter().filter(|&&s| s != 0).count());
+    // Many dimensions have thousands of directions: keep the straightest, so a corner's look stays cheap.
+    lines.truncate(LINES_MAX);
+    lines
+}
+
+/// Most lines [`Searcher::between_known`] looks along: all of them up to four dimensions (40), the
+/// dimensions and their two-way diagonals up to eight (64).
+const LINES_MAX: usize = 64;
+
+/// The next direction after `dir` in base 3 (digits −1, 0, 1); false after the last.
+fn next_direction(dir: &mut [i8]) -> bool {
+    for s in dir.iter_mut().rev() {
+        if *s < 1 {
+            *s += 1;
+            return true;
+        }
+        *s = -1;
+    }
+    false
+}
+
+/// How far along a line [`Searcher::between_known`] looks for a known point on either side.
+const LINE_LOOK_MAX: u64 = 64;
 
 /// The largest box whose corner simplices are inferred (see `infer_corner_simplices`).
 const SIMPLEX_POINTS_MAX: u64 = 1 << 16;

@@ -290,8 +290,9 @@ impl Simulation {
     /// Searches a grid for the smallest point that loses an update (see [`crate::search`]), at the
     /// handle's policy, retries, naive switch and other parameters. Dimension `k` varies
     /// `names.split(',')[k]` from `from_ms[k]` to `to_ms[k]` by `step_ms[k]`, in the order given (the
-    /// tie order). Returns `[combinations, runs, cost, index…]`: cost −1 and no index when no point
-    /// loses an update, else the counterexample's cost and its index along each dimension. With
+    /// tie order). Returns [`crate::search::Found::numbers`]: `[combinations, runs, cost, index…, b,
+    /// key…]` (the counterexample, then the grid's behaviours as pairs of u32, `b` −1 when not every
+    /// point was decided). With
     /// `cost_max`, only a counterexample of that cost or less is looked for
     /// ([`crate::search::search_within`]). Numbers, not JSON: a Web Worker searches one slice of a
     /// grid and the page combines the slices. Only in the wasm built with `estimate` (explore's,
@@ -312,15 +313,7 @@ impl Simulation {
             Some(c) => crate::search::search_within(sc, config, &dims, u64::from(c)),
         }
         .map_err(js)?;
-        let mut out = vec![found.combinations as f64, found.runs as f64];
-        match found.counterexample {
-            None => out.push(-1.0),
-            Some(c) => {
-                out.push(c.cost as f64);
-                out.extend(c.index.iter().map(|&i| i as f64));
-            }
-        }
-        Ok(out)
+        Ok(found.numbers())
     }
 
     /// The number of points in the grid [`Simulation::search`] would search, or why the grid is

@@ -67,6 +67,25 @@ fn no_lost_update_exits_0() {
         "{text}"
     );
     assert_eq!(text.lines().count(), 1);
+    // The distinct behaviours among the runs: the same number in the text and in --json.
+    let json = stdout(&leaselab(&[
+        "search",
+        "--fencing",
+        "first-touch",
+        "--vary",
+        "ttl=10ms..2s:10ms",
+        "--vary=pause=0..3s:10ms",
+        "--json",
+    ]));
+    let number = |text: &str, after: &str, until: char| -> u64 {
+        let from = text.find(after).unwrap_or_else(|| panic!("{text}")) + after.len();
+        let len = text[from..].find(until).unwrap();
+        text[from..from + len].parse().unwrap()
+    };
+    let behaviours = number(&json, "\"behaviours\":", ',');
+    let runs = number(&json, "\"runs\":", ',');
+    assert!(behaviours > 1 && behaviours <= runs, "{json}");
+    assert_eq!(number(&text, "(at least ", ' '), behaviours, "{text}");
 }
 
 #[test]
@@ -87,6 +106,8 @@ fn json_has_the_issues_shape_and_the_run_of_the_point() {
     let json = stdout(&out);
     let head = "{\"safe\":false,\"combinations\":6161,\"runs\":";
     assert!(json.starts_with(head), "{json}");
+    // Unsafe: the search left boxes unvisited, so no count of behaviours.
+    assert!(json.contains(",\"behaviours\":null,"), "{json}");
     let at = json
         .find(",\"counterexample\":{\"params\":{\"pause\":")
         .unwrap();

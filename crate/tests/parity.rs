@@ -153,14 +153,7 @@ fn native_searches_match_the_parity_file() {
             .collect::<Result<_, _>>()
             .unwrap();
         let found = search(sc, &base, &dims).unwrap();
-        let mut v = vec![found.combinations as f64, found.runs as f64];
-        match found.counterexample {
-            None => v.push(-1.0),
-            Some(c) => {
-                v.push(c.cost as f64);
-                v.extend(c.index.iter().map(|&i| i as f64));
-            }
-        }
+        let v = found.numbers();
         lines.push_str(&parity_cases::search_line(&v));
         lines.push('\n');
     }

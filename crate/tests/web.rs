@@ -206,9 +206,10 @@ fn facade_searches_equal_native() {
     let (from, to, step) = ([100.0, 100.0], [900.0, 1000.0], [10.0, 10.0]);
     let bounded = |c| sim.search("ttl,pause", &from, &to, &step, c).unwrap();
     let none_at_0 = bounded(Some(0));
+    // No counterexample of cost 0, and boxes left unvisited: no behaviour count (−1).
     assert_eq!(
-        (none_at_0[0], none_at_0[2], none_at_0.len()),
-        (7371.0, -1.0, 3)
+        (none_at_0[0], none_at_0[2], none_at_0[3], none_at_0.len()),
+        (7371.0, -1.0, -1.0, 4)
     );
     assert_eq!(bounded(Some(1))[2..], bounded(None)[2..]);
     // Bad grids are errors with a message, not panics.

@@ -409,6 +409,7 @@ export default {
   searchProgressSaid: '{pct}% খোঁজা হয়েছে…',
   searchCancelled: 'খোঁজ বাতিল হয়েছে।',
   searchSafe: '{n}টি সমন্বয়ের কোনোটিতেই আপডেট হারায় না ({runs}টি ইঞ্জিন রানে সবগুলো নির্ধারিত)।',
+  searchSafeBehaviours: '{n}টি সমন্বয়ের কোনোটিতেই আপডেট হারায় না (অন্তত {m}টি আলাদা আচরণ; {runs}টি ইঞ্জিন রানে সবগুলো নির্ধারিত)।',
   searchLost: 'আপডেট হারিয়েছে। {n}টি সমন্বয়ের মধ্যে সবচেয়ে ছোটটি:',
   searchValue: '{name} = {ms} ms',
   searchCost: '(খরচ {cost}: শুরু থেকে ধাপ)।',

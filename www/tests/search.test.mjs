@@ -26,10 +26,12 @@ after(async () => {
 });
 
 /** Opens `path` on a fresh page, waits for the verdict, runs `fn(page)`, then checks nothing went wrong. */
-async function withPage(path, fn, { server = () => env, ...opts } = {}) {
+async function withPage(path, fn, { server = () => env, cores, ...opts } = {}) {
   const srv = server();
   const { context, page, watch } = await openPage(srv.browser, opts);
   try {
+    // `cores`: what navigator.hardwareConcurrency says, so the panel starts that many workers.
+    if (cores) await page.addInitScript((n) => Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => n }), cores);
     await page.goto(`${srv.url}${path}`);
     await verdict(page);
     await fn(page, srv);
@@ -74,6 +76,7 @@ async function runSearch(page) {
   return r.evaluate((e) => ({
     safe: e.dataset.safe === 'true',
     combinations: Number(e.dataset.combinations),
+    behaviours: e.dataset.behaviours === undefined ? null : Number(e.dataset.behaviours),
     values: Object.fromEntries([...e.querySelectorAll('mark')].map((m) => [m.dataset.param, Number(m.dataset.ms)])),
     link: e.querySelector('a[data-testid="search-link"]')?.href ?? null,
     text: e.textContent,
@@ -99,7 +102,12 @@ for (const lang of ['en', 'bn']) {
         assert.equal(got.combinations, want.combinations);
         if (want.safe) {
           assert.equal(got.link, null);
-          assert.match(got.text, lang === 'en' ? /No lost update in 7371 combinations/ : /৭৩৭১টি সমন্বয়ের কোনোটিতেই/);
+          // Counts with thousands separators in both languages (the page's runs are its slices', not the CLI's).
+          const m = new Intl.NumberFormat(lang).format(want.behaviours);
+          const words = lang === 'en' ? [`No lost update in 7,371 combinations (at least ${m} distinct behaviours; `, ' engine runs'] : [`৭,৩৭১টি সমন্বয়ের কোনোটিতেই আপডেট হারায় না (অন্তত ${m}টি আলাদা আচরণ; `, 'টি ইঞ্জিন রানে'];
+          for (const w of words) assert.ok(got.text.includes(w), `${got.text} should include ${w}`);
+          assert.match(got.text, lang === 'en' ? /; \d,\d{3} engine runs/ : /; [০-৯],[০-৯]{3}টি/);
+          assert.equal(got.behaviours, want.behaviours);
           return;
         }
         assert.deepEqual(got.values, want.counterexample.params);
@@ -121,6 +129,24 @@ for (const lang of ['en', 'bn']) {
         await fresh.close();
       }));
   }
+}
+
+// The distinct behaviours the page shows are the CLI's `behaviours` for the same grid, whether one worker
+// or two search its slices (each worker sends its slices' behaviour keys; the panel unites them). On
+// grids where a path signature misses a choice, slicing can change what the runs meet (both numbers
+// are lower bounds then; crate::search's Found::behaviours): this grid has none.
+for (const cores of [1, 2]) {
+  test(`the panel's distinct behaviours are the CLI's, with ${cores} worker(s)`, { skip: noCli }, () =>
+    withPage('index.html?fencing=first-touch', async (page) => {
+      const grid = [['ttl', 100, 900, 20], ['pause', 0, 1500, 30], ['work', 0, 60, 20]];
+      const want = cliSearch('first-touch', grid);
+      assert.equal(want.safe, true);
+      await fillGrid(page, grid);
+      const got = await runSearch(page);
+      assert.equal(await page.evaluate(() => navigator.hardwareConcurrency), cores);
+      assert.deepEqual([got.safe, got.combinations, got.behaviours], [true, want.combinations, want.behaviours]);
+      assert.ok(want.behaviours > 1, `${want.behaviours}`);
+    }, { cores }));
 }
 
 test('Cancel stops the search: the workers end, no answer comes, a new search runs', () =>
@@ -212,6 +238,14 @@ test('the panel: no horizontal scroll at 390 px; screenshots at 1280 and 390 px,
       const sw = await page.evaluate(() => document.documentElement.scrollWidth);
       assert.ok(sw <= width, `${width} ${lang}: scrollWidth ${sw} > ${width}`);
       await page.locator('#search-box').screenshot({ path: join(RESULTS, `search-${width}-${lang}.png`) });
+    }, { width, height: 900 });
+    // And a safe answer (the count of combinations, behaviours and runs).
+    await withPage(`index.html?lang=${lang}&fencing=${SAFE[0]}`, async (page) => {
+      await fillGrid(page, SAFE[1]);
+      await runSearch(page);
+      const sw = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(sw <= width, `${width} ${lang} safe: scrollWidth ${sw} > ${width}`);
+      await page.locator('#search-box').screenshot({ path: join(RESULTS, `search-safe-${width}-${lang}.png`) });
     }, { width, height: 900 });
   }
 });

@@ -1077,9 +1077,11 @@ fn print_search(
 ) {
     let (n, runs) = (found.combinations, found.runs);
     let (Some(c), Some(o)) = (&found.counterexample, outcome) else {
+        let behaviours = found.behaviours.as_ref().map_or(0, Vec::len);
         let _ = writeln!(
             out,
-            "no lost update at any of the grid's {n} combinations ({runs} engine runs)"
+            "no lost update at any of the grid's {n} combinations \
+             (at least {behaviours} distinct behaviours, {runs} engine runs)"
         );
         return;
     };

@@ -1,6 +1,7 @@
 //! A search's answer as JSON (`leaselab search --json`): `{"safe", "combinations", "runs",
-//! "counterexample": null | {"params": {NAME: value_ms, …}, "cost", "run"}}`, the run being the
-//! counterexample's run JSON ([`super::json`]).
+//! "behaviours": null | M, "counterexample": null | {"params": {NAME: value_ms, …}, "cost", "run"}}`,
+//! the run being the counterexample's run JSON ([`super::json`]); `behaviours` the distinct
+//! behaviours among the runs when every point was decided ([`crate::search::Found::behaviours`]).
 
 use super::Json;
 use crate::outcome::Outcome;
@@ -13,6 +14,11 @@ pub fn search_json(found: &Found, dims: &[Dim], run: Option<&Outcome>) -> String
     j.key("safe").bool(found.counterexample.is_none());
     j.key("combinations").raw(&found.combinations.to_string());
     j.key("runs").raw(&found.runs.to_string());
+    j.key("behaviours");
+    match &found.behaviours {
+        Some(keys) => j.raw(&keys.len().to_string()),
+        None => j.null(),
+    };
     j.key("counterexample");
     match (&found.counterexample, run) {
         (Some(c), Some(o)) => {

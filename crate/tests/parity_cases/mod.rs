@@ -325,7 +325,7 @@ pub const SEARCHES: &[SearchCase] = &[
     ),
 ];
 
-/// One line per search: the facade's numbers (`[combinations, runs, cost, index…]`), space-separated.
+/// One line per search: the facade's numbers (`Found::numbers`), space-separated.
 pub fn search_line(v: &[f64]) -> String {
     v.iter()
         .map(|x| format!("{x}"))
