@@ -119,10 +119,11 @@ pub struct Found {
     /// among the search's runs: `Some` when every point of the grid was decided (always when safe;
     /// `None` when the best counterexample so far, or `search_within`'s bound, left boxes unvisited).
     /// A lower bound of the grid's distinct behaviours, not always all of them: every decided point
-    /// takes the signature of a run (see [`Searcher::point`]), which would make them equal if a
-    /// signature recorded every choice of its path; `tests/search_exact.rs` finds grids where one
-    /// does not (a signature at both ends of a stretch with others inside), so the runs can miss
-    /// some. Keys, not a count: the page searches slices in parallel and unions their keys.
+    /// takes the signature of a run (see [`Searcher::point`]), but a point where another client's
+    /// event ties exactly with a skipped retry runs event by event, a signature of its own between
+    /// neighbours that share one (docs/model.md, "Sweeps are exact": the gap), and a box whose
+    /// corners agree is filled over it; `tests/search_exact.rs` finds such grids. Keys, not a count:
+    /// the page searches slices in parallel and unions their keys.
     pub behaviours: Option<Vec<u64>>,
 }
 
