@@ -304,9 +304,7 @@ impl Engine {
     fn admit(&mut self, q: Queued) -> Result<bool, Error> {
         let at = q.at();
         if at.0 > SIM_TIME_US_MAX {
-            return Err(Error::Limit {
-                what: format!("simulated time passed {} s", SIM_TIME_US_MAX / SEC),
-            });
+            return Err(time_limit());
         }
         self.count_events(1)?;
         debug_assert!(at >= self.now, "time never goes back");
@@ -330,9 +328,7 @@ impl Engine {
     fn count_events(&mut self, n: u32) -> Result<(), Error> {
         self.run.events += n;
         if self.run.events > EVENTS_MAX {
-            return Err(Error::Limit {
-                what: format!("more than {EVENTS_MAX} events"),
-            });
+            return Err(events_limit());
         }
         Ok(())
     }
@@ -457,6 +453,23 @@ fn check_config(sc: &Scenario, params: &[u64], retries: u32) -> Result<(), Error
         });
     }
     Ok(())
+}
+
+// The limits' errors are built out of line: the checks run on every event, the errors almost never.
+#[cold]
+#[inline(never)]
+fn time_limit() -> Error {
+    Error::Limit {
+        what: format!("simulated time passed {} s", SIM_TIME_US_MAX / SEC),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn events_limit() -> Error {
+    Error::Limit {
+        what: format!("more than {EVENTS_MAX} events"),
+    }
 }
 
 #[cfg(test)]
