@@ -1,7 +1,7 @@
 //! The event queue: entries ordered by `(time, sequence)`, so two events at the same microsecond run in
 //! the order they were scheduled and every run is exactly repeatable.
 
-use super::event::Tag;
+use super::event::{Ev, Tag};
 use crate::time::SimTime;
 
 /// A queue entry: `key` = time (the high 33 bits) and sequence (the low 31), so ordering the keys
@@ -19,12 +19,14 @@ const SEQ_BITS: u32 = 31;
 const KEY_TIME_MAX: u64 = (1 << (64 - SEQ_BITS)) - 1;
 
 impl Queued {
-    fn new(at: SimTime, seq: u32, tag: Tag, client: u8, payload: u16) -> Queued {
+    fn new(at: SimTime, seq: u32, ev: Ev) -> Queued {
         // A run schedules a few events per event it handles, and handles at most EVENTS_MAX.
         debug_assert!(seq < 1 << SEQ_BITS);
         Queued {
             key: (at.0.min(KEY_TIME_MAX) << SEQ_BITS) | u64::from(seq),
-            meta: (u32::from(tag as u8) << 24) | (u32::from(client) << 16) | u32::from(payload),
+            meta: (u32::from(ev.tag as u8) << 24)
+                | (u32::from(ev.client) << 16)
+                | u32::from(ev.payload),
         }
     }
     pub fn at(self) -> SimTime {
@@ -42,6 +44,14 @@ impl Queued {
     }
     pub fn payload(self) -> u16 {
         self.meta as u16
+    }
+    /// The event this entry stands for.
+    pub fn ev(self) -> Ev {
+        Ev {
+            tag: self.tag(),
+            client: self.client(),
+            payload: self.payload(),
+        }
     }
 }
 
@@ -63,8 +73,8 @@ impl EventQueue {
     }
 
     /// Queues an event.
-    pub fn push(&mut self, at: SimTime, tag: Tag, client: u8, payload: u16) {
-        let q = Queued::new(at, self.seq, tag, client, payload);
+    pub fn push(&mut self, at: SimTime, ev: Ev) {
+        let q = Queued::new(at, self.seq, ev);
         self.seq += 1;
         // Sift up: move parents down into the hole until the new entry's place is found.
         let mut i = self.heap.len();

@@ -85,9 +85,11 @@ impl Engine {
 
     fn op_read(&mut self, ctx: &Ctx, c: u8, via_session: bool) -> Flow {
         let cred = self.credentials(c, via_session);
-        self.schedule(
+        self.send(
             self.now.plus(ctx.store_latency),
-            Ev::new(Tag::ReadAt, c, Msg::Cred(cred)),
+            Tag::ReadAt,
+            c,
+            Msg::Cred(cred),
         );
         Flow::Wait
     }
@@ -179,7 +181,7 @@ impl Engine {
             snapshot,
         };
         let at = now.plus(ctx.store_latency).plus(hold);
-        self.schedule(at, Ev::new(Tag::WriteAt, c, Msg::Write(msg)));
+        self.send(at, Tag::WriteAt, c, Msg::Write(msg));
         Flow::Wait
     }
 
