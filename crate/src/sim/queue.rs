@@ -55,50 +55,96 @@ impl Queued {
     }
 }
 
-/// Pending events in `(time, sequence)` order: a binary min-heap on the key. A run keeps a handful
-/// pending, so a push or a pop is a comparison or two; a user's scenario can keep thousands pending (a
-/// timer per retry every microsecond) and still costs only a logarithm per event. Keys are unique (the
-/// sequence is), so the order in which events come out depends on nothing but the keys: the same as
-/// any other structure that pops the smallest key (the sorted deque this replaced, for one).
+/// Most events the sorted layout holds before the queue becomes a heap.
+const SORTED_MAX: usize = 32;
+
+/// Pending events in `(time, sequence)` order, in one of two layouts:
+/// - sorted (while at most [`SORTED_MAX`] are pending, as in nearly every run): a vector sorted by key
+///   from the largest down, so the next event is the last one, popped in O(1), and a new event, which is
+///   mostly due before or just after the soonest pending ones, is moved into place from the end in a
+///   comparison or two;
+/// - a binary min-heap on the key (once more are pending: a user's scenario can keep thousands, a timer
+///   per retry every microsecond), which costs only a logarithm per event. A queue that became a heap
+///   stays one until it is cleared.
+///
+/// Keys are unique (the sequence is), so the order in which events come out depends on nothing but the
+/// keys: both layouts give the same run, as would any other structure that pops the smallest key.
 #[derive(Default)]
 pub(crate) struct EventQueue {
-    heap: Vec<Queued>,
+    entries: Vec<Queued>,
+    /// The heap layout (see above); false: sorted.
+    heap: bool,
     seq: u32,
 }
 
 impl EventQueue {
     pub fn clear(&mut self) {
-        self.heap.clear();
+        self.entries.clear();
+        self.heap = false;
         self.seq = 0;
     }
 
     /// Queues an event.
+    #[inline]
     pub fn push(&mut self, at: SimTime, ev: Ev) {
         let q = Queued::new(at, self.seq, ev);
         self.seq += 1;
-        // Sift up: move parents down into the hole until the new entry's place is found.
-        let mut i = self.heap.len();
-        self.heap.push(q);
-        while i > 0 {
-            let parent = (i - 1) / 2;
-            let above = self.heap[parent];
-            if above.key < q.key {
-                break;
-            }
-            self.heap[i] = above;
-            i = parent;
+        if self.heap || self.entries.len() >= SORTED_MAX {
+            self.heap_push(q);
+            return;
         }
-        self.heap[i] = q;
+        // Shift the entries due after `q` (smaller keys come last) one place up, into the new slot.
+        let mut i = self.entries.len();
+        self.entries.push(q);
+        while i > 0 && self.entries[i - 1].key < q.key {
+            self.entries[i] = self.entries[i - 1];
+            i -= 1;
+        }
+        self.entries[i] = q;
     }
 
     /// The next event in `(time, sequence)` order.
+    #[inline]
     pub fn pop(&mut self) -> Option<Queued> {
-        let last = self.heap.pop()?;
-        let Some(&top) = self.heap.first() else {
+        if self.heap {
+            return self.heap_pop();
+        }
+        self.entries.pop()
+    }
+
+    /// A push in the heap layout; the first one turns the sorted layout into a heap (read from the
+    /// other end, a vector sorted from the smallest key up already is one).
+    #[cold]
+    #[inline(never)]
+    fn heap_push(&mut self, q: Queued) {
+        if !self.heap {
+            self.entries.reverse();
+            self.heap = true;
+        }
+        // Sift up: move parents down into the hole until the new entry's place is found.
+        let mut i = self.entries.len();
+        self.entries.push(q);
+        while i > 0 {
+            let parent = (i - 1) / 2;
+            let above = self.entries[parent];
+            if above.key < q.key {
+                break;
+            }
+            self.entries[i] = above;
+            i = parent;
+        }
+        self.entries[i] = q;
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn heap_pop(&mut self) -> Option<Queued> {
+        let last = self.entries.pop()?;
+        let Some(&top) = self.entries.first() else {
             return Some(last);
         };
         // Sift the last entry down from the root: move the smaller child up into the hole.
-        let n = self.heap.len();
+        let n = self.entries.len();
         let mut i = 0;
         loop {
             let left = 2 * i + 1;
@@ -106,24 +152,85 @@ impl EventQueue {
                 break;
             }
             let right = left + 1;
-            let child = if right < n && self.heap[right].key < self.heap[left].key {
+            let child = if right < n && self.entries[right].key < self.entries[left].key {
                 right
             } else {
                 left
             };
-            let below = self.heap[child];
+            let below = self.entries[child];
             if last.key < below.key {
                 break;
             }
-            self.heap[i] = below;
+            self.entries[i] = below;
             i = child;
         }
-        self.heap[i] = last;
+        self.entries[i] = last;
         Some(top)
     }
 
     /// Whether an event is pending at an instant `hit` picks out.
     pub fn any_at(&self, hit: impl Fn(u64) -> bool) -> bool {
-        self.heap.iter().any(|q| hit(q.at().0))
+        self.entries.iter().any(|q| hit(q.at().0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pops everything, in order, as (time, client) pairs.
+    fn drain(q: &mut EventQueue) -> Vec<(u64, u8)> {
+        std::iter::from_fn(|| q.pop().map(|e| (e.at().0, e.client()))).collect()
+    }
+
+    #[test]
+    fn both_layouts_pop_by_time_then_scheduling_order() {
+        // 200 events at pseudo-random times with many ties, pushed and popped in bursts, so the queue
+        // runs sorted, becomes a heap past SORTED_MAX, and is cleared back to sorted.
+        let mut q = EventQueue::default();
+        for pending in [5usize, SORTED_MAX, SORTED_MAX + 1, 200] {
+            q.clear();
+            let mut want = Vec::new();
+            let mut x = 0x9e37_79b9u64;
+            for i in 0..pending {
+                x = crate::rng::splitmix64(x);
+                let at = x % 17; // few distinct times: ties everywhere
+                q.push(SimTime(at), Ev::bare(Tag::Step, i as u8));
+                want.push((at, i as u8));
+            }
+            assert_eq!(q.heap, pending > SORTED_MAX, "{pending} pending");
+            want.sort_by_key(|&(at, i)| (at, i)); // equal times: in the order pushed
+            assert_eq!(drain(&mut q), want, "{pending} pending");
+        }
+    }
+
+    #[test]
+    fn events_pushed_while_popping_keep_the_order() {
+        // Each popped event schedules two more, one sooner than everything pending and one later, the
+        // way a run does; the result must equal a plain sort by (time, sequence).
+        for start in [3usize, 40] {
+            let mut q = EventQueue::default();
+            let mut log = Vec::new();
+            let mut seq = 0u32;
+            for i in 0..start {
+                q.push(SimTime(100 + i as u64 * 7 % 13), Ev::bare(Tag::Step, 0));
+                seq += 1;
+            }
+            let mut now = 0;
+            while let Some(e) = q.pop() {
+                assert!(e.at().0 >= now, "time went back");
+                now = e.at().0;
+                log.push((now, e.identity() >> 32));
+                if seq < 400 {
+                    q.push(SimTime(now + 1), Ev::bare(Tag::Wake, 1));
+                    q.push(SimTime(now + 50), Ev::bare(Tag::Wake, 2));
+                    seq += 2;
+                }
+            }
+            let mut sorted = log.clone();
+            sorted.sort();
+            assert_eq!(log, sorted, "start {start}");
+            assert_eq!(log.len(), seq as usize);
+        }
     }
 }
