@@ -59,29 +59,47 @@ impl Queued {
 const SORTED_MAX: usize = 32;
 
 /// Pending events in `(time, sequence)` order, in one of two layouts:
-/// - sorted (while at most [`SORTED_MAX`] are pending, as in nearly every run): a vector sorted by key
+/// - sorted (while at most [`SORTED_MAX`] are pending, as in nearly every run): an array sorted by key
 ///   from the largest down, so the next event is the last one, popped in O(1), and a new event, which is
 ///   mostly due before or just after the soonest pending ones, is moved into place from the end in a
 ///   comparison or two;
 /// - a binary min-heap on the key (once more are pending: a user's scenario can keep thousands, a timer
 ///   per retry every microsecond), which costs only a logarithm per event. A queue that became a heap
-///   stays one until it is cleared.
+///   stays one until it empties.
 ///
 /// Keys are unique (the sequence is), so the order in which events come out depends on nothing but the
 /// keys: both layouts give the same run, as would any other structure that pops the smallest key.
-#[derive(Default)]
 pub(crate) struct EventQueue {
-    entries: Vec<Queued>,
-    /// The heap layout (see above); false: sorted.
-    heap: bool,
+    /// The sorted layout's entries, `sorted[..len]`: a fixed array, so that a push or a pop in it calls
+    /// nothing (no growth to check) and stays a handful of instructions.
+    sorted: [Queued; SORTED_MAX],
+    len: usize,
+    /// The heap layout's entries (empty while the queue is sorted).
+    heap: Vec<Queued>,
     seq: u32,
+}
+
+impl Default for EventQueue {
+    fn default() -> EventQueue {
+        EventQueue {
+            sorted: [Queued { key: 0, meta: 0 }; SORTED_MAX],
+            len: 0,
+            heap: Vec::new(),
+            seq: 0,
+        }
+    }
 }
 
 impl EventQueue {
     pub fn clear(&mut self) {
-        self.entries.clear();
-        self.heap = false;
+        self.len = 0;
+        self.heap.clear();
         self.seq = 0;
+    }
+
+    /// Whether the queue is in its heap layout.
+    fn is_heap(&self) -> bool {
+        !self.heap.is_empty()
     }
 
     /// Queues an event.
@@ -89,62 +107,63 @@ impl EventQueue {
     pub fn push(&mut self, at: SimTime, ev: Ev) {
         let q = Queued::new(at, self.seq, ev);
         self.seq += 1;
-        if self.heap || self.entries.len() >= SORTED_MAX {
+        if self.len == SORTED_MAX || self.is_heap() {
             self.heap_push(q);
             return;
         }
         // Shift the entries due after `q` (smaller keys come last) one place up, into the new slot.
-        let mut i = self.entries.len();
-        self.entries.push(q);
-        while i > 0 && self.entries[i - 1].key < q.key {
-            self.entries[i] = self.entries[i - 1];
+        let mut i = self.len;
+        self.len += 1;
+        while i > 0 && self.sorted[i - 1].key < q.key {
+            self.sorted[i] = self.sorted[i - 1];
             i -= 1;
         }
-        self.entries[i] = q;
+        self.sorted[i] = q;
     }
 
     /// The next event in `(time, sequence)` order.
     #[inline]
     pub fn pop(&mut self) -> Option<Queued> {
-        if self.heap {
+        if self.is_heap() {
             return self.heap_pop();
         }
-        self.entries.pop()
+        self.len = self.len.checked_sub(1)?;
+        Some(self.sorted[self.len])
     }
 
-    /// A push in the heap layout; the first one turns the sorted layout into a heap (read from the
-    /// other end, a vector sorted from the smallest key up already is one).
+    /// A push in the heap layout; the first one moves the sorted entries into a heap (read from the
+    /// other end, a list sorted from the smallest key up already is one).
     #[cold]
     #[inline(never)]
     fn heap_push(&mut self, q: Queued) {
-        if !self.heap {
-            self.entries.reverse();
-            self.heap = true;
+        if !self.is_heap() {
+            self.heap.extend(self.sorted[..self.len].iter().rev());
+            self.len = 0;
         }
         // Sift up: move parents down into the hole until the new entry's place is found.
-        let mut i = self.entries.len();
-        self.entries.push(q);
+        let mut i = self.heap.len();
+        self.heap.push(q);
         while i > 0 {
             let parent = (i - 1) / 2;
-            let above = self.entries[parent];
+            let above = self.heap[parent];
             if above.key < q.key {
                 break;
             }
-            self.entries[i] = above;
+            self.heap[i] = above;
             i = parent;
         }
-        self.entries[i] = q;
+        self.heap[i] = q;
     }
 
     #[cold]
     #[inline(never)]
     fn heap_pop(&mut self) -> Option<Queued> {
-        let last = self.entries.pop()?;
-        let Some(&top) = self.entries.first() else {
+        let last = self.heap.pop()?;
+        let Some(&top) = self.heap.first() else {
             return Some(last);
         };
         // Sift the last entry down from the root: move the smaller child up into the hole.
-        let n = self.entries.len();
+        let n = self.heap.len();
         let mut i = 0;
         loop {
             let left = 2 * i + 1;
@@ -152,25 +171,30 @@ impl EventQueue {
                 break;
             }
             let right = left + 1;
-            let child = if right < n && self.entries[right].key < self.entries[left].key {
+            let child = if right < n && self.heap[right].key < self.heap[left].key {
                 right
             } else {
                 left
             };
-            let below = self.entries[child];
+            let below = self.heap[child];
             if last.key < below.key {
                 break;
             }
-            self.entries[i] = below;
+            self.heap[i] = below;
             i = child;
         }
-        self.entries[i] = last;
+        self.heap[i] = last;
         Some(top)
     }
 
     /// Whether an event is pending at an instant `hit` picks out.
     pub fn any_at(&self, hit: impl Fn(u64) -> bool) -> bool {
-        self.entries.iter().any(|q| hit(q.at().0))
+        let pending = if self.is_heap() {
+            &self.heap[..]
+        } else {
+            &self.sorted[..self.len]
+        };
+        pending.iter().any(|q| hit(q.at().0))
     }
 }
 
@@ -198,9 +222,14 @@ mod tests {
                 q.push(SimTime(at), Ev::bare(Tag::Step, i as u8));
                 want.push((at, i as u8));
             }
-            assert_eq!(q.heap, pending > SORTED_MAX, "{pending} pending");
+            assert_eq!(q.is_heap(), pending > SORTED_MAX, "{pending} pending");
             want.sort_by_key(|&(at, i)| (at, i)); // equal times: in the order pushed
             assert_eq!(drain(&mut q), want, "{pending} pending");
+            // Emptied, it takes the sorted layout again.
+            q.push(SimTime(9), Ev::bare(Tag::Step, 1));
+            q.push(SimTime(3), Ev::bare(Tag::Step, 2));
+            assert!(!q.is_heap());
+            assert_eq!(drain(&mut q), [(3, 2), (9, 1)]);
         }
     }
 
