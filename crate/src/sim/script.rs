@@ -17,6 +17,8 @@ enum Flow {
 
 impl Engine {
     /// `Step` (start, after work, after a retry timer) and `Wake` (a script's pause ends).
+    // Out of line, as every handler the run loop calls: see `Engine::handle`.
+    #[inline(never)]
     pub(super) fn on_script_event(&mut self, ctx: &Ctx, ev: Ev) {
         let c = ev.client;
         if ev.tag == Tag::Wake {

@@ -6,6 +6,8 @@ use crate::store::{Credentials, Refusal};
 use crate::trace::{What, WriteRecord};
 
 impl Engine {
+    // Out of line, as every handler the run loop calls: see `Engine::handle`.
+    #[inline(never)]
     pub(super) fn on_storage_event(&mut self, ctx: &Ctx, ev: Ev) {
         let c = ev.client;
         match (ev.tag, self.msg(ev)) {
