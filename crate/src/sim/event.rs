@@ -57,8 +57,23 @@ macro_rules! tags {
 
         impl Tag {
             const ALL: &'static [Tag] = &[$(Tag::$name,)*];
-            const PROPS: &'static [Props] = &[$($props,)*];
-            const CARRY: &'static [Carry] = &[$($carry,)*];
+            /// The table as written, for the test that the masks below agree with it.
+            #[cfg(test)]
+            const ROWS: &'static [(Tag, Props, Carry)] = &[$((Tag::$name, $props, $carry),)*];
+            // One bit per kind, by its number: testing a bit of a constant needs no load from a
+            // table, which in the run loop's wasm was a chain of dependent loads on every event.
+            const OWN: u64 = 0 $(| (($props.own as u64) << Tag::$name as u8))*;
+            const LOCK_FREE: u64 = 0 $(| (($props.lock_free as u64) << Tag::$name as u8))*;
+            const BOXED: u64 = 0 $(| ((matches!($carry, Boxed) as u64) << Tag::$name as u8))*;
+            const INLINE: u64 = 0 $(| ((matches!($carry, Inline) as u64) << Tag::$name as u8))*;
+
+            /// The kind numbered `n` (`n` from a queue entry, which only a `Tag` filled).
+            pub fn from_u8(n: u8) -> Tag {
+                $(if n == Tag::$name as u8 {
+                    return Tag::$name;
+                })*
+                unreachable!("no event kind {n}")
+            }
         }
     };
 }
@@ -131,17 +146,29 @@ tags! {
     ConnLost = (OWN, Bare),
 }
 
+// The masks above hold one bit per kind.
+const _: () = assert!(Tag::ALL.len() <= 64);
+
 impl Tag {
+    fn bit(self, mask: u64) -> bool {
+        (mask >> (self as u8)) & 1 != 0
+    }
+
     pub fn props(self) -> Props {
-        Tag::PROPS[self as usize]
+        Props {
+            own: self.bit(Tag::OWN),
+            lock_free: self.bit(Tag::LOCK_FREE),
+        }
     }
 
     pub fn carry(self) -> Carry {
-        Tag::CARRY[self as usize]
-    }
-
-    pub fn from_u8(n: u8) -> Tag {
-        Tag::ALL[usize::from(n)]
+        if self.bit(Tag::BOXED) {
+            Boxed
+        } else if self.bit(Tag::INLINE) {
+            Inline
+        } else {
+            Bare
+        }
     }
 }
 
@@ -265,6 +292,21 @@ impl Mailbox {
         match ev.tag.carry() {
             Boxed => self.slots[usize::from(ev.client)][ev.tag as usize],
             Bare | Inline => Msg::None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_keeps_its_number_properties_and_carriage() {
+        for (n, &(tag, props, carry)) in Tag::ROWS.iter().enumerate() {
+            assert_eq!(tag as usize, n);
+            assert_eq!(Tag::from_u8(n as u8), tag);
+            assert_eq!(tag.props(), props, "{tag:?}");
+            assert_eq!(tag.carry(), carry, "{tag:?}");
         }
     }
 }
