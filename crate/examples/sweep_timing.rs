@@ -5,6 +5,8 @@
 //! `every_cell_native_us_per_run`, beside `events_per_run`, the mean events one of those runs handles:
 //! the grid's runs handle more events than the seed's defaults do), and the Monte Carlo
 //! estimator's operations per second at the seed's ratio (50 ms Pareto pauses, 30 s TTL).
+//! `--events-total` prints only the events the every-cell sweep's runs handle in all (`events_total`),
+//! which www/tests/bench.mjs checks its minimal JS simulation of the same runs against.
 
 use std::time::Instant;
 
@@ -32,6 +34,10 @@ fn main() {
         times.sort_by(f64::total_cmp);
         (times[times.len() / 2], times[0], runs)
     };
+    if std::env::args().any(|a| a == "--events-total") {
+        println!("events_total: {}", total_events(sc, &base, &x, &y));
+        return;
+    }
     if std::env::args().any(|a| a == "--sweeps-only") {
         // For www/tests/bench.mjs, which alternates this with the same sweeps in wasm.
         let (fast, fast_min, _) = time(21, false, &mut cells);
@@ -63,7 +69,7 @@ fn main() {
     );
     println!(
         "events_per_run: {:.1} events (mean over the grid)",
-        mean_events(sc, &base, &x, &y)
+        total_events(sc, &base, &x, &y) as f64 / (x.steps * y.steps) as f64
     );
     println!("(cells with a lost update: {lost} of {})", cells.len());
 
@@ -85,8 +91,8 @@ fn main() {
     );
 }
 
-/// The mean number of events a run of the grid handles (event by event, as the every-cell sweep runs).
-fn mean_events(sc: &leaselab::Scenario, base: &leaselab::Config, x: &Axis, y: &Axis) -> f64 {
+/// The events the grid's runs handle in all (event by event, as the every-cell sweep runs them).
+fn total_events(sc: &leaselab::Scenario, base: &leaselab::Config, x: &Axis, y: &Axis) -> u64 {
     let mut engine = leaselab::Engine::new();
     let mut params = base.params.clone();
     let mut events = 0u64;
@@ -97,5 +103,5 @@ fn mean_events(sc: &leaselab::Scenario, base: &leaselab::Config, x: &Axis, y: &A
             events += u64::from(engine.run_at(sc, base, &params).unwrap().events);
         }
     }
-    events as f64 / (x.steps * y.steps) as f64
+    events
 }

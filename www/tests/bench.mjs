@@ -5,6 +5,7 @@
 //   node www/tests/bench.mjs search (only the search figures; `sweep`: only explore's sweep and Monte
 //                                    Carlo; `page`: only the slider, navigation and size figures)
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setup, openPage, ROOT } from './helpers.mjs';
 
@@ -84,6 +85,38 @@ async function pageBench(env) {
   print('navigation_to_verdict_max_ms', Math.max(...nav), 'ms');
 }
 
+/**
+ * Loads www/tests/minimal-sim.mjs into the explore page (through DevTools, which the page's CSP does
+ * not govern) and returns a timer like `wasmSweep`'s: median and fastest ms of `reps` every-cell
+ * sweeps of the seed's grid by the minimal plain-JS simulation, the yardstick issue 18 measures the
+ * engine against. Before any figure, it must handle as many events as the engine's runs do in all
+ * (`sweep_timing --events-total`); its grid is compared with the engine's after the rounds.
+ */
+async function loadMinimalSim(xp, native) {
+  const src = readFileSync(join(ROOT, 'www', 'tests', 'minimal-sim.mjs'), 'utf8').replace(/^export /gm, '');
+  await xp.evaluate(`(() => {\n${src}\nwindow.minimalSim = sweepSeedEveryCell;\n})()`);
+  const out = execFileSync(native, ['--events-total'], { encoding: 'utf8' });
+  const engineEvents = Number(/^events_total: (\d+)/m.exec(out)[1]);
+  const jsEvents = await xp.evaluate(() => window.minimalSim().events);
+  if (jsEvents !== engineEvents) {
+    throw new Error(`the minimal JS simulation handles ${jsEvents} events, the engine ${engineEvents}`);
+  }
+  console.log(`events_total: ${engineEvents} (the engine's and the minimal JS simulation's)`);
+  return (reps) =>
+    xp.evaluate((reps) => {
+      const ms = [];
+      let grid = null;
+      for (let i = 0; i < reps; i++) {
+        const t0 = performance.now();
+        grid = window.minimalSim().codes;
+        ms.push(performance.now() - t0);
+      }
+      ms.sort((a, b) => a - b);
+      window.minimalGrid = Array.from(grid);
+      return { median: ms[ms.length >> 1], min: ms[0] };
+    }, reps);
+}
+
 async function sweepBench(env) {
   // The explore page's computations, in the browser: the 256×256 (ttl, pause) sweep of the seed's
   // scenario through explore.html's wasm (built with `estimate`; the same grid as `cargo run --example
@@ -131,15 +164,18 @@ async function sweepBench(env) {
   // by 2x within seconds, and a ratio of medians taken minutes apart mostly measures that drift. Each
   // round's ratio compares the fastest repetition on each side (noise only ever adds time); the figure
   // is the median of the rounds' ratios.
+  const minimalSweep = await loadMinimalSim(xp, native);
   // Warm-up first: V8 runs new wasm in its baseline compiler and tiers hot functions up meanwhile.
   await wasmSweep(false, 20);
   await wasmSweep(true, 1);
+  await minimalSweep(1);
   const rounds = [];
   for (let r = 0; r < 7; r++) {
     const { n, ne } = nativeSweeps();
     const w = await wasmSweep(false, 21);
     const we = await wasmSweep(true, 3);
-    rounds.push({ n, w, ratio: w.min / n.min, ne, we, everyRatio: we.min / ne.min });
+    const js = await minimalSweep(3);
+    rounds.push({ n, w, ratio: w.min / n.min, ne, we, everyRatio: we.min / ne.min, js, jsRatio: we.min / js.min });
   }
   const everyMs = quantile(rounds.map((r) => r.we.median), 0.5);
   const same = await xp.evaluate(() => {
@@ -147,6 +183,11 @@ async function sweepBench(env) {
     return a.length === b.length && a.every((c, i) => c === b[i]);
   });
   if (!same) throw new Error('the fast sweep and the every-cell sweep disagree in wasm');
+  const minimalSame = await xp.evaluate(() => {
+    const [a, b] = [window.benchGrid[true], window.minimalGrid];
+    return a.length === b.length && a.every((c, i) => c === b[i]);
+  });
+  if (!minimalSame) throw new Error('the minimal JS simulation and the engine disagree on some cell');
   const cells = 256 * 256;
   const rates = await xp.evaluate(async () => {
     const mc = window.benchCore;
@@ -172,6 +213,9 @@ async function sweepBench(env) {
   console.log(`(rounds, fastest wasm/native ms: ${rounds.map(fmtRound).join(' ')})`);
   print('sweep_every_cell_wasm_ms', everyMs, 'ms');
   print('sweep_every_cell_wasm_over_native', quantile(rounds.map((r) => r.everyRatio), 0.5), 'x');
+  print('sweep_every_cell_minimal_js_ms', quantile(rounds.map((r) => r.js.median), 0.5), 'ms');
+  // Median over rounds of (fastest engine sweep ÷ fastest minimal JS sweep), back to back in one page.
+  print('sweep_every_cell_wasm_over_minimal_js', quantile(rounds.map((r) => r.jsRatio), 0.5), 'x');
   // Every cell run: cells per second are the engine's runs per second.
   console.log(`runs_per_s_wasm: ${Math.round(cells / (everyMs / 1e3))} runs/s`);
   console.log(`montecarlo_ops_per_s_wasm: ${Math.round(quantile(rates, 0.5))} ops/s`);

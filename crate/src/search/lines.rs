@@ -17,14 +17,13 @@ impl Searcher<'_> {
         };
         let at = self.place(index) as i64;
         let d = self.dims.len();
-        let count: Vec<u64> = self.dims.iter().map(|d| d.count).collect();
         // How many steps the line can take from `index` forward (+1) or back (−1).
         let room = |dir: &[i8], sign: i64| {
             (0..d)
                 .filter(|&k| dir[k] != 0)
                 .map(|k| {
                     if i64::from(dir[k]) * sign > 0 {
-                        count[k] - 1 - index[k]
+                        self.dims[k].count - 1 - index[k]
                     } else {
                         index[k]
                     }

@@ -116,7 +116,7 @@ impl Engine {
 
     pub(super) fn on_consul_event(&mut self, ctx: &Ctx, ev: Ev) {
         let c = ev.client;
-        match (ev.tag, ev.msg) {
+        match (ev.tag, self.msg(ev)) {
             (Tag::SessionOpenAt, _) => self.session_create_at(ctx, c),
             (Tag::SessionOpenReply, Msg::Value(id)) => self.on_session_created(ctx, c, id),
             (Tag::LockAt, _) => self.kv_get_at(ctx, c),
@@ -139,7 +139,7 @@ impl Engine {
     }
 
     fn consul_answer(&mut self, ctx: &Ctx, c: u8, tag: Tag, msg: Msg) {
-        self.schedule(self.now.plus(ctx.lock_latency), Ev::new(tag, c, msg));
+        self.send(self.now.plus(ctx.lock_latency), tag, c, msg);
     }
 
     /// `Lock()`: a session first, if the client has none; then the key is read.

@@ -152,7 +152,7 @@ impl Engine {
 
     pub(super) fn on_dynamodb_event(&mut self, ctx: &Ctx, ev: Ev) {
         let c = ev.client;
-        match (ev.tag, ev.msg) {
+        match (ev.tag, self.msg(ev)) {
             (Tag::AcquireAt, _) => self.get_item_at(ctx, c),
             (Tag::AcquireReply, Msg::Value(v)) => self.on_get_item(ctx, c, unpack(v)),
             (Tag::LockAt, _) => self.put_item_at(ctx, c),
@@ -184,9 +184,11 @@ impl Engine {
 
     fn get_item_at(&mut self, ctx: &Ctx, c: u8) {
         let v = pack(self.ddb().item);
-        self.schedule(
+        self.send(
             self.now.plus(ctx.lock_latency),
-            Ev::new(Tag::AcquireReply, c, Msg::Value(v)),
+            Tag::AcquireReply,
+            c,
+            Msg::Value(v),
         );
     }
 
@@ -287,9 +289,11 @@ impl Engine {
                 },
             );
         }
-        self.schedule(
+        self.send(
             self.now.plus(ctx.lock_latency),
-            Ev::new(Tag::LockReply, c, Msg::Accepted(ok)),
+            Tag::LockReply,
+            c,
+            Msg::Accepted(ok),
         );
     }
 
@@ -416,9 +420,11 @@ impl Engine {
         }
         let lease_end = ok.then(|| now.plus(ctx.ttl));
         self.record(c, What::KeepAlive { lease_end });
-        self.schedule(
+        self.send(
             now.plus(ctx.lock_latency),
-            Ev::new(Tag::HeartbeatReply, c, Msg::Accepted(ok)),
+            Tag::HeartbeatReply,
+            c,
+            Msg::Accepted(ok),
         );
     }
 

@@ -125,7 +125,7 @@ impl Engine {
 
     pub(super) fn on_etcd_event(&mut self, ctx: &Ctx, ev: Ev) {
         let c = ev.client;
-        match (ev.tag, ev.msg) {
+        match (ev.tag, self.msg(ev)) {
             (Tag::SessionOpenAt, _) => self.lease_grant_at(ctx, c),
             (Tag::SessionOpenReply, Msg::Value(id)) => self.on_lease_granted(ctx, c, id),
             (Tag::LockAt, _) => self.lock_at(ctx, c),
@@ -189,9 +189,11 @@ impl Engine {
                 lease_end,
             },
         );
-        self.schedule(
+        self.send(
             now.plus(ctx.lock_latency),
-            Ev::new(Tag::SessionOpenReply, c, Msg::Value(id)),
+            Tag::SessionOpenReply,
+            c,
+            Msg::Value(id),
         );
     }
 
@@ -243,9 +245,11 @@ impl Engine {
             session_gone: true,
         };
         self.record(c, denied);
-        self.schedule(
+        self.send(
             self.now.plus(ctx.lock_latency),
-            Ev::new(Tag::LockReply, c, Msg::Grant(Grant::NoSession)),
+            Tag::LockReply,
+            c,
+            Msg::Grant(Grant::NoSession),
         );
     }
 
@@ -283,9 +287,11 @@ impl Engine {
             lock_value: lease.id,
             expires_at: lease.expires_at,
         };
-        self.schedule(
+        self.send(
             self.now.plus(ctx.lock_latency),
-            Ev::new(Tag::LockReply, c, Msg::Grant(grant)),
+            Tag::LockReply,
+            c,
+            Msg::Grant(grant),
         );
     }
 
@@ -402,9 +408,11 @@ impl Engine {
             self.etcd().leases[usize::from(c)].expires_at = end;
         }
         self.record(c, What::KeepAlive { lease_end: renewed });
-        self.schedule(
+        self.send(
             now.plus(ctx.lock_latency),
-            Ev::new(Tag::HeartbeatReply, c, Msg::Renewed(renewed)),
+            Tag::HeartbeatReply,
+            c,
+            Msg::Renewed(renewed),
         );
     }
 

@@ -116,7 +116,7 @@ impl Engine {
 
     pub(super) fn on_hz_event(&mut self, ctx: &Ctx, ev: Ev) {
         let c = ev.client;
-        match (ev.tag, ev.msg) {
+        match (ev.tag, self.msg(ev)) {
             (Tag::SessionOpenAt, _) => self.hz_open_at(ctx, c),
             (Tag::SessionOpenReply, Msg::Value(id)) => self.hz_opened(ctx, c, id),
             (Tag::LockAt, _) => self.hz_lock_at(ctx, c),
@@ -136,7 +136,7 @@ impl Engine {
     }
 
     fn hz_answer(&mut self, ctx: &Ctx, c: u8, tag: Tag, msg: Msg) {
-        self.schedule(self.now.plus(ctx.lock_latency), Ev::new(tag, c, msg));
+        self.send(self.now.plus(ctx.lock_latency), tag, c, msg);
     }
 
     /// `lockAndGetFence()`: on the client's session, or on a new one if it has none.

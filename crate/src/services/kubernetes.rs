@@ -136,7 +136,7 @@ impl Engine {
 
     pub(super) fn on_k8s_event(&mut self, ctx: &Ctx, ev: Ev) {
         let c = ev.client;
-        match (ev.tag, ev.msg) {
+        match (ev.tag, self.msg(ev)) {
             (Tag::LockAt, _) => self.k8s_get_at(ctx, c),
             (Tag::LockReply, _) => self.k8s_got(ctx, c),
             (Tag::HeartbeatAt, _) => self.k8s_update_at(ctx, c),
@@ -237,7 +237,7 @@ impl Engine {
     /// An answer from the API server to the client, if the network carries it.
     fn k8s_answer(&mut self, ctx: &Ctx, c: u8, tag: Tag, msg: Msg) {
         if self.k8s_linked(c) {
-            self.schedule(self.now.plus(ctx.lock_latency), Ev::new(tag, c, msg));
+            self.send(self.now.plus(ctx.lock_latency), tag, c, msg);
             return;
         }
         self.elector(c).wire = false;

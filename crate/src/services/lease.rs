@@ -12,7 +12,7 @@ use crate::trace::What;
 impl Engine {
     pub(super) fn on_lease_event(&mut self, ctx: &Ctx, ev: Ev) {
         let c = ev.client;
-        match (ev.tag, ev.msg) {
+        match (ev.tag, self.msg(ev)) {
             (Tag::AcquireAt, _) => self.acquire_at(ctx, c),
             (Tag::AcquireReply, Msg::Grant(g)) => self.on_acquire_reply(ctx, c, g),
             (Tag::ReleaseAt, Msg::Value(v)) => self.release_at(c, v),
@@ -27,9 +27,11 @@ impl Engine {
     }
 
     pub(super) fn lease_release(&mut self, ctx: &Ctx, c: u8, value: u64) {
-        self.schedule(
+        self.send(
             self.now.plus(ctx.lock_latency),
-            Ev::new(Tag::ReleaseAt, c, Msg::Value(value)),
+            Tag::ReleaseAt,
+            c,
+            Msg::Value(value),
         );
     }
 
@@ -43,9 +45,11 @@ impl Engine {
         };
         lease.believed_end_local = sent;
         let value = lease.cred.lock_value;
-        self.schedule(
+        self.send(
             self.now.plus(ctx.lock_latency),
-            Ev::new(Tag::RenewAt, c, Msg::Value(value)),
+            Tag::RenewAt,
+            c,
+            Msg::Value(value),
         );
     }
 
@@ -82,9 +86,11 @@ impl Engine {
                 },
             ),
         }
-        self.schedule(
+        self.send(
             now.plus(ctx.lock_latency),
-            Ev::new(Tag::AcquireReply, c, Msg::Grant(grant)),
+            Tag::AcquireReply,
+            c,
+            Msg::Grant(grant),
         );
     }
 
@@ -129,9 +135,11 @@ impl Engine {
             ),
             None => self.record(c, What::RenewDenied),
         }
-        self.schedule(
+        self.send(
             now.plus(ctx.lock_latency),
-            Ev::new(Tag::RenewReply, c, Msg::Renewed(renewed)),
+            Tag::RenewReply,
+            c,
+            Msg::Renewed(renewed),
         );
     }
 

@@ -199,6 +199,8 @@ pub(crate) fn polls_one_server(kind: ServiceKind) -> bool {
 
 impl Engine {
     /// An event of a lock service's own.
+    // Out of line, as every handler the run loop calls: see `Engine::handle`.
+    #[inline(never)]
     pub(crate) fn on_service_event(&mut self, ctx: &Ctx, ev: Ev) {
         match ev.tag {
             Tag::SessionTimeout | Tag::Disconnect => self.on_session_event(ev),

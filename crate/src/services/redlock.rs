@@ -8,7 +8,7 @@ use super::lease::grant_word;
 use super::Said;
 use crate::lock::Grant;
 use crate::scenario::{Persist, Scenario};
-use crate::sim::{Ctx, Engine, Ev, Msg, NodeMsg, Tag};
+use crate::sim::{Ctx, Engine, Ev, NodeMsg, Tag};
 use crate::store::Credentials;
 use crate::time::Millis;
 use crate::trace::{TraceEvent, What};
@@ -53,7 +53,7 @@ impl Engine {
     }
 
     pub(super) fn on_redlock_event(&mut self, ctx: &Ctx, ev: Ev) {
-        let (c, m) = (ev.client, ev.msg.node());
+        let (c, m) = (ev.client, ev.node_msg());
         match ev.tag {
             Tag::NodeAcquireAt => self.node_acquire_at(ctx, c, m),
             Tag::NodeAcquireReply => self.on_node_reply(ctx, c, m),
@@ -86,7 +86,7 @@ impl Engine {
         };
         self.schedule(
             now.plus(ctx.timeout),
-            Ev::new(Tag::RoundTimeout, c, Msg::Node(timeout)),
+            Ev::node(Tag::RoundTimeout, c, timeout),
         );
     }
 
@@ -104,14 +104,14 @@ impl Engine {
             let at = self.now.plus(spec.link(node, ctx.lock_latency, ctx.params));
             self.schedule(
                 at,
-                Ev::new(
+                Ev::node(
                     tag,
                     c,
-                    Msg::Node(NodeMsg {
+                    NodeMsg {
                         node,
                         ok: false,
                         round,
-                    }),
+                    },
                 ),
             );
         }
@@ -161,10 +161,7 @@ impl Engine {
             let ok = matches!(grant, Grant::Granted { .. });
             let lat = ctx.sc.clients[usize::from(c)].link(m.node, ctx.lock_latency, ctx.params);
             let reply = NodeMsg { ok, ..m };
-            self.schedule(
-                now.plus(lat),
-                Ev::new(Tag::NodeAcquireReply, c, Msg::Node(reply)),
-            );
+            self.schedule(now.plus(lat), Ev::node(Tag::NodeAcquireReply, c, reply));
         }
     }
 

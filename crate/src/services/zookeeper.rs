@@ -112,7 +112,7 @@ impl Engine {
 
     pub(super) fn on_zk_event(&mut self, ctx: &Ctx, ev: Ev) {
         let c = ev.client;
-        match (ev.tag, ev.msg) {
+        match (ev.tag, self.msg(ev)) {
             (Tag::SessionOpenAt, _) => self.zk_open_at(ctx, c),
             (Tag::SessionOpenReply, _) => self.zk_opened(ctx, c),
             (Tag::LockAt, _) => self.zk_create_at(ctx, c),
@@ -146,7 +146,7 @@ impl Engine {
     /// An answer from the server to the client, if the network carries it.
     fn zk_answer(&mut self, ctx: &Ctx, c: u8, tag: Tag, msg: Msg) {
         if self.zk_linked(c) {
-            self.schedule(self.now.plus(ctx.lock_latency), Ev::new(tag, c, msg));
+            self.send(self.now.plus(ctx.lock_latency), tag, c, msg);
         }
     }
 

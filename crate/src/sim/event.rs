@@ -57,8 +57,23 @@ macro_rules! tags {
 
         impl Tag {
             const ALL: &'static [Tag] = &[$(Tag::$name,)*];
-            const PROPS: &'static [Props] = &[$($props,)*];
-            const CARRY: &'static [Carry] = &[$($carry,)*];
+            /// The table as written, for the test that the masks below agree with it.
+            #[cfg(test)]
+            const ROWS: &'static [(Tag, Props, Carry)] = &[$((Tag::$name, $props, $carry),)*];
+            // One bit per kind, by its number: testing a bit of a constant needs no load from a
+            // table, which in the run loop's wasm was a chain of dependent loads on every event.
+            const OWN: u64 = 0 $(| (($props.own as u64) << Tag::$name as u8))*;
+            const LOCK_FREE: u64 = 0 $(| (($props.lock_free as u64) << Tag::$name as u8))*;
+            const BOXED: u64 = 0 $(| ((matches!($carry, Boxed) as u64) << Tag::$name as u8))*;
+            const INLINE: u64 = 0 $(| ((matches!($carry, Inline) as u64) << Tag::$name as u8))*;
+
+            /// The kind numbered `n` (`n` from a queue entry, which only a `Tag` filled).
+            pub fn from_u8(n: u8) -> Tag {
+                $(if n == Tag::$name as u8 {
+                    return Tag::$name;
+                })*
+                unreachable!("no event kind {n}")
+            }
         }
     };
 }
@@ -131,17 +146,29 @@ tags! {
     ConnLost = (OWN, Bare),
 }
 
+// The masks above hold one bit per kind.
+const _: () = assert!(Tag::ALL.len() <= 64);
+
 impl Tag {
+    fn bit(self, mask: u64) -> bool {
+        (mask >> (self as u8)) & 1 != 0
+    }
+
     pub fn props(self) -> Props {
-        Tag::PROPS[self as usize]
+        Props {
+            own: self.bit(Tag::OWN),
+            lock_free: self.bit(Tag::LOCK_FREE),
+        }
     }
 
     pub fn carry(self) -> Carry {
-        Tag::CARRY[self as usize]
-    }
-
-    pub fn from_u8(n: u8) -> Tag {
-        Tag::ALL[usize::from(n)]
+        if self.bit(Tag::BOXED) {
+            Boxed
+        } else if self.bit(Tag::INLINE) {
+            Inline
+        } else {
+            Bare
+        }
     }
 }
 
@@ -178,7 +205,7 @@ pub(crate) struct WriteMsg {
     pub snapshot: i64,
 }
 
-/// What an event carries.
+/// What an event of a `Mailbox` kind carries (a Redlock message rides in [`Ev::payload`] instead).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) enum Msg {
     #[default]
@@ -191,32 +218,54 @@ pub(crate) enum Msg {
     /// A lock value (release, renew).
     Value(u64),
     Renewed(Option<SimTime>),
-    /// Redlock messages; they travel in the queue entry itself.
-    Node(NodeMsg),
 }
 
-/// An event: its kind, the client it belongs to (or the fault's or node's index), and its message.
-#[derive(Clone, Copy, Debug)]
+/// An event as the queue holds it and a handler receives it: its kind, the client it belongs to (or the
+/// fault's or node's index) and the word that travels in the queue entry itself (a Redlock message; 0
+/// otherwise). Four bytes, passed in a register: a message of a `Mailbox` kind stays in its slot until
+/// the handler reads it ([`crate::sim::Engine::msg`]), so no event copies a message it does not read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Ev {
     pub tag: Tag,
     pub client: u8,
-    pub msg: Msg,
+    pub payload: u16,
 }
 
 impl Ev {
-    pub fn new(tag: Tag, client: u8, msg: Msg) -> Ev {
-        Ev { tag, client, msg }
+    /// An event with nothing in the queue entry: a timer, an index, or a message waiting in the mailbox.
+    pub fn bare(tag: Tag, client: u8) -> Ev {
+        Ev {
+            tag,
+            client,
+            payload: 0,
+        }
     }
 
-    /// An event that carries nothing.
-    pub fn bare(tag: Tag, client: u8) -> Ev {
-        Ev::new(tag, client, Msg::None)
+    /// A Redlock event: its message rides in the queue entry.
+    pub fn node(tag: Tag, client: u8, m: NodeMsg) -> Ev {
+        debug_assert!(tag.carry() == Inline, "{tag:?} carries no node message");
+        Ev {
+            tag,
+            client,
+            payload: m.pack(),
+        }
+    }
+
+    /// The Redlock message of a [`Ev::node`] event.
+    pub fn node_msg(self) -> NodeMsg {
+        debug_assert!(
+            self.tag.carry() == Inline,
+            "{:?} carries no node message",
+            self.tag
+        );
+        NodeMsg::unpack(self.payload)
     }
 }
 
 /// Messages waiting in the queue, one slot per kind per client. A client has at most one message of
 /// each kind in flight (it waits for every reply), so a slot is never overwritten before its event is
-/// handled. Keeping payloads here keeps queue entries at 16 bytes, which is what makes the queue fast.
+/// handled, and an event deferred while its client is frozen finds its message still there. Keeping
+/// payloads here keeps queue entries at 16 bytes, which is what makes the queue fast.
 #[derive(Default)]
 pub(crate) struct Mailbox {
     slots: Vec<[Msg; Tag::ALL.len()]>,
@@ -230,42 +279,34 @@ impl Mailbox {
         }
     }
 
-    /// Stores an event's message; returns what travels in the queue entry itself.
-    pub fn put(&mut self, ev: Ev) -> u16 {
-        match (ev.tag.carry(), ev.msg) {
-            (Inline, Msg::Node(m)) => m.pack(),
-            (Boxed, msg) => {
-                self.slots[usize::from(ev.client)][ev.tag as usize] = msg;
-                0
-            }
-            (carry, msg) => {
-                debug_assert!(
-                    carry == Bare && msg == Msg::None,
-                    "{:?} carries {msg:?}",
-                    ev.tag
-                );
-                0
-            }
-        }
+    /// Stores the message of an event of a `Mailbox` kind.
+    #[inline(always)]
+    pub fn put(&mut self, tag: Tag, client: u8, msg: Msg) {
+        debug_assert!(tag.carry() == Boxed, "{tag:?} carries no mailbox message");
+        self.slots[usize::from(client)][tag as usize] = msg;
     }
 
-    /// The event a queue entry stands for.
-    pub fn take(&self, tag: Tag, client: u8, payload: u16) -> Ev {
-        let msg = match tag.carry() {
-            Bare => Msg::None,
-            Inline => Msg::Node(NodeMsg::unpack(payload)),
-            Boxed => self.slots[usize::from(client)][tag as usize],
-        };
-        Ev::new(tag, client, msg)
+    /// The message of an event (`Msg::None` for a kind that carries none in the mailbox).
+    #[inline(always)]
+    pub fn get(&self, ev: Ev) -> Msg {
+        match ev.tag.carry() {
+            Boxed => self.slots[usize::from(ev.client)][ev.tag as usize],
+            Bare | Inline => Msg::None,
+        }
     }
 }
 
-impl Msg {
-    /// A Redlock message (the events of [`crate::services`]' redlock carry nothing else).
-    pub fn node(self) -> NodeMsg {
-        match self {
-            Msg::Node(m) => m,
-            _ => unreachable!("a Redlock event carries a node message"),
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_keeps_its_number_properties_and_carriage() {
+        for (n, &(tag, props, carry)) in Tag::ROWS.iter().enumerate() {
+            assert_eq!(tag as usize, n);
+            assert_eq!(Tag::from_u8(n as u8), tag);
+            assert_eq!(tag.props(), props, "{tag:?}");
+            assert_eq!(tag.carry(), carry, "{tag:?}");
         }
     }
 }

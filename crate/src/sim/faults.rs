@@ -7,6 +7,8 @@ use crate::scenario::FaultAction;
 use crate::trace::{SessionEnd, What};
 
 impl Engine {
+    // Out of line, as every handler the run loop calls: see `Engine::handle`.
+    #[inline(never)]
     pub(super) fn on_fault_event(&mut self, ctx: &Ctx, ev: Ev) {
         match ev.tag {
             Tag::Fault => self.fault(ctx, ev.client),

@@ -282,7 +282,7 @@ impl Engine {
             if !self.admit(q)? {
                 return Ok(false);
             }
-            let ev = self.mail.take(q.tag(), q.client(), q.payload());
+            let ev = q.ev();
             if self.deferred(ev) {
                 continue;
             }
@@ -375,15 +375,27 @@ impl Engine {
         }
     }
 
-    /// Queues an event; its message waits in the mailbox.
+    /// Queues an event that carries nothing in the mailbox (see [`Engine::send`] for one that does).
     pub(crate) fn schedule(&mut self, at: SimTime, ev: Ev) {
-        let payload = self.mail.put(ev);
         if let Some(sk) = self.skip {
             if sk.on_chain(at.0) {
                 self.bail = true; // its order against a skipped event is unknown
             }
         }
-        self.queue.push(at, ev.tag, ev.client, payload);
+        self.queue.push(at, ev);
+    }
+
+    /// Queues an event of a `Mailbox` kind; its message waits in the mailbox until it is handled.
+    #[inline]
+    pub(crate) fn send(&mut self, at: SimTime, tag: Tag, client: u8, msg: Msg) {
+        self.mail.put(tag, client, msg);
+        self.schedule(at, Ev::bare(tag, client));
+    }
+
+    /// The message an event carries in the mailbox (`Msg::None` for one that carries none there).
+    #[inline(always)]
+    pub(crate) fn msg(&self, ev: Ev) -> Msg {
+        self.mail.get(ev)
     }
 
     /// Adds an event to the trace (traced runs only).
@@ -404,7 +416,10 @@ impl Engine {
         }
     }
 
-    /// Hands an event to the actor or lock service that owns its kind.
+    /// Hands an event to the actor or lock service that owns its kind. The handlers are
+    /// `#[inline(never)]`: inlined, they made the run loop one function so large (35,000 lines of wasm,
+    /// with wasm-opt inlining the rest) that V8 compiled its hot path into register spills; apart, the
+    /// every-cell sweep runs about 5 % faster in wasm (docs/performance.md).
     fn handle(&mut self, ctx: &Ctx, ev: Ev) {
         match ev.tag {
             Tag::Step | Tag::Wake => self.on_script_event(ctx, ev),

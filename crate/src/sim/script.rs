@@ -17,6 +17,8 @@ enum Flow {
 
 impl Engine {
     /// `Step` (start, after work, after a retry timer) and `Wake` (a script's pause ends).
+    // Out of line, as every handler the run loop calls: see `Engine::handle`.
+    #[inline(never)]
     pub(super) fn on_script_event(&mut self, ctx: &Ctx, ev: Ev) {
         let c = ev.client;
         if ev.tag == Tag::Wake {
@@ -85,9 +87,11 @@ impl Engine {
 
     fn op_read(&mut self, ctx: &Ctx, c: u8, via_session: bool) -> Flow {
         let cred = self.credentials(c, via_session);
-        self.schedule(
+        self.send(
             self.now.plus(ctx.store_latency),
-            Ev::new(Tag::ReadAt, c, Msg::Cred(cred)),
+            Tag::ReadAt,
+            c,
+            Msg::Cred(cred),
         );
         Flow::Wait
     }
@@ -179,7 +183,7 @@ impl Engine {
             snapshot,
         };
         let at = now.plus(ctx.store_latency).plus(hold);
-        self.schedule(at, Ev::new(Tag::WriteAt, c, Msg::Write(msg)));
+        self.send(at, Tag::WriteAt, c, Msg::Write(msg));
         Flow::Wait
     }
 

@@ -6,9 +6,11 @@ use crate::store::{Credentials, Refusal};
 use crate::trace::{What, WriteRecord};
 
 impl Engine {
+    // Out of line, as every handler the run loop calls: see `Engine::handle`.
+    #[inline(never)]
     pub(super) fn on_storage_event(&mut self, ctx: &Ctx, ev: Ev) {
         let c = ev.client;
-        match (ev.tag, ev.msg) {
+        match (ev.tag, self.msg(ev)) {
             (Tag::ReadAt, Msg::Cred(cred)) => self.read_at(ctx, c, cred),
             (Tag::ReadReply, Msg::Read(Ok(snapshot))) => {
                 let st = &mut self.clients[usize::from(c)];
@@ -53,7 +55,7 @@ impl Engine {
             Err(reason) => self.record(c, What::ReadRejected { token, reason }),
         }
         let at = self.now.plus(ctx.store_latency);
-        self.schedule(at, Ev::new(Tag::ReadReply, c, Msg::Read(result)));
+        self.send(at, Tag::ReadReply, c, Msg::Read(result));
     }
 
     fn write_at(&mut self, ctx: &Ctx, c: u8, w: WriteMsg) {
@@ -101,6 +103,6 @@ impl Engine {
             stale: !latest,
         });
         let at = self.now.plus(ctx.store_latency);
-        self.schedule(at, Ev::new(Tag::WriteReply, c, Msg::Accepted(accepted)));
+        self.send(at, Tag::WriteReply, c, Msg::Accepted(accepted));
     }
 }
