@@ -4,8 +4,8 @@
 // "Find a failure" panel answers as the CLI does (`leaselab search --json`), in workers; a user
 // scenario's trial run runs in its worker, so the page's main thread is never held (the Long Tasks
 // API, as user-scenario.test.mjs measures it). A host whose CSP allows blob: workers gets the same;
-// one that forbids them gets the panel's clear message and the scenario tried on the main thread,
-// with no page error. Needs `bash tools/build-web.sh` and `cargo build --release` (the CLI).
+// one that forbids them, and a page without Worker, get the panel's clear message and the scenario
+// tried on the main thread, with no page error. Needs `bash tools/build-web.sh` and `cargo build --release` (the CLI).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -85,14 +85,15 @@ let pages = 0;
 /**
  * Opens a host page on origin A (body `body`, CSP `csp` if given, in a meta element) that loads
  * lease-lab.js from origin B, runs `fn(page, seen, watch)`; then no page error and no console error
- * but the `expected` ones. `seen.workers`: the URLs of the workers the page started.
+ * but the `expected` ones. `seen.workers`: the URLs of the workers the page started; `init`: script
+ * run in the page before its own.
  */
-async function withHost(body, fn, { csp = null, expected = [] } = {}) {
+async function withHost(body, fn, { csp = null, expected = [], init = '' } = {}) {
   const { context, page, watch } = await openPage(browser);
   const seen = { workers: [] };
   page.on('worker', (w) => seen.workers.push(w.url()));
   try {
-    await page.addInitScript(`(${watchMainThread})();`);
+    await page.addInitScript(`(${watchMainThread})();${init}`);
     const meta = csp ? `<meta http-equiv="Content-Security-Policy" content="${csp}">` : '';
     const html =
       `<!doctype html><html lang="en"><head><meta charset="utf-8">${meta}<title>host</title><link rel="icon" href="data:,">` +
@@ -188,19 +189,24 @@ test('lease-lab.js from another origin: a user scenario is tried in its worker, 
     assert.ok(seen.workers.length >= 1);
   }));
 
+/** The panel says it cannot start its workers; the user scenario (second lab) is tried on the main thread. */
+async function noWorkers(page, seen) {
+  assert.deepEqual(await verdictOf(page.locator('lease-lab').nth(1)), await cliVerdict(MY_JOB, []));
+  const scope = page.locator('lease-lab').first();
+  await startSearch(scope, GRID);
+  const status = scope.locator('#search-status.problem');
+  await status.waitFor();
+  assert.match(await status.textContent(), /cannot start the search’s workers.*worker-src blob:/);
+  assert.equal(await scope.locator('[data-testid="search-result"][data-safe]').count(), 0, 'no answer');
+  assert.equal(await scope.locator('[data-testid="search"]').isEnabled(), true, 'the panel is usable again');
+  assert.deepEqual(seen.workers, [], 'no worker ran');
+}
+
 test('a host whose CSP forbids blob: workers: the panel says so plainly, the scenario runs on the main thread', { skip: noCli }, () =>
-  withHost(
-    SEARCH_LAB + inline(MY_JOB),
-    async (page, seen) => {
-      assert.deepEqual(await verdictOf(page.locator('lease-lab').nth(1)), await cliVerdict(MY_JOB, []));
-      const scope = page.locator('lease-lab').first();
-      await startSearch(scope, GRID);
-      const status = scope.locator('#search-status.problem');
-      await status.waitFor();
-      assert.match(await status.textContent(), /cannot start the search’s workers.*worker-src blob:/);
-      assert.equal(await scope.locator('[data-testid="search-result"][data-safe]').count(), 0, 'no answer');
-      assert.equal(await scope.locator('[data-testid="search"]').isEnabled(), true, 'the panel is usable again');
-      assert.deepEqual(seen.workers, [], 'no worker ran');
-    },
-    { csp: hostCsp(false), expected: [/Creating a worker from 'blob:.*violates .*"worker-src 'self' http/] },
-  ));
+  withHost(SEARCH_LAB + inline(MY_JOB), noWorkers, {
+    csp: hostCsp(false),
+    expected: [/Creating a worker from 'blob:.*violates .*"worker-src 'self' http/],
+  }));
+
+test('a page without Worker: the same message, the same fallback', { skip: noCli }, () =>
+  withHost(SEARCH_LAB + inline(MY_JOB), noWorkers, { init: 'delete window.Worker;' }));
