@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // A tiny, dependency-free static file server for leaselab's page (dist/ by default).
 //
-//   node tools/serve.mjs [--dir dist] [--port 8000] [--csp]
+//   node tools/serve.mjs [--dir dist] [--port 8000] [--csp] [--cors]
 //
 // Binds 127.0.0.1 only. PORT in the environment is honoured when --port is not given. With --csp every
-// response carries the strict Content-Security-Policy the page must live under. Tests import serve()
+// response carries the strict Content-Security-Policy the page must live under; with --cors every
+// response allows any origin (Access-Control-Allow-Origin: *), as a CDN serving lease-lab.js to other
+// sites does. Tests import serve()
 // and pass port 0 for an ephemeral port. Text and wasm go out gzipped (level 9) to a client that accepts
 // it, as any real static host sends them: the page's weight is measured as a browser receives it.
 import { createServer } from 'node:http';
@@ -43,7 +45,7 @@ async function gzipped(file, st) {
 }
 
 /** Starts a server; resolves to { server, port, url, close() }. */
-export function serve({ dir = 'dist', port = 8000, csp = false, host = '127.0.0.1' } = {}) {
+export function serve({ dir = 'dist', port = 8000, csp = false, cors = false, host = '127.0.0.1' } = {}) {
   const root = resolve(dir);
   const server = createServer((req, res) =>
     handle(req, res).catch(() => {
@@ -54,6 +56,7 @@ export function serve({ dir = 'dist', port = 8000, csp = false, host = '127.0.0.
   async function handle(req, res) {
     const headers = { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache' };
     if (csp) headers['Content-Security-Policy'] = CSP;
+    if (cors) headers['Access-Control-Allow-Origin'] = '*';
     const fail = (code, text) => {
       res.writeHead(code, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' });
       res.end(text + '\n');
@@ -104,14 +107,15 @@ export function serve({ dir = 'dist', port = 8000, csp = false, host = '127.0.0.
 }
 
 function parseArgs(argv) {
-  const o = { dir: 'dist', port: process.env.PORT ? Number(process.env.PORT) : 8000, csp: false };
+  const o = { dir: 'dist', port: process.env.PORT ? Number(process.env.PORT) : 8000, csp: false, cors: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--dir') o.dir = argv[++i];
     else if (a === '--port') o.port = Number(argv[++i]);
     else if (a === '--csp') o.csp = true;
+    else if (a === '--cors') o.cors = true;
     else if (a === '-h' || a === '--help') {
-      console.log('usage: node tools/serve.mjs [--dir dist] [--port 8000] [--csp]');
+      console.log('usage: node tools/serve.mjs [--dir dist] [--port 8000] [--csp] [--cors]');
       process.exit(0);
     } else {
       console.error(`serve: unknown argument ${a}`);
@@ -128,7 +132,7 @@ function parseArgs(argv) {
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const opts = parseArgs(process.argv.slice(2));
   serve(opts).then(
-    ({ url }) => console.log(`serving ${opts.dir}${opts.csp ? ' (strict CSP)' : ''} at ${url}`),
+    ({ url }) => console.log(`serving ${opts.dir}${opts.csp ? ' (strict CSP)' : ''}${opts.cors ? ' (CORS: any origin)' : ''} at ${url}`),
     (e) => {
       console.error(`serve: ${e.message}`);
       process.exit(1);

@@ -74,10 +74,10 @@ mapfile -t element_files < <(graph lease-lab.js style.css "${start_data[@]}")
 page_gz=$(sum "${page_files[@]}")
 element_gz=$(sum "${element_files[@]}")
 # A host page's <lease-lab> with its own scenario (inline or src): the element's graph, then what it
-# loads on demand for it instead of the core or full engine — user-scenario.js, the worker that tries
-# the text (user-scenario-worker.js), the user build's glue and wasm (the worker's fetch of them is
-# answered from the cache).
-user_files=("${element_files[@]}" user-scenario.js user-scenario-worker.js "pkg/${out_name}_user.js" "$user")
+# loads on demand for it instead of the core or full engine — user-scenario.js and what starts its
+# worker (worker-start.js), the worker that tries the text (user-scenario-worker.js), the user build's
+# glue and wasm (the worker's fetch of them is answered from the cache).
+user_files=("${element_files[@]}" user-scenario.js worker-start.js user-scenario-worker.js "pkg/${out_name}_user.js" "$user")
 user_page_gz=$(sum "${user_files[@]}")
 # author.html: its module graph, then the user build it parses and runs with, and its checking worker
 # (which fetches the same wasm: from the cache).

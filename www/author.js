@@ -12,6 +12,7 @@ import { en as enA, bn as bnA } from './author-i18n.js';
 import { embedSnippet, fileName, fragmentValue, shareLink, decodeText } from './author-share.js';
 import { HERE } from './settings.js';
 import { download } from './share.js';
+import { startWorker } from './worker-start.js';
 import './lease-lab.js'; // defines <lease-lab>, which shows the lab on the right
 
 const $ = (id) => document.getElementById(id);
@@ -161,7 +162,7 @@ function showLab(text) {
 /** Runs the text's expectation lines in the worker (author-worker.js); the newest answer is shown. */
 function checkExpectations(text) {
   if (!st.worker) {
-    st.worker = new Worker(new URL('./author-worker.js', import.meta.url), { type: 'module' });
+    st.worker = startWorker(new URL('./author-worker.js', import.meta.url));
     st.worker.onmessage = ({ data }) => {
       if (data.seq !== st.seq) return; // an older text's
       $('expects').removeAttribute('aria-busy');

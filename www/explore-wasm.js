@@ -4,6 +4,7 @@
 // wasm itself). The only module of the page's own that imports the wasm's glue.
 import initSweeps, { Simulation, catalogue, defaultScenario, estimateForm, policies, presets } from './pkg/leaselab_mc.js';
 import { loadCatalogue } from './settings.js';
+import { startWorker } from './worker-start.js';
 
 export { Simulation };
 
@@ -23,7 +24,7 @@ export const sweepsReady = () => (sweeps ??= initSweeps());
 
 /** A new estimate worker, its replies and failures going to the given handlers. */
 export function estimateWorker(onmessage, onerror) {
-  const w = new Worker(new URL('./explore-worker.js', import.meta.url), { type: 'module' });
+  const w = startWorker(new URL('./explore-worker.js', import.meta.url));
   w.onmessage = onmessage;
   w.onerror = onerror;
   return w;

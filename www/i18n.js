@@ -422,6 +422,9 @@ const en = {
   searchOpened: 'It is open in the diagram now.',
   searchLink: 'Link to this counterexample',
   searchError: 'The search stopped: {msg}',
+  // Workers that cannot start (worker-start.js): no Worker, or a host page whose CSP allows no blob: workers.
+  searchNoWorkers:
+    'This page cannot start the search’s workers, so it cannot search. A page that loads the lab from another site must allow workers from blob: URLs and from the lab’s site in its security policy (Content-Security-Policy: worker-src blob: and the lab’s origin).',
   searchNone: 'Tick at least one parameter to vary.',
   searchNotWhole: '{name}: {field} “{value}” is not a whole number of milliseconds.',
   searchStepZero: '{name}: the step must be more than 0 ms.',

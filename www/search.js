@@ -6,6 +6,7 @@
 // exactly; nothing between points.
 import { fmt } from './i18n.js';
 import { HERE, pauseParam, rangeOf, ttlParam } from './settings.js';
+import { startWorker } from './worker-start.js';
 import { combine, combinationsOf, costMaxFor, countOf, rangeAround, readGrid, skippable, sliceAnswer, sliceGrid, slicesOf, smaller } from './search-plan.js';
 
 /** Slices per worker: enough for the progress bar to move and for late slices to be skipped. */
@@ -13,21 +14,39 @@ const SLICES_PER_WORKER = 4;
 /** At most this many workers, whatever the machine says (each loads its own wasm). */
 const WORKERS_MAX = 16;
 
-/** `n` search workers (search-worker.js), each loading its own wasm. */
+/** `n` search workers (search-worker.js), each loading its own wasm (worker-start.js: from any origin). */
 export function searchWorkers(n) {
-  return Array.from({ length: n }, () => new Worker(new URL('./search-worker.js', import.meta.url), { type: 'module' }));
+  const workers = [];
+  try {
+    while (workers.length < n) workers.push(startWorker(new URL('./search-worker.js', import.meta.url)));
+  } catch (e) {
+    for (const w of workers) w.terminate(); // none left running when the page refuses one of them
+    throw e;
+  }
+  return workers;
 }
 
-/** Sends a message to a worker (one at a time per worker); resolves with its reply, rejects with its error. */
+/** A worker that could not be started, or failed before its first answer (its script did not load). */
+class WorkerStartError extends Error {}
+
+/**
+ * Sends a message to a worker (one at a time per worker); resolves with its reply, rejects with its
+ * error (a WorkerStartError if the worker never answered anything: it did not start).
+ */
 export function ask(w, msg) {
   const id = (w.asked = (w.asked || 0) + 1);
   return new Promise((resolve, reject) => {
     w.onmessage = (e) => {
+      w.answered = true;
       if (e.data.id !== id) return;
       if (e.data.type === 'error') reject(new Error(e.data.message));
       else resolve(e.data);
     };
-    w.onerror = (e) => reject(new Error(e.message || 'worker failed'));
+    w.onerror = (e) => {
+      e.preventDefault(); // said in the panel, not as an uncaught error
+      const message = e.message || 'worker failed';
+      reject(w.answered ? new Error(message) : new WorkerStartError(message));
+    };
     w.postMessage({ ...msg, id });
   });
 }
@@ -202,8 +221,13 @@ export class SearchPanel {
     const dims = read.dims;
     const n = Math.max(1, Math.min(WORKERS_MAX, navigator.hardwareConcurrency || 2, countOf(dims[0])));
     try {
-      // A page that loads this lab's script from another origin cannot start its workers: said below.
-      this.spawn(n);
+      // A page that allows no workers (no Worker; a CSP without blob: where this script comes from
+      // another origin: worker-start.js) cannot start them: said below.
+      try {
+        this.spawn(n);
+      } catch (e) {
+        throw new WorkerStartError(e && e.message ? e.message : String(e));
+      }
       this.busy(true);
       const total = await ask(this.workers[0], { type: 'check', setup, grid: sliceGrid(dims, { lo: 0, hi: countOf(dims[0]) - 1 }) });
       if (job !== this.job) return;
@@ -216,7 +240,8 @@ export class SearchPanel {
     } catch (e) {
       if (job !== this.job) return;
       this.finish();
-      this.say(fmt(this.d.searchError, { msg: e && e.message ? e.message : String(e) }), true);
+      if (e instanceof WorkerStartError) this.say(this.d.searchNoWorkers, true);
+      else this.say(fmt(this.d.searchError, { msg: e && e.message ? e.message : String(e) }), true);
     }
   }
 

@@ -9,6 +9,7 @@
 // (engine.js: engine "user"), with every other attribute working as for a catalogue scenario.
 import { fmt, loadLang } from './i18n.js';
 import { userBuild } from './engine.js';
+import { startWorker } from './worker-start.js';
 
 /** The child that carries a scenario inline, if any. */
 export const INLINE = 'script[type="text/x-leaselab"]';
@@ -80,9 +81,10 @@ function dropWorker(why) {
   trials.pending.clear();
 }
 
-function startWorker() {
-  // Throws where a page cannot start it (no Worker; lease-lab.js served from another origin than the page).
-  const w = new Worker(new URL('./user-scenario-worker.js', import.meta.url), { type: 'module' });
+function startTrials() {
+  // Throws where a page cannot start it (no Worker); fires `error` where its script cannot load (a host
+  // page whose CSP allows no blob: workers, when lease-lab.js comes from another origin: worker-start.js).
+  const w = startWorker(new URL('./user-scenario-worker.js', import.meta.url));
   w.onmessage = ({ data }) => {
     const p = trials.pending.get(data.id);
     trials.pending.delete(data.id);
@@ -99,7 +101,7 @@ function startWorker() {
 /** The text tried in the worker (as `tryHere` answers), so no run of it holds up the page. */
 function tryInWorker(text) {
   return new Promise((resolve, reject) => {
-    if (!trials.worker) startWorker();
+    if (!trials.worker) startTrials();
     const id = ++trials.next;
     trials.pending.set(id, { resolve, reject });
     trials.worker.postMessage({ id, text });

@@ -416,6 +416,9 @@ export default {
   searchOpened: 'এটি এখন ডায়াগ্রামে খোলা আছে।',
   searchLink: 'এই প্রতি-উদাহরণের লিংক',
   searchError: 'খোঁজ থেমে গেছে: {msg}',
+  // Workers that cannot start (worker-start.js): no Worker, or a host page whose CSP allows no blob: workers.
+  searchNoWorkers:
+    'এই পেজ খোঁজের ওয়ার্কারগুলো চালু করতে পারছে না, তাই খুঁজতে পারবে না। যে পেজ অন্য সাইট থেকে ল্যাবটি লোড করে, তার নিরাপত্তা নীতিতে blob: URL ও ল্যাবের সাইট থেকে ওয়ার্কার চালানোর অনুমতি থাকতে হবে (Content-Security-Policy: worker-src blob: ও ল্যাবের অরিজিন)।',
   searchNone: 'বদলানোর জন্য অন্তত একটি প্যারামিটারে টিক দিন।',
   searchNotWhole: '{name}: {field} “{value}” মিলিসেকেন্ডের কোনো পূর্ণ সংখ্যা নয়।',
   searchStepZero: '{name}: ধাপ ০ ms-এর বেশি হতে হবে।',
