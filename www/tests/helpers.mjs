@@ -83,13 +83,33 @@ export async function cliVerdict(text, args = []) {
   }
 }
 
-/** Runs axe-core on the page as it stands: { bad: the serious and critical violations, all: every one }. */
-export async function axeViolations(page) {
-  await page.addScriptTag({ path: AXE });
-  const all = await page.evaluate(async () => {
-    const r = await window.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) }));
-  });
+/** The CLI's `search --json` answer for the seed's scenario: `grid` is [[name, from, to, step]…] in ms. */
+export function cliSearch(fencing, grid) {
+  const args = ['search', '--fencing', fencing, ...grid.flatMap(([n, a, b, s]) => ['--vary', `${n}=${a}ms..${b}ms:${s}ms`]), '--json'];
+  try {
+    return JSON.parse(execFileSync(CLI, args, { encoding: 'utf8' }));
+  } catch (e) {
+    if (e.status === 1) return JSON.parse(e.stdout); // exit 1: an update can be lost
+    throw e;
+  }
+}
+
+/**
+ * Runs axe-core (from node_modules, injected by the test, never shipped) on the page as it stands, or
+ * on the element `within` selects: { bad: the serious and critical violations, all: every one }.
+ */
+export async function axeViolations(page, within = null) {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
+  const all = await page.evaluate(async (within) => {
+    const r = await window.axe.run(within ? document.querySelector(within) : document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')),
+      html: v.nodes[0]?.html,
+    }));
+  }, within);
   return { bad: all.filter((v) => v.impact === 'serious' || v.impact === 'critical'), all };
 }
 
