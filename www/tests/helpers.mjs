@@ -7,6 +7,7 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serve } from '../../tools/serve.mjs';
+import { inPidNamespaceExecutable } from './pid-namespace.mjs';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const DIST = join(ROOT, 'dist');
@@ -18,10 +19,14 @@ export const CLI = join(process.env.CARGO_TARGET_DIR || join(ROOT, 'target'), 'r
 
 const ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-/** A headless Chromium; chromium.launch() gives every browser a fresh temporary profile of its own. */
+/**
+ * A headless Chromium; chromium.launch() gives every browser a fresh temporary profile of its own. It
+ * runs in a PID namespace of its own (pid-namespace.mjs), so that nothing it starts (its crash handler)
+ * outlives it.
+ */
 export function launch() {
   return chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    executablePath: inPidNamespaceExecutable(process.env.CHROMIUM || '/usr/bin/chromium'),
     headless: true,
     args: ARGS,
   });
