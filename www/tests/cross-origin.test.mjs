@@ -8,12 +8,11 @@
 // tried on the main thread, with no page error. Needs `bash tools/build-web.sh` and `cargo build --release` (the CLI).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launch, openPage, cliVerdict, CLI, DIST } from './helpers.mjs';
+import { launch, openPage, cliVerdict, cliSearch, CLI, DIST } from './helpers.mjs';
 import { serve } from '../../tools/serve.mjs';
 
 const noCli = !existsSync(CLI) && 'cargo build --release first';
@@ -107,17 +106,6 @@ async function withHost(body, fn, { csp = null, expected = [], init = '' } = {})
     assert.deepEqual(problems, [], 'no unexpected console errors, page errors or CSP reports');
   } finally {
     await context.close();
-  }
-}
-
-/** The CLI's answer for the seed's scenario: `grid` is [[name, from, to, step]…] in ms. */
-function cliSearch(fencing, grid) {
-  const args = ['search', '--fencing', fencing, ...grid.flatMap(([n, a, b, s]) => ['--vary', `${n}=${a}ms..${b}ms:${s}ms`]), '--json'];
-  try {
-    return JSON.parse(execFileSync(CLI, args, { encoding: 'utf8' }));
-  } catch (e) {
-    if (e.status === 1) return JSON.parse(e.stdout); // exit 1: an update can be lost
-    throw e;
   }
 }
 

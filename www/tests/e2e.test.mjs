@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { setup, openPage, verdict, RESULTS, ROOT } from './helpers.mjs';
+import { setup, openPage, verdict, RESULTS, ROOT, axeViolations } from './helpers.mjs';
 import { serve } from '../../tools/serve.mjs';
 
 let env;
@@ -264,7 +264,6 @@ test('the page works under the strict CSP, with no violation reports', async () 
 
 // Accessibility: axe-core (from node_modules, injected by the test, never shipped) finds no serious or
 // critical violations, in English and Bengali, light and dark, desktop and phone.
-const AXE = join(ROOT, 'www', 'node_modules', 'axe-core', 'axe.min.js');
 for (const [query, opts] of [
   ['', {}],
   ['?lang=bn&fencing=token', { width: 390, height: 800 }],
@@ -275,13 +274,8 @@ for (const [query, opts] of [
   test(`axe-core: no serious or critical violations (${query || 'default'}${opts.width ? ', 390 px' : ''}${opts.colorScheme ? ', dark' : ''})`, () =>
     withPage(query, async (page) => {
       await page.locator('[data-testid="outcome"][data-outcome]').waitFor();
-      await page.addScriptTag({ path: AXE });
-      const result = await page.evaluate(async () => {
-        const r = await window.axe.run(document, { resultTypes: ['violations'] });
-        return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help }));
-      });
-      const bad = result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-      assert.deepEqual(bad, [], JSON.stringify(result, null, 1));
+      const { bad, all } = await axeViolations(page);
+      assert.deepEqual(bad, [], JSON.stringify(all, null, 1));
     }, opts));
 }
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { setup, openPage, verdict, RESULTS, ROOT } from './helpers.mjs';
+import { setup, openPage, verdict, RESULTS, ROOT, axeViolations } from './helpers.mjs';
 
 let env; // strict CSP
 let plain; // no CSP, so the test can inject axe-core
@@ -325,21 +325,15 @@ test('explore: Bengali strings and exports (SVG, PNG)', () =>
     assert.equal(png.subarray(1, 4).toString(), 'PNG');
   }, { server: () => plain }));
 
-// axe-core (from node_modules, injected by the test, never shipped): no serious or critical findings.
-const AXE = join(ROOT, 'www', 'node_modules', 'axe-core', 'axe.min.js');
+// axe-core (helpers.mjs's axeViolations): no serious or critical findings.
 for (const [query, opts] of [['', {}], ['?lang=bn', { width: 390, height: 800, colorScheme: 'dark' }]]) {
   test(`explore: axe-core, no serious or critical violations (${query || 'default'})`, () =>
     withExplore(query, async (page) => {
       await page.locator('#p-ops').selectOption('100000');
       await page.locator('#p-run').click();
       await page.locator('body[data-estimate=done]').waitFor();
-      await page.addScriptTag({ path: AXE });
-      const result = await page.evaluate(async () => {
-        const r = await window.axe.run(document, { resultTypes: ['violations'] });
-        return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help, target: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
-      });
-      const bad = result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-      assert.deepEqual(bad, [], JSON.stringify(result, null, 1));
+      const { bad, all } = await axeViolations(page);
+      assert.deepEqual(bad, [], JSON.stringify(all, null, 1));
     }, { server: () => plain, ...opts }));
 }
 

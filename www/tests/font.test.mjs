@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { setup, openPage, ROOT, RESULTS } from './helpers.mjs';
+import { inPidNamespaceExecutable } from './pid-namespace.mjs';
 
 const FONT = 'fonts/noto-sans-bengali-400.woff2';
 const BENGALI = /[\u0964\u0965\u0980-\u09FF\u200C\u200D]/gu;
@@ -89,7 +90,7 @@ async function withoutBengaliFonts() {
 
 test('lang=bn without a Bengali system font: the shipped subset is fetched and draws the letters', async () => {
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    executablePath: inPidNamespaceExecutable(process.env.CHROMIUM || '/usr/bin/chromium'),
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     env: { ...process.env, FONTCONFIG_FILE: await withoutBengaliFonts() },

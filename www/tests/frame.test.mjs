@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { openPage, DIST, RESULTS } from './helpers.mjs';
 import { serve } from '../../tools/serve.mjs';
+import { inPidNamespaceExecutable } from './pid-namespace.mjs';
 
 let site;
 let host;
@@ -28,7 +29,7 @@ before(async () => {
   writeFileSync(join(site, 'other.js'), otherJs);
   copyFileSync(join(DIST, 'favicon.svg'), join(site, 'favicon.ico')); // the browser asks for one
   host = await serve({ dir: site, port: 0 });
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+  browser = await chromium.launch({ executablePath: inPidNamespaceExecutable(process.env.CHROMIUM || '/usr/bin/chromium'), headless: true, args: ['--no-sandbox', '--disable-gpu'] });
 });
 after(async () => {
   await browser?.close();

@@ -7,6 +7,7 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serve } from '../../tools/serve.mjs';
+import { inPidNamespaceExecutable } from './pid-namespace.mjs';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const DIST = join(ROOT, 'dist');
@@ -18,10 +19,14 @@ export const CLI = join(process.env.CARGO_TARGET_DIR || join(ROOT, 'target'), 'r
 
 const ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-/** A headless Chromium; chromium.launch() gives every browser a fresh temporary profile of its own. */
+/**
+ * A headless Chromium; chromium.launch() gives every browser a fresh temporary profile of its own. It
+ * runs in a PID namespace of its own (pid-namespace.mjs), so that nothing it starts (its crash handler)
+ * outlives it.
+ */
 export function launch() {
   return chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    executablePath: inPidNamespaceExecutable(process.env.CHROMIUM || '/usr/bin/chromium'),
     headless: true,
     args: ARGS,
   });
@@ -83,13 +88,33 @@ export async function cliVerdict(text, args = []) {
   }
 }
 
-/** Runs axe-core on the page as it stands: { bad: the serious and critical violations, all: every one }. */
-export async function axeViolations(page) {
-  await page.addScriptTag({ path: AXE });
-  const all = await page.evaluate(async () => {
-    const r = await window.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) }));
-  });
+/** The CLI's `search --json` answer for the seed's scenario: `grid` is [[name, from, to, step]…] in ms. */
+export function cliSearch(fencing, grid) {
+  const args = ['search', '--fencing', fencing, ...grid.flatMap(([n, a, b, s]) => ['--vary', `${n}=${a}ms..${b}ms:${s}ms`]), '--json'];
+  try {
+    return JSON.parse(execFileSync(CLI, args, { encoding: 'utf8' }));
+  } catch (e) {
+    if (e.status === 1) return JSON.parse(e.stdout); // exit 1: an update can be lost
+    throw e;
+  }
+}
+
+/**
+ * Runs axe-core (from node_modules, injected by the test, never shipped) on the page as it stands, or
+ * on the element `within` selects: { bad: the serious and critical violations, all: every one }.
+ */
+export async function axeViolations(page, within = null) {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
+  const all = await page.evaluate(async (within) => {
+    const r = await window.axe.run(within ? document.querySelector(within) : document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')),
+      html: v.nodes[0]?.html,
+    }));
+  }, within);
   return { bad: all.filter((v) => v.impact === 'serious' || v.impact === 'critical'), all };
 }
 

@@ -7,9 +7,8 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { setup, openPage, RESULTS, ROOT } from './helpers.mjs';
+import { setup, openPage, RESULTS, ROOT, axeViolations } from './helpers.mjs';
 
-const AXE = join(ROOT, 'www', 'node_modules', 'axe-core', 'axe.min.js');
 const CLI = join(ROOT, 'target', 'release', 'leaselab');
 
 let env;
@@ -360,14 +359,9 @@ for (const [path, opts] of [
   test(`axe-core on ${path}: no serious or critical violations, before and after the reveal`, () =>
     withPage(path, async (page) => {
       await question(page).waitFor();
-      await page.addScriptTag({ path: AXE });
       const check = async () => {
-        const result = await page.evaluate(async () => {
-          const r = await window.axe.run(document, { resultTypes: ['violations'] });
-          return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help, html: v.nodes[0]?.html }));
-        });
-        const bad = result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-        assert.deepEqual(bad, [], JSON.stringify(result, null, 1));
+        const { bad, all } = await axeViolations(page);
+        assert.deepEqual(bad, [], JSON.stringify(all, null, 1));
       };
       await check();
       await page.locator('.ls-choice').first().click();

@@ -13,6 +13,7 @@ import { chromium } from 'playwright-core';
 import { openPage, RESULTS } from './helpers.mjs';
 import { serve } from '../../tools/serve.mjs';
 import { pack, version, changelogVersions } from '../../tools/package.mjs';
+import { inPidNamespaceExecutable } from './pid-namespace.mjs';
 
 let project;
 let tarball;
@@ -65,7 +66,7 @@ test('npm install ./leaselab-X.tgz into an empty project, offline; a page embedd
   );
   assert.ok(existsSync(join(installed, 'pkg', 'leaselab_bg.wasm')));
   const srv = await serve({ dir: project, port: 0, csp: true });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+  const browser = await chromium.launch({ executablePath: inPidNamespaceExecutable(process.env.CHROMIUM || '/usr/bin/chromium'), headless: true, args: ['--no-sandbox', '--disable-gpu'] });
   try {
     const { page, watch } = await openPage(browser, { width: 1280, height: 900 });
     await page.goto(`${srv.url}index.html`);

@@ -7,11 +7,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { setup, openPage, verdict, RESULTS, ROOT } from './helpers.mjs';
+import { setup, openPage, verdict, RESULTS, axeViolations, cliSearch, CLI } from './helpers.mjs';
 
-const CLI = join(process.env.CARGO_TARGET_DIR || join(ROOT, 'target'), 'release', 'leaselab');
 const noCli = !existsSync(CLI) && 'cargo build --release first';
 
 let env; // strict CSP
@@ -40,17 +38,6 @@ async function withPage(path, fn, { server = () => env, cores, ...opts } = {}) {
     assert.deepEqual(watch.requests.filter((u) => new URL(u).origin !== origin), [], 'no request leaves the origin');
   } finally {
     await context.close();
-  }
-}
-
-/** The CLI's answer for the seed's scenario: `grid` is [[name, from, to, step]…] in ms. */
-function cliSearch(fencing, grid) {
-  const args = ['search', '--fencing', fencing, ...grid.flatMap(([n, a, b, s]) => ['--vary', `${n}=${a}ms..${b}ms:${s}ms`]), '--json'];
-  try {
-    return JSON.parse(execFileSync(CLI, args, { encoding: 'utf8' }));
-  } catch (e) {
-    if (e.status === 1) return JSON.parse(e.stdout); // exit 1: an update can be lost
-    throw e;
   }
 }
 
@@ -213,20 +200,14 @@ test('the element leaves the panel out by default', () =>
     assert.equal(await page.locator('lease-lab #search-box').isHidden(), true);
   }));
 
-// axe-core (from node_modules, injected by the test, never shipped): no serious or critical findings.
-const AXE = join(ROOT, 'www', 'node_modules', 'axe-core', 'axe.min.js');
+// axe-core (helpers.mjs's axeViolations): no serious or critical findings.
 for (const [lang, opts] of [['en', {}], ['bn', { width: 390, height: 800, colorScheme: 'dark' }]]) {
   test(`the panel: axe-core finds nothing serious, with an answer shown (${lang})`, () =>
     withPage(`index.html?lang=${lang}`, async (page) => {
       await fillGrid(page, UNSAFE[1]);
       await runSearch(page);
-      await page.addScriptTag({ path: AXE });
-      const result = await page.evaluate(async () => {
-        const r = await window.axe.run(document.getElementById('search-box'), { resultTypes: ['violations'] });
-        return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, target: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
-      });
-      const bad = result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-      assert.deepEqual(bad, [], JSON.stringify(result, null, 1));
+      const { bad, all } = await axeViolations(page, '#search-box');
+      assert.deepEqual(bad, [], JSON.stringify(all, null, 1));
     }, { server: () => plain, ...opts }));
 }
 

@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { serve } from '../../../tools/serve.mjs';
 import { ROOT, DIST, RESULTS } from '../helpers.mjs';
-import { freePort, startDriver, openSession, inPidNamespace, inPidNamespaceExecutable } from './webdriver.mjs';
+import { freePort, startDriver, openSession } from './webdriver.mjs';
+import { inPidNamespace, inPidNamespaceExecutable } from '../pid-namespace.mjs';
 import { PAGES, ESTIMATE_FORM } from './pages.mjs';
 
 const CLI = join(ROOT, 'target', 'release', 'leaselab');

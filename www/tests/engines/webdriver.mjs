@@ -1,13 +1,10 @@
 // A small W3C WebDriver client over fetch, for the engine smoke suite (smoke.test.mjs): it starts a
 // driver (geckodriver, WebKitWebDriver) on a free loopback port in a process group of its own, opens one
 // session, runs scripts in the page, and stops the driver's whole group — browser, Xvfb and all — on close,
-// on a failed test and on interruption; a PID namespace around each tree (inPidNamespace) reaps what its
+// on a failed test and on interruption; a PID namespace around each tree (../pid-namespace.mjs) reaps what its
 // dying parents leave. No npm package: the few endpoints the suite needs fit here.
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
 
 /** A free TCP port on loopback (the OS picks it; closed again before the driver binds it). */
 export function freePort() {
@@ -44,43 +41,6 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   });
 }
 
-/**
- * `[command, args]` to run `command args` in a PID namespace of its own, when this machine lets us make
- * one (util-linux's unshare; root, as `make test` is here), else unchanged. Why: a driver's tree
- * (xvfb-run → WebKitWebDriver → MiniBrowser → WebKit's web and network processes) dies together when
- * its group is stopped, and a process whose parent died first is adopted by pid 1 — which in a container
- * may not reap it (zombies that outlive the suite). In the namespace, orphans are adopted by its first
- * process, a shell that waits for `command`; when that shell ends (`command` done, or the group's
- * SIGTERM, which it traps), the kernel kills and reaps whatever is left in the namespace. unshare (our
- * child, reaped by Node) ignores the SIGTERM and waits for the shell; `--kill-child` takes the namespace
- * down if unshare itself is killed. `command` is not the namespace's first process because a first
- * process gets no signal it does not handle, and xvfb-run waits for Xvfb's "ready" signal, which Xvfb
- * does not send to a parent with pid 1.
- */
-export function inPidNamespace(command, args) {
-  canUnshare ??= spawnSync('unshare', [...UNSHARE, 'true'], { stdio: 'ignore' }).status === 0;
-  return canUnshare ? ['unshare', [...UNSHARE, 'sh', '-c', NAMESPACE_INIT, 'namespace-init', command, ...args]] : [command, args];
-}
-const UNSHARE = ['--pid', '--fork', '--kill-child'];
-const NAMESPACE_INIT = 'trap "exit 143" TERM INT HUP; "$@" & wait $!';
-let canUnshare = null;
-
-/**
- * An executable that runs `binary` as inPidNamespace does, for a launcher that takes a path and no
- * command prefix (playwright's executablePath): a two-line script in a temporary folder, removed when
- * this process exits. `binary` itself where no namespace can be made.
- */
-export function inPidNamespaceExecutable(binary) {
-  const [command, args] = inPidNamespace(binary, []);
-  if (command === binary) return binary;
-  scriptDir ??= mkdtempSync(join(tmpdir(), 'leaselab-engines-'));
-  const script = join(scriptDir, basename(binary));
-  const quote = (word) => `'${word.replaceAll("'", `'\\''`)}'`;
-  writeFileSync(script, `#!/bin/sh\nexec ${[command, ...args].map(quote).join(' ')} "$@"\n`, { mode: 0o755 });
-  return script;
-}
-let scriptDir = null;
-process.on('exit', () => scriptDir && rmSync(scriptDir, { recursive: true, force: true }));
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
