@@ -52,14 +52,15 @@ fn a_lost_update_exits_1_with_the_smallest_point_and_its_transcript() {
 
 #[test]
 fn no_lost_update_exits_0() {
-    let out = leaselab(&[
+    let search = [
         "search",
         "--fencing",
         "first-touch",
         "--vary",
         "ttl=10ms..2s:10ms",
         "--vary=pause=0..3s:10ms",
-    ]);
+    ];
+    let out = leaselab(&search);
     assert_eq!(out.status.code(), Some(0));
     let text = stdout(&out);
     assert!(
@@ -68,15 +69,7 @@ fn no_lost_update_exits_0() {
     );
     assert_eq!(text.lines().count(), 1);
     // The distinct behaviours among the runs: the same number in the text and in --json.
-    let json = stdout(&leaselab(&[
-        "search",
-        "--fencing",
-        "first-touch",
-        "--vary",
-        "ttl=10ms..2s:10ms",
-        "--vary=pause=0..3s:10ms",
-        "--json",
-    ]));
+    let json = stdout(&leaselab(&[&search[..], &["--json"]].concat()));
     let number = |text: &str, after: &str, until: char| -> u64 {
         let from = text.find(after).unwrap_or_else(|| panic!("{text}")) + after.len();
         let len = text[from..].find(until).unwrap();
