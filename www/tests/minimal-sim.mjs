@@ -121,39 +121,35 @@ export function runSeed(ttl, pause, q) {
   return 0;
 }
 
-// A queue key: time (µs, below 2³³ in a run's two hours) × 2²⁰ + scheduling order (a run schedules
-// a few hundred events at most), exact in a double: one comparison orders by (time, order).
-const ORDER = 2 ** 20;
-
-/** Pending events, sorted by key from the largest down: the soonest is the last (a run keeps a
- * handful pending, so a new one moves into place in a comparison or two). */
+/** Pending events, sorted by time from the latest down: the soonest is the last (a run keeps a
+ * handful pending, so a new one moves into place in a comparison or two). Ties go by scheduling order
+ * without a sequence number: a new event was scheduled after every pending one, so it goes before
+ * (nearer the end than) none of those due at the same time — it stops below them (`<=`). A key of
+ * time × 2²⁰ + sequence, one division per event to read the time back, took 60% longer. */
 export class Queue {
   constructor() {
-    this.key = new Float64Array(256);
+    this.at = new Float64Array(256); // µs (a run's two hours exceed an Int32)
     this.what = new Int32Array(256); // kind × 8 + client
     this.size = 0;
-    this.next = 0;
     /** Events popped since the queue was made: the runs' events handled. */
     this.handled = 0;
   }
   clear() {
     this.size = 0;
-    this.next = 0;
   }
   push(t, kind, client) {
-    const k = t * ORDER + this.next++;
     let i = this.size++;
-    while (i > 0 && this.key[i - 1] < k) {
-      this.key[i] = this.key[i - 1];
+    while (i > 0 && this.at[i - 1] <= t) {
+      this.at[i] = this.at[i - 1];
       this.what[i] = this.what[i - 1];
       i--;
     }
-    this.key[i] = k;
+    this.at[i] = t;
     this.what[i] = kind * 8 + client;
   }
   /** The soonest event's time, kind and client. */
   time() {
-    return Math.floor(this.key[this.size - 1] / ORDER);
+    return this.at[this.size - 1];
   }
   kind() {
     return this.what[this.size - 1] >> 3;
