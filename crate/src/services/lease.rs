@@ -11,14 +11,13 @@ use crate::trace::What;
 
 impl Engine {
     pub(super) fn on_lease_event(&mut self, ctx: &Ctx, ev: Ev) {
-        let c = ev.client;
-        match (ev.tag, self.msg(ev)) {
-            (Tag::AcquireAt, _) => self.acquire_at(ctx, c),
-            (Tag::AcquireReply, Msg::Grant(g)) => self.on_acquire_reply(ctx, c, g),
-            (Tag::ReleaseAt, Msg::Value(v)) => self.release_at(c, v),
-            (Tag::RenewAt, Msg::Value(v)) => self.renew_at(ctx, c, v),
-            (Tag::RenewReply, Msg::Renewed(r)) => self.on_renew_reply(ctx, c, r.is_some()),
-            _ => unreachable!("every lease event carries its own message"),
+        match ev.tag {
+            Tag::AcquireAt => self.acquire_at(ctx, ev.client),
+            Tag::AcquireReply => self.on_acquire_reply(ctx, ev),
+            Tag::ReleaseAt => self.release_at(ev),
+            Tag::RenewAt => self.renew_at(ctx, ev),
+            Tag::RenewReply => self.on_renew_reply(ctx, ev),
+            _ => unreachable!("not a lease event"),
         }
     }
 
@@ -53,7 +52,9 @@ impl Engine {
         );
     }
 
-    fn acquire_at(&mut self, ctx: &Ctx, c: u8) {
+    // Out of line: the run loop calls it directly (see `Engine::on_poll_request`).
+    #[inline(never)]
+    pub(super) fn acquire_at(&mut self, ctx: &Ctx, c: u8) {
         let now = self.now;
         let grant = if self.refuses_request(ctx, c) {
             Grant::NoSession
@@ -94,7 +95,14 @@ impl Engine {
         );
     }
 
-    fn on_acquire_reply(&mut self, ctx: &Ctx, c: u8, grant: Grant) {
+    // Out of line, as `acquire_at`; it reads its grant from the mailbox itself (passed in, the grant went
+    // through memory once more).
+    #[inline(never)]
+    pub(super) fn on_acquire_reply(&mut self, ctx: &Ctx, ev: Ev) {
+        let c = ev.client;
+        let Msg::Grant(grant) = self.msg(ev) else {
+            unreachable!("an acquire reply carries a grant")
+        };
         match grant {
             Grant::Granted {
                 token, lock_value, ..
@@ -116,13 +124,19 @@ impl Engine {
         }
     }
 
-    fn release_at(&mut self, c: u8, value: u64) {
+    fn release_at(&mut self, ev: Ev) {
+        let (c, Msg::Value(value)) = (ev.client, self.msg(ev)) else {
+            unreachable!("a release carries the lock value")
+        };
         let ended = self.locks[0].release(value, self.now);
         let ended = self.decide(ended);
         self.record(c, What::Released { ended_lease: ended });
     }
 
-    fn renew_at(&mut self, ctx: &Ctx, c: u8, value: u64) {
+    fn renew_at(&mut self, ctx: &Ctx, ev: Ev) {
+        let (c, Msg::Value(value)) = (ev.client, self.msg(ev)) else {
+            unreachable!("a renewal carries the lock value")
+        };
         let now = self.now;
         let renewed = self.locks[0].renew(value, now);
         self.decide(renewed.is_some());
@@ -145,7 +159,11 @@ impl Engine {
 
     /// Renewed: the new lease counts from when the renewal was sent (remembered in the lease's end).
     /// Refused (or the client let go meanwhile): the attempt failed.
-    fn on_renew_reply(&mut self, ctx: &Ctx, c: u8, renewed: bool) {
+    fn on_renew_reply(&mut self, ctx: &Ctx, ev: Ev) {
+        let (c, Msg::Renewed(renewed)) = (ev.client, self.msg(ev)) else {
+            unreachable!("a renewal's answer says whether it was renewed")
+        };
+        let renewed = renewed.is_some();
         let st = &mut self.clients[usize::from(c)];
         match (renewed, st.lease.as_mut()) {
             (true, Some(lease)) => {

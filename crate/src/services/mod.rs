@@ -223,6 +223,19 @@ impl Engine {
         }
     }
 
+    /// A polling client's lock request reaches its one server (a service that
+    /// [`polls_one_server`]): the run loop calls this directly, not [`Engine::on_service_event`].
+    #[inline(always)]
+    pub(crate) fn on_poll_request(&mut self, ctx: &Ctx, c: u8) {
+        self.acquire_at(ctx, c);
+    }
+
+    /// The answer to a polling client's lock request reaches it (see [`Engine::on_poll_request`]).
+    #[inline(always)]
+    pub(crate) fn on_poll_answer(&mut self, ctx: &Ctx, ev: Ev) {
+        self.on_acquire_reply(ctx, ev);
+    }
+
     /// The client asks for the lock (its acquire step).
     pub(crate) fn send_acquire(&mut self, ctx: &Ctx, c: u8) {
         match ctx.service {
