@@ -277,6 +277,8 @@ impl Engine {
 
     /// Denied at an acquire step: try again after `every`, or give up when out of tries; `extra` is
     /// added to the wait (Redlock's jitter).
+    // Inline: see `Engine::schedule`.
+    #[inline(always)]
     pub(crate) fn retry_acquire(&mut self, ctx: &Ctx, c: u8, extra: u64) {
         let st = &mut self.clients[usize::from(c)];
         let Op::Acquire { every, tries } = ctx.sc.clients[usize::from(c)].ops[st.pc] else {
