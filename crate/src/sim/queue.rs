@@ -125,7 +125,10 @@ impl EventQueue {
     #[inline]
     pub fn pop(&mut self) -> Option<Queued> {
         if self.is_heap() {
-            return self.heap_pop();
+            // Through the sorted layout's first slot (empty while the queue is a heap): an entry
+            // returned from an out-of-line call comes back through memory in wasm, and the sorted
+            // layout's pop, sharing its way out, went through memory too, on every event.
+            self.heap_pop_to_sorted();
         }
         self.len = self.len.checked_sub(1)?;
         Some(self.sorted[self.len])
@@ -155,8 +158,17 @@ impl EventQueue {
         self.heap[i] = q;
     }
 
+    /// Moves the heap's next entry, if any, into the empty sorted layout, for `pop` to take.
     #[cold]
     #[inline(never)]
+    fn heap_pop_to_sorted(&mut self) {
+        debug_assert_eq!(self.len, 0);
+        if let Some(next) = self.heap_pop() {
+            self.sorted[0] = next;
+            self.len = 1;
+        }
+    }
+
     fn heap_pop(&mut self) -> Option<Queued> {
         let last = self.heap.pop()?;
         let Some(&top) = self.heap.first() else {
