@@ -107,28 +107,45 @@ pub(crate) struct Services {
     pub kubernetes: kubernetes::State,
     #[cfg(feature = "consul")]
     pub consul: consul::State,
+    /// The service the engine's last run was on (`None` before its first).
+    last: Option<ServiceKind>,
 }
 
 impl Services {
-    /// Resets for a run with `clients` clients, keeping the allocations.
-    pub fn reset(&mut self, clients: usize) {
-        self.redlock.reset(clients);
-        self.etcd.reset(clients);
-        self.zookeeper.reset(clients);
-        if DYNAMODB {
-            // Once per engine, not per run: later runs reuse it (tests/alloc.rs).
-            self.dynamodb
-                .get_or_insert_with(Default::default)
-                .reset(clients);
+    /// Resets for a run on `kind` with `clients` clients, keeping the allocations. Only the states a
+    /// run can read are reset: its own service's, and the last run's service's if that was another
+    /// (whose grants would otherwise reach this run's through [`Services::own_grants`]); the others
+    /// are as a reset left them, or as they were made (tests/engine_reuse.rs). Resetting every
+    /// service's state on every run cost the every-cell sweep 4 % in wasm (docs/performance.md).
+    pub fn reset(&mut self, kind: ServiceKind, clients: usize) {
+        if let Some(last) = self.last.replace(kind).filter(|&last| last != kind) {
+            self.reset_one(last, clients);
         }
-        #[cfg(feature = "hazelcast")]
-        self.hazelcast.reset(clients);
-        if KUBERNETES {
+        self.reset_one(kind, clients);
+    }
+
+    fn reset_one(&mut self, kind: ServiceKind, clients: usize) {
+        match kind {
+            // Their state is the engine's lock servers (`Engine::locks`).
+            ServiceKind::Lease | ServiceKind::Session | ServiceKind::Redis => {}
             // (Only a build with the service touches its state: the core wasm carries no reset.)
-            self.kubernetes.reset(clients);
+            ServiceKind::Redlock if REDLOCK => self.redlock.reset(clients),
+            ServiceKind::Etcd if ETCD => self.etcd.reset(clients),
+            ServiceKind::Zookeeper if ZOOKEEPER => self.zookeeper.reset(clients),
+            ServiceKind::Dynamodb if DYNAMODB => {
+                // Once per engine, not per run: later runs reuse it (tests/alloc.rs).
+                self.dynamodb
+                    .get_or_insert_with(Default::default)
+                    .reset(clients);
+            }
+            #[cfg(feature = "hazelcast")]
+            ServiceKind::Hazelcast => self.hazelcast.reset(clients),
+            ServiceKind::Kubernetes if KUBERNETES => self.kubernetes.reset(clients),
+            #[cfg(feature = "consul")]
+            ServiceKind::Consul => self.consul.reset(clients),
+            // Not in this build: no run reaches it (`check_built_in`).
+            _ => {}
         }
-        #[cfg(feature = "consul")]
-        self.consul.reset(clients);
     }
 
     /// The grants of services that keep their own (the others' are in `Engine::locks`).

@@ -335,7 +335,7 @@ impl Engine {
 
     fn reset(&mut self, ctx: &Ctx, trace: bool, seed: u64) {
         self.reset_locks(ctx, seed);
-        self.services.reset(ctx.sc.clients.len());
+        self.services.reset(ctx.service, ctx.sc.clients.len());
         self.seed = seed;
         self.queue.clear();
         self.clients.clear();
