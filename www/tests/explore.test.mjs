@@ -1,13 +1,13 @@
 // End-to-end tests of explore.html in dist/ (headless Chromium), served with the strict CSP:
 // the phase diagram, a cell opened in the lab, probability mode's worker against the CLI, cancel,
 // accessibility and screenshots. Needs `bash tools/build-web.sh` and `cargo build --release` (the test
-// runs target/release/leaselab for the CLI's numbers).
+// runs the release CLI, helpers.mjs's `CLI`, for its numbers).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { setup, openPage, verdict, RESULTS, ROOT, axeViolations } from './helpers.mjs';
+import { setup, openPage, verdict, RESULTS, CLI, axeViolations } from './helpers.mjs';
 
 let env; // strict CSP
 let plain; // no CSP, so the test can inject axe-core
@@ -137,8 +137,7 @@ test('explore: keyboard — arrows move between cells, Enter opens the cell in t
     assert.equal((await verdict(page)).outcome, outcomeOf(code));
   }));
 
-// The CLI's numbers for the same settings: target/release/leaselab estimate --json.
-const CLI = join(ROOT, 'target', 'release', 'leaselab');
+// The CLI's numbers for the same settings: `leaselab estimate --json` (helpers.mjs's CLI).
 function cli(args) {
   return JSON.parse(execFileSync(CLI, ['estimate', '--json', ...args], { encoding: 'utf8' }));
 }

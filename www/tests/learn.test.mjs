@@ -7,9 +7,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { setup, openPage, RESULTS, ROOT, axeViolations } from './helpers.mjs';
-
-const CLI = join(ROOT, 'target', 'release', 'leaselab');
+import { setup, openPage, RESULTS, CLI, axeViolations } from './helpers.mjs';
 
 let env;
 let strict;
