@@ -125,7 +125,8 @@ impl Engine {
     }
 
     fn release_at(&mut self, ev: Ev) {
-        let (c, Msg::Value(value)) = (ev.client, self.msg(ev)) else {
+        let c = ev.client;
+        let Msg::Value(value) = self.msg(ev) else {
             unreachable!("a release carries the lock value")
         };
         let ended = self.locks[0].release(value, self.now);
@@ -134,7 +135,8 @@ impl Engine {
     }
 
     fn renew_at(&mut self, ctx: &Ctx, ev: Ev) {
-        let (c, Msg::Value(value)) = (ev.client, self.msg(ev)) else {
+        let c = ev.client;
+        let Msg::Value(value) = self.msg(ev) else {
             unreachable!("a renewal carries the lock value")
         };
         let now = self.now;
@@ -160,7 +162,8 @@ impl Engine {
     /// Renewed: the new lease counts from when the renewal was sent (remembered in the lease's end).
     /// Refused (or the client let go meanwhile): the attempt failed.
     fn on_renew_reply(&mut self, ctx: &Ctx, ev: Ev) {
-        let (c, Msg::Renewed(renewed)) = (ev.client, self.msg(ev)) else {
+        let c = ev.client;
+        let Msg::Renewed(renewed) = self.msg(ev) else {
             unreachable!("a renewal's answer says whether it was renewed")
         };
         let renewed = renewed.is_some();
