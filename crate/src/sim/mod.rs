@@ -554,6 +554,41 @@ mod tests {
         assert_eq!(run.final_balance, 390);
     }
 
+    /// When client `c` sent its acquire requests, and whether it gave up.
+    fn requests(run: &Run, c: u8) -> (Vec<u64>, bool) {
+        let of = |k: Kind| {
+            run.trace
+                .iter()
+                .filter(move |e| e.client == c && e.kind() == k)
+        };
+        let sent = of(Kind::AcquireSent).map(|e| e.t.0 / 1000).collect();
+        (sent, of(Kind::GaveUp).next().is_some())
+    }
+
+    // A polling client's retries: each counts as a try, is traced, and is the moment a lease it wins
+    // counts from.
+    #[test]
+    fn a_polling_client_counts_each_retry_and_gives_up_after_its_tries() {
+        let sc = parse("service: lease ttl=100ms\nclient A: acquire; read; write 1\nclient B: start 10ms; acquire every 40ms tries 3; read; write 1\n");
+        let run = Engine::new()
+            .run(&sc, &Config::new(&sc, Policy::None))
+            .unwrap()
+            .clone();
+        assert_eq!(requests(&run, 1), (vec![10, 50, 90], true));
+    }
+
+    #[test]
+    fn a_lease_won_on_a_retry_counts_from_that_retry() {
+        let sc = parse("service: lease ttl=100ms\nclient A: acquire; read; write 1\nclient B: start 10ms; acquire every 40ms; read; write 1\n");
+        let run = Engine::new()
+            .run(&sc, &Config::new(&sc, Policy::None))
+            .unwrap()
+            .clone();
+        assert_eq!(requests(&run, 1), (vec![10, 50, 90, 130], false));
+        let b = run.beliefs.iter().find(|b| b.client == 1).unwrap();
+        assert_eq!((b.from.0, b.to.0), (130_000, 230_000));
+    }
+
     #[test]
     fn a_frozen_client_sees_its_reply_only_when_it_thaws() {
         let sc = crate::catalogue::find("reply-in-flight").unwrap();
