@@ -65,15 +65,29 @@ impl Engine {
     }
 
     fn op_acquire(&mut self, ctx: &Ctx, c: u8) -> Flow {
+        self.acquire_sent(ctx, c);
+        self.send_acquire(ctx, c);
+        Flow::Wait
+    }
+
+    /// The client sends an acquire request now: one more try, sent at this reading of its own clock.
+    #[inline(always)]
+    pub(crate) fn acquire_sent(&mut self, ctx: &Ctx, c: u8) {
         let clock = &ctx.sc.clients[usize::from(c)].clock;
-        let now = self.now;
-        let local = clock.local_h(now, &mut self.path);
+        let local = clock.local_h(self.now, &mut self.path);
         let st = &mut self.clients[usize::from(c)];
         st.tries += 1;
         st.acquire_sent_local = local;
         self.record(c, What::AcquireSent);
-        self.send_acquire(ctx, c);
-        Flow::Wait
+    }
+
+    /// Whether client `c` waits at an acquire step, so that its `Step` is another attempt: what
+    /// [`Engine::advance`] would run next is [`Engine::op_acquire`].
+    #[inline(always)]
+    pub(crate) fn at_acquire_step(&self, ctx: &Ctx, c: u8) -> bool {
+        let st = &self.clients[usize::from(c)];
+        let ops = &ctx.sc.clients[usize::from(c)].ops;
+        st.phase == Phase::Waiting && matches!(ops.get(st.pc), Some(Op::Acquire { .. }))
     }
 
     /// The credentials the client's accesses carry: its lease's, if it holds one.
