@@ -49,7 +49,7 @@ fuzz:
 	cargo run --release --example fuzz_scenarios -- --seconds $(FUZZ_SECONDS)
 
 test-wasm:
-	wasm-pack test --headless --chrome crate --release --test web --features estimate,user-scenario
+	wasm-pack test --headless --chrome crate --release --test web --features estimate,user-scenario,speed
 
 # The page's pure modules (the diagram's layout, …) under plain Node: no browser. Needs www/pkg (build-web).
 test-unit:

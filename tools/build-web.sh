@@ -49,13 +49,13 @@ full_wasm="$full_dir/${full_name}_bg.wasm"
 user_name=${out_name}_user
 build_wasm "$user_name" "$out_dir" "$opt_level" "${opt_flags[*]}" --features user-scenario
 user_wasm="$out_dir/${user_name}_bg.wasm"
-# explore.html's wasm: the full crate with the cargo feature `estimate` (the phase diagram's sweeps and
-# the Monte Carlo estimator), built for speed and loaded only by explore.html and its Web Worker, so the
-# lab page's wasm stays within its budget.
+# explore.html's wasm: the full crate with the cargo features `estimate` (the phase diagram's sweeps and
+# the Monte Carlo estimator) and `speed` (the hot handlers inline), built for speed and loaded only by
+# explore.html, its Web Worker and the search's workers, so the lab page's wasm stays within its budget.
 # Built outside www/ (target/) and copied into dist/pkg/ under its own name.
 mc_dir=target/web-mc
 mc_name=${out_name}_mc
-build_wasm "$mc_name" "$mc_dir" "$mc_opt_level" "${mc_opt_flags[*]}" --features estimate
+build_wasm "$mc_name" "$mc_dir" "$mc_opt_level" "${mc_opt_flags[*]}" --features estimate,speed
 mc_wasm="$mc_dir/${mc_name}_bg.wasm"
 
 rm -rf dist

@@ -52,8 +52,12 @@ impl Engine {
         );
     }
 
-    // Out of line: the run loop calls it directly (see `Engine::on_poll_request`).
-    #[inline(never)]
+    // The run loop calls it directly (see `Engine::on_poll_request`). In the lab's wasm (size budgets)
+    // out of line; in the build for speed (the `speed` feature: explore's wasm) inline in the run
+    // loop, with `on_acquire_reply`, which with the retry (`Engine::on_poll_retry`) puts a whole
+    // polling round there: the every-cell sweep took 7 % less time in wasm (docs/performance.md).
+    #[cfg_attr(feature = "speed", inline(always))]
+    #[cfg_attr(not(feature = "speed"), inline(never))]
     pub(super) fn acquire_at(&mut self, ctx: &Ctx, c: u8) {
         let now = self.now;
         let grant = if self.refuses_request(ctx, c) {
@@ -95,9 +99,10 @@ impl Engine {
         );
     }
 
-    // Out of line, as `acquire_at`; it reads its grant from the mailbox itself (passed in, the grant went
-    // through memory once more).
-    #[inline(never)]
+    // Inline or out of line as `acquire_at`; it reads its grant from the mailbox itself (passed in,
+    // the grant went through memory once more).
+    #[cfg_attr(feature = "speed", inline(always))]
+    #[cfg_attr(not(feature = "speed"), inline(never))]
     pub(super) fn on_acquire_reply(&mut self, ctx: &Ctx, ev: Ev) {
         let c = ev.client;
         let Msg::Grant(grant) = self.msg(ev) else {
