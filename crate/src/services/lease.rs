@@ -14,6 +14,7 @@ impl Engine {
         match ev.tag {
             Tag::AcquireAt => self.acquire_at(ctx, ev.client),
             Tag::AcquireReply => self.on_acquire_reply(ctx, ev),
+            Tag::AcquireRefused => self.on_acquire_refused(ctx, ev.client),
             Tag::ReleaseAt => self.release_at(ev),
             Tag::RenewAt => self.renew_at(ctx, ev),
             Tag::RenewReply => self.on_renew_reply(ctx, ev),
@@ -91,12 +92,12 @@ impl Engine {
                 },
             ),
         }
-        self.send(
-            now.plus(ctx.lock_latency),
-            Tag::AcquireReply,
-            c,
-            Msg::Grant(grant),
-        );
+        let at = now.plus(ctx.lock_latency);
+        match grant {
+            // Nothing to carry: no message through the mailbox for the answer of nearly every poll.
+            Grant::Denied { .. } => self.schedule(at, Ev::bare(Tag::AcquireRefused, c)),
+            _ => self.send(at, Tag::AcquireReply, c, Msg::Grant(grant)),
+        }
     }
 
     // Inline or out of line as `acquire_at`; it reads its grant from the mailbox itself (passed in,
@@ -125,8 +126,15 @@ impl Engine {
                 self.advance(ctx, c);
             }
             Grant::NoSession => self.abort(ctx, c),
-            Grant::Denied { .. } => self.retry_acquire(ctx, c, 0),
+            Grant::Denied { .. } => unreachable!("a refusal comes as its own event"),
         }
+    }
+
+    /// Refused: poll again (inline or out of line as `acquire_at`).
+    #[cfg_attr(feature = "speed", inline(always))]
+    #[cfg_attr(not(feature = "speed"), inline(never))]
+    pub(super) fn on_acquire_refused(&mut self, ctx: &Ctx, c: u8) {
+        self.retry_acquire(ctx, c, 0);
     }
 
     fn release_at(&mut self, ev: Ev) {

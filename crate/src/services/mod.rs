@@ -253,6 +253,12 @@ impl Engine {
         self.on_acquire_reply(ctx, ev);
     }
 
+    /// A refusal of a polling client's lock request reaches it (see [`Engine::on_poll_request`]).
+    #[inline(always)]
+    pub(crate) fn on_poll_refused(&mut self, ctx: &Ctx, c: u8) {
+        self.on_acquire_refused(ctx, c);
+    }
+
     /// A polling client's retry timer fires while it waits at its acquire step (the run loop checks
     /// [`Engine::at_acquire_step`]): it asks its one server again. This is what the interpreter's
     /// acquire step does for such a service ([`Engine::advance`], then [`Engine::send_acquire`]'s

@@ -85,8 +85,11 @@ tags! {
     Wake = (OWN, Bare),
     /// A single server: the client's acquire request arrives.
     AcquireAt = (LOCK, Bare),
-    /// A single server's answer reaches the client.
+    /// A single server's answer reaches the client: a grant (with the lease's credentials), or no
+    /// session.
     AcquireReply = (OWN, Boxed),
+    /// A single server's refusal reaches the client: it carries nothing.
+    AcquireRefused = (OWN, Bare),
     /// The storage: a read arrives.
     ReadAt = (WORLD, Boxed),
     ReadReply = (OWN, Boxed),

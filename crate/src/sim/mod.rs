@@ -439,6 +439,7 @@ impl Engine {
             Tag::Step | Tag::Wake => self.on_script_event(ctx, ev),
             Tag::AcquireAt if polls => self.on_poll_request(ctx, ev.client),
             Tag::AcquireReply if polls => self.on_poll_answer(ctx, ev),
+            Tag::AcquireRefused if polls => self.on_poll_refused(ctx, ev.client),
             Tag::ReadAt | Tag::ReadReply | Tag::WriteAt | Tag::WriteReply => {
                 self.on_storage_event(ctx, ev)
             }
