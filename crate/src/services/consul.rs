@@ -142,6 +142,11 @@ impl Engine {
         self.send(self.now.plus(ctx.lock_latency), tag, c, msg);
     }
 
+    /// As [`Engine::consul_answer`], for an event that carries nothing (a watch firing).
+    fn consul_notify(&mut self, ctx: &Ctx, c: u8, tag: Tag) {
+        self.schedule(self.now.plus(ctx.lock_latency), Ev::bare(tag, c));
+    }
+
     /// `Lock()`: a session first, if the client has none; then the key is read.
     pub(super) fn consul_acquire(&mut self, ctx: &Ctx, c: u8) {
         let tag = if self.consul().clients[usize::from(c)].session.is_some() {
@@ -221,7 +226,7 @@ impl Engine {
                 };
                 self.record(c, what);
             }
-            _ => self.consul_answer(ctx, c, Tag::WatchFired, Msg::None),
+            _ => self.consul_notify(ctx, c, Tag::WatchFired),
         }
     }
 
@@ -229,7 +234,7 @@ impl Engine {
     fn consul_wake_waiters(&mut self, ctx: &Ctx) {
         let waiters = std::mem::take(&mut self.consul().key.waiters);
         for w in (0..8u8).filter(|w| waiters & (1 << w) != 0) {
-            self.consul_answer(ctx, w, Tag::WatchFired, Msg::None);
+            self.consul_notify(ctx, w, Tag::WatchFired);
         }
     }
 

@@ -150,6 +150,13 @@ impl Engine {
         }
     }
 
+    /// As [`Engine::zk_answer`], for an event that carries nothing (a watch firing).
+    fn zk_notify(&mut self, ctx: &Ctx, c: u8, tag: Tag) {
+        if self.zk_linked(c) {
+            self.schedule(self.now.plus(ctx.lock_latency), Ev::bare(tag, c));
+        }
+    }
+
     pub(super) fn zk_acquire(&mut self, ctx: &Ctx, c: u8) {
         let tag = if self.zk().conns[usize::from(c)].open {
             Tag::LockAt
@@ -383,7 +390,7 @@ impl Engine {
             rec.session_ended = !released && why != SessionEnd::IdleTimeout;
         }
         for w in (0..8u8).filter(|w| n.watchers & (1 << w) != 0) {
-            self.zk_answer(ctx, w, Tag::WatchFired, Msg::None);
+            self.zk_notify(ctx, w, Tag::WatchFired);
         }
     }
 
