@@ -309,9 +309,13 @@ impl Engine {
         self.count_events(1)?;
         debug_assert!(at >= self.now, "time never goes back");
         self.now = at;
-        if self.fast {
-            self.path.event(q.identity());
+        if !self.fast {
+            // No signature, and no skip: only a sweep's run plans one (`retry_acquire`). Checking
+            // this first took 4 % off the every-cell sweep in wasm (docs/performance.md).
+            debug_assert!(self.skip.is_none());
+            return Ok(true);
         }
+        self.path.event(q.identity());
         let Some(sk) = self.skip else {
             return Ok(true);
         };
