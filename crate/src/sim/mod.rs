@@ -576,23 +576,25 @@ mod tests {
 
     // A polling client's retries (which skip the interpreter: `Engine::on_poll_retry`): each counts
     // as a try, is traced, and is the moment a lease it wins counts from.
+    /// A run in which A takes a 100 ms lease and never lets go, and B, from 10 ms, polls as `acquire`
+    /// says.
+    fn polled(acquire: &str) -> Run {
+        let sc = parse(&format!(
+            "service: lease ttl=100ms\nclient A: acquire; read; write 1\nclient B: start 10ms; {acquire}; read; write 1\n"
+        ));
+        let cfg = Config::new(&sc, Policy::None);
+        Engine::new().run(&sc, &cfg).unwrap().clone()
+    }
+
     #[test]
     fn a_polling_client_counts_each_retry_and_gives_up_after_its_tries() {
-        let sc = parse("service: lease ttl=100ms\nclient A: acquire; read; write 1\nclient B: start 10ms; acquire every 40ms tries 3; read; write 1\n");
-        let run = Engine::new()
-            .run(&sc, &Config::new(&sc, Policy::None))
-            .unwrap()
-            .clone();
+        let run = polled("acquire every 40ms tries 3");
         assert_eq!(requests(&run, 1), (vec![10, 50, 90], true));
     }
 
     #[test]
     fn a_lease_won_on_a_retry_counts_from_that_retry() {
-        let sc = parse("service: lease ttl=100ms\nclient A: acquire; read; write 1\nclient B: start 10ms; acquire every 40ms; read; write 1\n");
-        let run = Engine::new()
-            .run(&sc, &Config::new(&sc, Policy::None))
-            .unwrap()
-            .clone();
+        let run = polled("acquire every 40ms");
         assert_eq!(requests(&run, 1), (vec![10, 50, 90, 130], false));
         let b = run.beliefs.iter().find(|b| b.client == 1).unwrap();
         assert_eq!((b.from.0, b.to.0), (130_000, 230_000));
