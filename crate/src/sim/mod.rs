@@ -574,8 +574,6 @@ mod tests {
         (sent, of(Kind::GaveUp).next().is_some())
     }
 
-    // A polling client's retries (which skip the interpreter: `Engine::on_poll_retry`): each counts
-    // as a try, is traced, and is the moment a lease it wins counts from.
     /// A run in which A takes a 100 ms lease and never lets go, and B, from 10 ms, polls as `acquire`
     /// says.
     fn polled(acquire: &str) -> Run {
@@ -586,6 +584,8 @@ mod tests {
         Engine::new().run(&sc, &cfg).unwrap().clone()
     }
 
+    // A polling client's retries (which skip the interpreter: `Engine::on_poll_retry`): each counts
+    // as a try, is traced, and is the moment a lease it wins counts from.
     #[test]
     fn a_polling_client_counts_each_retry_and_gives_up_after_its_tries() {
         let run = polled("acquire every 40ms tries 3");
