@@ -57,6 +57,8 @@ impl Queued {
 
 /// Most events the sorted layout holds before the queue becomes a heap.
 const SORTED_MAX: usize = 32;
+/// `EventQueue::len` in the heap layout.
+const HEAP: usize = usize::MAX;
 
 /// Pending events in `(time, sequence)` order, in one of two layouts:
 /// - sorted (while at most [`SORTED_MAX`] are pending, as in nearly every run): an array sorted by key
@@ -73,8 +75,10 @@ pub(crate) struct EventQueue {
     /// The sorted layout's entries, `sorted[..len]`: a fixed array, so that a push or a pop in it calls
     /// nothing (no growth to check) and stays a handful of instructions.
     sorted: [Queued; SORTED_MAX],
+    /// How many of `sorted` are pending, or [`HEAP`] in the heap layout: one load tells a push or a pop
+    /// whether it takes the sorted layout's few instructions.
     len: usize,
-    /// The heap layout's entries (empty while the queue is sorted).
+    /// The heap layout's entries (empty while the queue is sorted, never empty while it is a heap).
     heap: Vec<Queued>,
     seq: u32,
 }
@@ -99,7 +103,7 @@ impl EventQueue {
 
     /// Whether the queue is in its heap layout.
     fn is_heap(&self) -> bool {
-        !self.heap.is_empty()
+        self.len == HEAP
     }
 
     /// Queues an event.
@@ -107,7 +111,8 @@ impl EventQueue {
     pub fn push(&mut self, at: SimTime, ev: Ev) {
         let q = Queued::new(at, self.seq, ev);
         self.seq += 1;
-        if self.len == SORTED_MAX || self.is_heap() {
+        if self.len >= SORTED_MAX {
+            // Full, or a heap.
             self.heap_push(q);
             return;
         }
@@ -124,13 +129,15 @@ impl EventQueue {
     /// The next event in `(time, sequence)` order.
     #[inline]
     pub fn pop(&mut self) -> Option<Queued> {
-        if self.is_heap() {
-            // Through the sorted layout's first slot (empty while the queue is a heap): an entry
-            // returned from an out-of-line call comes back through memory in wasm, and the sorted
-            // layout's pop, sharing its way out, went through memory too, on every event.
-            self.heap_pop_to_sorted();
+        if self.len.wrapping_sub(1) >= SORTED_MAX {
+            // Empty, or a heap. Through the sorted layout's first slot (unused while the queue is a
+            // heap): an entry returned from an out-of-line call comes back through memory in wasm.
+            if !self.heap_pop_to_slot() {
+                return None;
+            }
+            return Some(self.sorted[0]);
         }
-        self.len = self.len.checked_sub(1)?;
+        self.len -= 1;
         Some(self.sorted[self.len])
     }
 
@@ -141,7 +148,7 @@ impl EventQueue {
     fn heap_push(&mut self, q: Queued) {
         if !self.is_heap() {
             self.heap.extend(self.sorted[..self.len].iter().rev());
-            self.len = 0;
+            self.len = HEAP;
         }
         // Sift up: move parents down into the hole until the new entry's place is found.
         let mut i = self.heap.len();
@@ -158,15 +165,22 @@ impl EventQueue {
         self.heap[i] = q;
     }
 
-    /// Moves the heap's next entry, if any, into the empty sorted layout, for `pop` to take.
+    /// The heap's next entry into the sorted layout's first slot, for `pop` to take; `false` if the
+    /// queue is empty. The heap's last entry leaves the queue sorted (and empty).
     #[cold]
     #[inline(never)]
-    fn heap_pop_to_sorted(&mut self) {
-        debug_assert_eq!(self.len, 0);
-        if let Some(next) = self.heap_pop() {
-            self.sorted[0] = next;
-            self.len = 1;
+    fn heap_pop_to_slot(&mut self) -> bool {
+        if !self.is_heap() {
+            return false;
         }
+        let Some(next) = self.heap_pop() else {
+            unreachable!("a heap layout is never empty")
+        };
+        self.sorted[0] = next;
+        if self.heap.is_empty() {
+            self.len = 0;
+        }
+        true
     }
 
     fn heap_pop(&mut self) -> Option<Queued> {
