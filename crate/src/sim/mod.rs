@@ -287,9 +287,9 @@ impl Engine {
                 continue;
             }
             self.handle(ctx, ev);
-            if self.bail {
-                return Ok(false);
-            }
+        }
+        if self.bail {
+            return Ok(false);
         }
         self.finish(ctx);
         for k in 0..self.locks.len() {
@@ -314,6 +314,9 @@ impl Engine {
             // this first took 4 % off the every-cell sweep in wasm (docs/performance.md).
             debug_assert!(self.skip.is_none());
             return Ok(true);
+        }
+        if self.bail {
+            return Ok(false);
         }
         self.path.event(q.identity());
         let Some(sk) = self.skip else {
