@@ -303,10 +303,11 @@ impl Engine {
     /// run must give up because the event would disturb a skip.
     fn admit(&mut self, q: Queued) -> Result<bool, Error> {
         let at = q.at();
-        if at.0 > SIM_TIME_US_MAX {
-            return Err(time_limit());
+        self.run.events += 1;
+        // One branch for both limits, on every event; which one was passed only when one was.
+        if (at.0 > SIM_TIME_US_MAX) | (self.run.events > EVENTS_MAX) {
+            return Err(limit_passed(at));
         }
-        self.count_events(1)?;
         debug_assert!(at >= self.now, "time never goes back");
         self.now = at;
         if !self.fast {
@@ -500,6 +501,16 @@ fn check_config(sc: &Scenario, params: &[u64], retries: u32) -> Result<(), Error
 fn time_limit() -> Error {
     Error::Limit {
         what: format!("simulated time passed {} s", SIM_TIME_US_MAX / SEC),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn limit_passed(at: SimTime) -> Error {
+    if at.0 > SIM_TIME_US_MAX {
+        time_limit()
+    } else {
+        events_limit()
     }
 }
 
