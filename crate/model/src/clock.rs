@@ -88,6 +88,17 @@ impl Clock {
 
     /// The first true time at which the local clock reads at least `local` (for drawing beliefs).
     pub fn true_time_of(&self, local: i64) -> SimTime {
+        if self.rate_ppm == 0 && !self.stepped() {
+            // Most clocks (every one of the seed's): the reading is offset + τ, inverted inline, as
+            // `smooth_first` would (its choices go to no signature here). Every run ends each belief
+            // this way.
+            let since = local.saturating_sub(self.offset_us);
+            return match since {
+                ..=0 => SimTime::ZERO,
+                BEYOND_US.. => SimTime(u64::MAX),
+                _ => SimTime(since as u64),
+            };
+        }
         self.first_at_or_after(SimTime::ZERO, local)
     }
 
@@ -130,7 +141,7 @@ impl Clock {
         let rate = 1_000_000 + self.rate_ppm;
         let since = local.saturating_sub(self.offset_us);
         // Beyond any run's horizon (simulated time is capped at hours): no need to be exact.
-        let beyond = rate <= 0 || since > 1_000_000_000_000;
+        let beyond = rate <= 0 || since >= BEYOND_US;
         if h.decide(beyond) {
             return SimTime(u64::MAX);
         }
@@ -156,9 +167,45 @@ impl Clock {
     }
 }
 
+/// A reading this far past the clock's offset (µs) is beyond any run's horizon (simulated time is
+/// capped at hours): its true time is taken as never.
+const BEYOND_US: i64 = 1_000_000_000_001;
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unskewed_clock_inverts_inline_as_the_general_search_does() {
+        // `true_time_of`'s shortcut against `first_at_or_after`'s `smooth_first`, around each edge:
+        // zero, the offset, and the horizon.
+        for offset_us in [0, 250_000, -40_000, i64::MIN / 2] {
+            let c = Clock {
+                offset_us,
+                ..Clock::PERFECT
+            };
+            let edges = [
+                0,
+                1,
+                offset_us,
+                BEYOND_US - 1,
+                BEYOND_US,
+                i64::MAX,
+                i64::MIN,
+            ];
+            for edge in edges {
+                for d in -2..=2 {
+                    let local = edge.saturating_add(offset_us).saturating_add(d);
+                    let general = c.first_at_or_after_h(SimTime::ZERO, local, &mut Path::default());
+                    assert_eq!(
+                        c.true_time_of(local),
+                        general,
+                        "offset {offset_us}, local {local}"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn slow_clock_reads_less_and_inverts() {
