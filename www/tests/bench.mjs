@@ -151,7 +151,7 @@ async function sweepBench(env) {
       [everyCell, reps],
     );
   // The same sweep natively, in a child process (the example `make bench` has just built).
-  const native = join(ROOT, process.env.CARGO_TARGET_DIR || 'target', 'release', 'examples', 'sweep_timing');
+  const native = join(process.env.CARGO_TARGET_DIR || join(ROOT, 'target'), 'release', 'examples', 'sweep_timing');
   const nativeSweeps = () => {
     const out = execFileSync(native, ['--sweeps-only'], { encoding: 'utf8' });
     const fig = (name) => Number(new RegExp(`^${name}: ([\\d.]+)`, 'm').exec(out)[1]);
