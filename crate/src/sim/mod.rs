@@ -306,6 +306,10 @@ impl Engine {
         self.run.events += 1;
         // One branch for both limits, on every event; which one was passed only when one was.
         if (at.0 > SIM_TIME_US_MAX) | (self.run.events > EVENTS_MAX) {
+            if self.bail {
+                // A sweep's run that gave up on the event before: its run event by event decides.
+                return Ok(false);
+            }
             return Err(limit_passed(at));
         }
         debug_assert!(at >= self.now, "time never goes back");
