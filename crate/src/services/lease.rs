@@ -100,10 +100,9 @@ impl Engine {
         }
     }
 
-    // Inline or out of line as `acquire_at`; it reads its grant from the mailbox itself (passed in,
-    // the grant went through memory once more).
-    #[cfg_attr(feature = "speed", inline(always))]
-    #[cfg_attr(not(feature = "speed"), inline(never))]
+    // Out of line: a grant (or no session) comes once or twice a run; it reads its grant from the
+    // mailbox itself (passed in, the grant went through memory once more).
+    #[inline(never)]
     pub(super) fn on_acquire_reply(&mut self, ctx: &Ctx, ev: Ev) {
         let c = ev.client;
         let Msg::Grant(grant) = self.msg(ev) else {
