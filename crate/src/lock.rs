@@ -155,16 +155,8 @@ impl LeaseService {
     // mailbox a word at a time, a store-forwarding stall on every lock request in the wasm.
     #[inline(always)]
     pub fn acquire(&mut self, client: u8, now: SimTime, value: Option<u64>) -> Grant {
-        if let Some(lease) = self.live(now) {
-            return Grant::Denied {
-                holder: Some(lease.client),
-            };
-        }
-        if let Some(i) = self.current {
-            let last = &self.leases[i];
-            if !last.released && now < last.ends_at.plus(self.lock_delay_us) {
-                return Grant::Denied { holder: None };
-            }
+        if let Some(holder) = self.denies(now) {
+            return Grant::Denied { holder };
         }
         let token = if self.tokens { self.next_token } else { 0 };
         self.next_token += 1;
@@ -191,6 +183,17 @@ impl LeaseService {
             lock_value,
             expires_at,
         }
+    }
+
+    /// `Some(holder)` if a request at `now` is denied: the holder of the live lease, or `None` while a
+    /// lock-delay runs after one that expired.
+    #[inline(always)]
+    pub fn denies(&self, now: SimTime) -> Option<Option<u8>> {
+        if let Some(lease) = self.live(now) {
+            return Some(Some(lease.client));
+        }
+        let last = &self.leases[self.current?];
+        (!last.released && now < last.ends_at.plus(self.lock_delay_us)).then_some(None)
     }
 
     /// The current lease, if it is live at `now` and `owned` says it is the caller's.

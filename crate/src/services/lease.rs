@@ -55,49 +55,67 @@ impl Engine {
 
     // The run loop calls it directly (see `Engine::on_poll_request`). In the lab's wasm (size budgets)
     // out of line; in the build for speed (the `speed` feature: explore's wasm) inline in the run
-    // loop, with `on_acquire_reply`, which with the retry (`Engine::on_poll_retry`) puts a whole
+    // loop, which with the retry (`Engine::on_poll_retry`) and the refusal's handler puts a whole
     // polling round there: the every-cell sweep took 7 % less time in wasm (docs/performance.md).
     #[cfg_attr(feature = "speed", inline(always))]
     #[cfg_attr(not(feature = "speed"), inline(never))]
     pub(super) fn acquire_at(&mut self, ctx: &Ctx, c: u8) {
-        let now = self.now;
-        let grant = if self.refuses_request(ctx, c) {
-            Grant::NoSession
-        } else {
-            self.locks[0].acquire(c, now, None)
-        };
+        if self.refuses_request(ctx, c) {
+            return self.answer_request(ctx, c, Grant::NoSession);
+        }
+        // Nearly every request is refused: that answer here, a grant out of line (the every-cell
+        // sweep took 3–4 % less time in wasm, docs/performance.md).
+        match self.locks[0].denies(self.now) {
+            Some(holder) => self.refuse_request(ctx, c, holder),
+            None => self.grant_request(ctx, c),
+        }
+    }
+
+    /// The lock is held (by `holder`), or a lock-delay runs: a refusal, which carries nothing (no
+    /// message through the mailbox for the answer of nearly every poll).
+    #[inline(always)]
+    fn refuse_request(&mut self, ctx: &Ctx, c: u8, holder: Option<u8>) {
+        self.floor(grant_word(Grant::Denied { holder }));
+        let session_gone = false;
+        self.record(
+            c,
+            What::Denied {
+                holder,
+                session_gone,
+            },
+        );
+        let at = self.now.plus(ctx.lock_latency);
+        self.schedule(at, Ev::bare(Tag::AcquireRefused, c));
+    }
+
+    /// The lock is free: the server grants it.
+    #[inline(never)]
+    fn grant_request(&mut self, ctx: &Ctx, c: u8) {
+        let grant = self.locks[0].acquire(c, self.now, None);
+        self.answer_request(ctx, c, grant);
+    }
+
+    /// A grant, or no session (the request came over a session that has ended): an answer with a
+    /// message.
+    #[inline(never)]
+    fn answer_request(&mut self, ctx: &Ctx, c: u8, grant: Grant) {
         self.floor(grant_word(grant));
-        match grant {
+        let what = match grant {
             Grant::Granted {
                 token, expires_at, ..
-            } => self.record(
-                c,
-                What::Granted {
-                    token,
-                    lease_end: lease_end(expires_at),
-                },
-            ),
-            Grant::Denied { holder } => self.record(
-                c,
-                What::Denied {
-                    holder,
-                    session_gone: false,
-                },
-            ),
-            Grant::NoSession => self.record(
-                c,
-                What::Denied {
-                    holder: None,
-                    session_gone: true,
-                },
-            ),
-        }
-        let at = now.plus(ctx.lock_latency);
-        match grant {
-            // Nothing to carry: no message through the mailbox for the answer of nearly every poll.
-            Grant::Denied { .. } => self.schedule(at, Ev::bare(Tag::AcquireRefused, c)),
-            _ => self.send(at, Tag::AcquireReply, c, Msg::Grant(grant)),
-        }
+            } => What::Granted {
+                token,
+                lease_end: lease_end(expires_at),
+            },
+            Grant::NoSession => What::Denied {
+                holder: None,
+                session_gone: true,
+            },
+            Grant::Denied { .. } => unreachable!("a refusal is `refuse_request`'s"),
+        };
+        self.record(c, what);
+        let at = self.now.plus(ctx.lock_latency);
+        self.send(at, Tag::AcquireReply, c, Msg::Grant(grant));
     }
 
     // Out of line: a grant (or no session) comes once or twice a run; it reads its grant from the
