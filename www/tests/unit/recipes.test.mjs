@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { recipeFiles } from '../../../tools/recipes/extract.mjs';
-import { readSite } from '../../../tools/recipes/check.mjs';
+import { readSite, skippedTransition } from '../../../tools/recipes/check.mjs';
 import { ROOT } from '../helpers.mjs';
 
 const RECIPES = join(ROOT, 'tools', 'recipes');
@@ -81,4 +81,11 @@ test('each recipe page names the versions its build.sh pins (and the index names
 
 test('site.json mistakes read as such', () => {
   assert.throws(() => readSite('no-such-tool'), /site\.json/);
+});
+
+test('only a view transition Chromium skipped is let through as a note; every other page error fails', () => {
+  assert.ok(skippedTransition('Transition was aborted because of timeout in DOM update. DOM update timed out'));
+  assert.ok(!skippedTransition('Transition was skipped'));
+  assert.ok(!skippedTransition('TypeError: x is undefined (Transition was aborted because of timeout in DOM update)'));
+  assert.ok(!skippedTransition("Cannot read properties of null (reading 'shadowRoot')"));
 });
