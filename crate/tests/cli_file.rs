@@ -31,23 +31,28 @@ fn text(bytes: &[u8]) -> String {
 const HEAD: &str =
     "id: my-job\ntitle: Our job runner\nsummary: A 10 s lease; the queue may hold a write 2 s\n";
 
-/// The job runner of issue 20: a 10 s lease, a write a queue holds for 2 s.
-const JOB: &str = "id: my-job
-title: Our job runner
-summary: A 10 s lease; the queue may hold a write 2 s
-param ttl = 10s in 1s..60s: Lease TTL
-param hold = 2s in 0..20s: Queue delay
-service: lease ttl=$ttl
-client A: acquire; read; work 9s; write 60 delay $hold; release
-client B: start 1s; acquire every 100ms; read; write 50; release
-expect none: final=440 lost=B
-expect token: final=450 rejected=A
-expect none hold=500ms: final=390 lost=none
-";
+#[path = "common/doc_scenarios.rs"]
+mod doc_scenarios;
+
+/// The job runner of issue 20, docs/scenario-format.md's first file: a 10 s lease, a write a queue
+/// holds for 2 s, and three expect lines.
+fn job() -> String {
+    let (_, text) = doc_scenarios::examples(&doc_scenarios::page()).swap_remove(0);
+    assert!(
+        text.contains("\nid: my-job\n"),
+        "the page's first file is the job runner:\n{text}"
+    );
+    text
+}
+
+/// The 1-based line of `text` that starts with `start`.
+fn line_of(text: &str, start: &str) -> usize {
+    1 + text.lines().position(|l| l.starts_with(start)).unwrap()
+}
 
 #[test]
 fn run_file_runs_the_scenario_and_takes_its_parameters() {
-    let path = file("job.txt", JOB.as_bytes());
+    let path = file("job.txt", job().as_bytes());
     let out = leaselab(&["run", "--file", &path]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
@@ -62,7 +67,7 @@ fn run_file_runs_the_scenario_and_takes_its_parameters() {
 
 #[test]
 fn check_summarises_a_good_file() {
-    let path = file("good.txt", JOB.as_bytes());
+    let path = file("good.txt", job().as_bytes());
     let out = leaselab(&["check", &path]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(
@@ -74,13 +79,17 @@ fn check_summarises_a_good_file() {
 
 #[test]
 fn check_reports_each_failing_expectation_by_line_and_exits_1() {
-    let wrong = JOB.replace("expect token: final=450", "expect token: final=449");
+    let job = job();
+    let wrong = job.replace("expect token: final=450", "expect token: final=449");
     let path = file("wrong.txt", wrong.as_bytes());
     let out = leaselab(&["check", &path]);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stderr),
-        format!("{path}:10:1: expect token: does not hold: final=450 (expected final=449)\n")
+        format!(
+            "{path}:{}:1: expect token: does not hold: final=450 (expected final=449)\n",
+            line_of(&job, "expect token:")
+        )
     );
     assert!(text(&out.stdout).contains("2 of 3 expectations hold"));
 }
@@ -154,7 +163,7 @@ fn standard_input_is_a_file_too() {
         .stdin
         .take()
         .unwrap()
-        .write_all(JOB.as_bytes())
+        .write_all(job().as_bytes())
         .unwrap();
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0));
@@ -237,7 +246,7 @@ fn a_scenario_that_would_run_forever_stops_at_the_event_limit_quickly() {
 
 #[test]
 fn sweep_takes_a_file() {
-    let path = file("sweep.txt", JOB.as_bytes());
+    let path = file("sweep.txt", job().as_bytes());
     let out = leaselab(&[
         "sweep",
         "--file",

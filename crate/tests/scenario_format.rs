@@ -4,29 +4,10 @@
 
 use leaselab::check::{check_expectations, parse};
 
-fn page() -> String {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/scenario-format.md");
-    std::fs::read_to_string(path).unwrap()
-}
+#[path = "common/doc_scenarios.rs"]
+mod doc_scenarios;
 
-/// The page's ```scenario blocks, with the line each starts on.
-fn examples(page: &str) -> Vec<(usize, String)> {
-    let mut out = Vec::new();
-    let mut open: Option<(usize, String)> = None;
-    for (n, line) in page.lines().enumerate() {
-        match (&mut open, line.trim_end()) {
-            (None, "```scenario") => open = Some((n + 2, String::new())),
-            (Some(_), "```") => out.extend(open.take()),
-            (Some((_, text)), _) => {
-                text.push_str(line);
-                text.push('\n');
-            }
-            (None, _) => {}
-        }
-    }
-    assert!(open.is_none(), "an unclosed ```scenario block");
-    out
-}
+use doc_scenarios::{examples, page};
 
 #[test]
 fn every_example_parses_and_its_expectations_hold() {

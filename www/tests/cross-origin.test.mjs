@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launch, openPage, cliVerdict, cliSearch, CLI, DIST } from './helpers.mjs';
+import { launch, openPage, cliVerdict, cliSearch, CLI, DIST, MY_JOB } from './helpers.mjs';
 import { serve } from '../../tools/serve.mjs';
 
 const noCli = !existsSync(CLI) && 'cargo build --release first';
@@ -36,16 +36,6 @@ after(async () => {
   if (hostDir) await rm(hostDir, { recursive: true, force: true });
 });
 
-/** docs/scenario-format.md's first file: a 10 s lease, a queue that holds a write 2 s. */
-const MY_JOB = `id: my-job
-title: Our job runner
-summary: A 10 s lease; the queue may hold a write 2 s
-param ttl = 10s in 1s..60s: Lease TTL
-param hold = 2s in 0..20s: Queue delay
-service: lease ttl=$ttl
-client A: acquire; read; work 9s; write 60 delay $hold; release
-client B: start 1s; acquire every 100ms; read; write 50; release
-`;
 
 /** Seven clients retrying every microsecond against an hour's lease: past the event limit (cli_file.rs). */
 const FOREVER =

@@ -1,6 +1,7 @@
 // Shared by the end-to-end tests and the benchmark: a server on dist/ and a headless Chromium; the CLI's
 // verdict and axe-core's findings, which several tests compare the page with.
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
@@ -16,6 +17,18 @@ export const RESULTS = join(ROOT, 'test-results');
 export const AXE = join(ROOT, 'www', 'node_modules', 'axe-core', 'axe.min.js');
 /** The native CLI that `cargo build --release` (make test-rust) leaves. */
 export const CLI = join(process.env.CARGO_TARGET_DIR || join(ROOT, 'target'), 'release', 'leaselab');
+
+/**
+ * docs/scenario-format.md's first file, as the page shows it: the job runner (a 10 s lease, a queue
+ * that holds a write 2 s). The tests that run a reader's own file use the page's text, not a copy
+ * (crate/tests/cli_file.rs does too).
+ */
+export const MY_JOB = (() => {
+  const page = readFileSync(join(ROOT, 'docs', 'scenario-format.md'), 'utf8');
+  const text = /^```scenario\n([\s\S]*?)^```$/m.exec(page)?.[1];
+  if (!text?.includes('\nid: my-job\n')) throw new Error('docs/scenario-format.md: its first scenario is not the job runner');
+  return text;
+})();
 
 const ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 

@@ -9,21 +9,9 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setup, openPage, cliVerdict, axeViolations } from './helpers.mjs';
+import { setup, openPage, cliVerdict, axeViolations, MY_JOB } from './helpers.mjs';
 import { serve } from '../../tools/serve.mjs';
 
-/** docs/scenario-format.md's first file: a 10 s lease, a queue that holds a write 2 s. */
-export const MY_JOB = `id: my-job
-title: Our job runner
-summary: A 10 s lease; the queue may hold a write 2 s
-param ttl = 10s in 1s..60s: Lease TTL
-param hold = 2s in 0..20s: Queue delay
-service: lease ttl=$ttl
-client A: acquire; read; work 9s; write 60 delay $hold; release
-client B: start 1s; acquire every 100ms; read; write 50; release
-expect none: final=440 lost=B
-expect token: final=450 rejected=A
-`;
 
 /** Seven clients retrying every microsecond against an hour's lease: past the event limit (cli_file.rs). */
 const FOREVER =
