@@ -10,7 +10,7 @@
 import { createServer } from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { launch } from '../www/tests/helpers.mjs';
+import { launch, SEED_SWEEP } from '../www/tests/helpers.mjs';
 
 const FILES = ['leaselab_mc.js', 'leaselab_mc_bg.wasm'];
 
@@ -44,8 +44,8 @@ const sims = [];
 for (let i = 0; i < ${count}; i++) {
   const core = await import('/' + i + '/leaselab_mc.js');
   await core.default({ module_or_path: '/' + i + '/leaselab_mc_bg.wasm' });
-  const sim = new core.Simulation('seed-gc-pause');
-  sims.push(() => sim.sweep('ttl', 10, 2000, 256, 'pause', 0, 3000, 256, true));
+  const sim = new core.Simulation(${JSON.stringify(SEED_SWEEP.scenario)});
+  sims.push(() => sim.sweep(...${JSON.stringify(SEED_SWEEP.args)}, true));
 }
 const time = (f) => { const t0 = performance.now(); f(); return performance.now() - t0; };
 for (let w = 0; w < 3; w++) sims.forEach((f) => f());

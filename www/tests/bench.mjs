@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setup, openPage, ROOT } from './helpers.mjs';
+import { setup, openPage, ROOT, SEED_SWEEP } from './helpers.mjs';
 
 const INPUTS = 300;
 const NAVIGATIONS = 12;
@@ -125,22 +125,22 @@ async function sweepBench(env) {
   const { page: xp, context: xc } = await openPage(env.browser);
   await xp.goto(`${env.url}explore.html`);
   await xp.locator('body[data-phase=ready]').waitFor();
-  await xp.evaluate(async () => {
+  await xp.evaluate(async (scenario) => {
     const core = await import('./pkg/leaselab_mc.js');
     await core.default();
     window.benchCore = core;
-    window.benchSim = new core.Simulation('seed-gc-pause');
-  });
+    window.benchSim = new core.Simulation(scenario);
+  }, SEED_SWEEP.scenario);
   // Median ms of `reps` sweeps in the page; checks the fast grid equals the every-cell one.
   const wasmSweep = (everyCell, reps) =>
     xp.evaluate(
-      ([everyCell, reps]) => {
+      ([everyCell, reps, args]) => {
         const sim = window.benchSim;
         const ms = [];
         let grid = null;
         for (let i = 0; i < reps; i++) {
           const t0 = performance.now();
-          grid = sim.sweep('ttl', 10, 2000, 256, 'pause', 0, 3000, 256, everyCell);
+          grid = sim.sweep(...args, everyCell);
           ms.push(performance.now() - t0);
         }
         ms.sort((a, b) => a - b);
@@ -148,7 +148,7 @@ async function sweepBench(env) {
         window.benchGrid[everyCell] = Array.from(grid);
         return { median: ms[ms.length >> 1], min: ms[0] };
       },
-      [everyCell, reps],
+      [everyCell, reps, SEED_SWEEP.args],
     );
   // The same sweep natively, in a child process (the example `make bench` has just built).
   const native = join(process.env.CARGO_TARGET_DIR || join(ROOT, 'target'), 'release', 'examples', 'sweep_timing');

@@ -30,6 +30,13 @@ export const MY_JOB = (() => {
   return text;
 })();
 
+/**
+ * The benchmarks' sweep (bench.mjs's every-cell and fast sweeps, tools/wasm-ab.mjs): the seed scenario's
+ * 256 × 256 grid of TTL 10–2000 ms × pause 0–3000 ms, as `Simulation.sweep`'s arguments before
+ * `everyCell` (the same grid as crate/examples/sweep_timing.rs).
+ */
+export const SEED_SWEEP = { scenario: 'seed-gc-pause', args: ['ttl', 10, 2000, 256, 'pause', 0, 3000, 256] };
+
 const ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 /**
