@@ -63,7 +63,8 @@ test-e2e:
 	node --test --test-concurrency=1 www/tests/*.test.mjs
 
 ## make test-engines — the smoke suite in Chromium, Firefox ESR and WebKitGTK (www/tests/engines/): the
-## seed's verdicts, the docs example, explore and a lesson in each, the same numbers in all three. Needs dist/.
+## seed's verdicts, the docs example, explore, a lesson and a host page on another origin (its search in
+## workers, a scenario of its own) in each, the same numbers in all three. Needs dist/.
 test-engines:
 	bash tools/setup.sh test
 	node --test --test-concurrency=1 www/tests/engines/

@@ -84,9 +84,50 @@ async function learnProbe(until) {
   };
 }
 
+/** The grid the cross-origin page's search panel is given: [name, from ms, to ms, step ms]. */
+export const CROSS_ORIGIN_GRID = [
+  ['ttl', 100, 900, 10],
+  ['pause', 100, 1000, 10],
+];
+
+/**
+ * The host page on another origin than dist/ (smoke.test.mjs writes it: lease-lab.js from the lab's
+ * origin, a search lab and a lab with the reader's own scenario inline, `Worker` counted by the page):
+ * both verdicts, then the search panel given `grid` (only its parameters varied) and its answer.
+ */
+async function crossOriginProbe(until, grid) {
+  const [searchLab, ownLab] = document.querySelectorAll('lease-lab');
+  const verdictOf = (el, what) => until(() => el.shadowRoot && verdictIn(el.shadowRoot), what);
+  const seed = await verdictOf(searchLab, 'the search lab’s verdict');
+  const own = await verdictOf(ownLab, 'the own scenario’s verdict');
+  const root = searchLab.shadowRoot;
+  root.querySelector('#search-box > summary').click();
+  await until(() => root.querySelector('#search-dims .search-dim'), 'the search panel’s rows');
+  const fire = (el) => ['input', 'change'].forEach((type) => el.dispatchEvent(new Event(type, { bubbles: true })));
+  for (const row of root.querySelectorAll('#search-dims .search-dim')) {
+    const dim = grid.find((g) => g[0] === row.dataset.param);
+    const vary = row.querySelector('[data-f=vary]');
+    if (vary.checked !== Boolean(dim)) vary.click();
+    if (!dim) continue;
+    ['from', 'to', 'step'].forEach((f, k) => {
+      const input = row.querySelector(`[data-f=${f}]`);
+      input.value = String(dim[k + 1]);
+      fire(input);
+    });
+  }
+  root.querySelector('[data-testid="search"]').click();
+  const shown = () => root.querySelector('[data-testid="search-result"][data-safe], #search-status.problem');
+  const answer = await until(shown, 'the search’s answer', 120000);
+  if (answer.matches('.problem')) throw new Error(`the search panel said: ${answer.textContent}`);
+  const values = Object.fromEntries([...answer.querySelectorAll('mark')].map((m) => [m.dataset.param, Number(m.dataset.ms)]));
+  const search = { safe: answer.dataset.safe === 'true', combinations: Number(answer.dataset.combinations), values };
+  return { seed, own, search, inWorkers: window.workersMade.length > 0 };
+}
+
 const withVerdict = (fn) => `async (until) => { const verdictIn = ${verdictIn}; return (${fn})(until); }`;
 
-/** The pages, in order: the seed at each policy its scenario file expects something of, then the rest. */
+/** The pages, in order: the seed at each policy its scenario file expects something of, then the rest;
+ *  those marked `host` are on the host's origin, the others on dist/'s. */
 export function PAGES(seedExpectations) {
   const seed = Object.keys(seedExpectations).map((policy) => ({
     name: 'index',
@@ -99,5 +140,6 @@ export function PAGES(seedExpectations) {
     { name: 'docs', path: 'examples/docs-page.html', probe: withVerdict(docsProbe), shot: true },
     { name: 'explore', shot: true, path: 'explore.html?scenario=seed-gc-pause&ttl=300&pause=600', probe: `(until) => (${exploreProbe})(until, ${JSON.stringify(ESTIMATE_FORM)})` },
     { name: 'learn', path: 'learn.html#chapter-2', probe: withVerdict(learnProbe) },
+    { name: 'crossOrigin', host: true, path: 'host.html', probe: `async (until) => { const verdictIn = ${verdictIn}; return (${crossOriginProbe})(until, ${JSON.stringify(CROSS_ORIGIN_GRID)}); }`, shot: true },
   ];
 }

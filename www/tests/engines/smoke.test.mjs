@@ -3,38 +3,63 @@
 // xvfb-run) — Safari and iPhone readers are WebKit. Each engine loads the same pages from one server on
 // dist/ and collects the same facts: the seed's verdict per policy (index.html), the docs example's labs
 // and a <lease-lab> made by script, explore's phase diagram and a Monte Carlo estimate, a lesson's
-// answer. Each engine's facts are checked against the scenario files (and the CLI's estimate), then all
-// three are compared: the same settings must give the same verdicts and the same numbers, exactly.
+// answer, and a host page on another origin taking lease-lab.js from that server (CORS): its search
+// panel's answer, from workers, and a lab with the reader's own scenario inline. Each engine's facts are
+// checked against the scenario files (and the CLI's estimate, run and search), then all three are
+// compared: the same settings must give the same verdicts and the same numbers, exactly.
 // `make test-engines`; needs `bash tools/build-web.sh` and `bash tools/setup.sh test`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { serve } from '../../../tools/serve.mjs';
-import { ROOT, DIST, RESULTS } from '../helpers.mjs';
+import { ROOT, DIST, RESULTS, MY_JOB, cliSearch, cliVerdict } from '../helpers.mjs';
 import { freePort, startDriver, openSession } from './webdriver.mjs';
 import { inPidNamespace, inPidNamespaceExecutable } from '../pid-namespace.mjs';
-import { PAGES, ESTIMATE_FORM } from './pages.mjs';
+import { PAGES, ESTIMATE_FORM, CROSS_ORIGIN_GRID } from './pages.mjs';
 
 const CLI = join(ROOT, 'target', 'release', 'leaselab');
 const WIDTH = 1280;
 const HEIGHT = 900;
 
-let server;
+let server; // dist/, with CORS: a CDN or docs host for the host page
+let host; // the host page, on another origin
+let hostDir;
 await mkdir(RESULTS, { recursive: true });
 const facts = {}; // engine → what it saw
 const seconds = {}; // engine → its suite's wall time
 before(async () => {
   assert.ok(existsSync(join(DIST, 'index.html')), 'dist/ is missing: run bash tools/build-web.sh');
-  server = await serve({ dir: DIST, port: 0 });
+  server = await serve({ dir: DIST, port: 0, cors: true });
+  hostDir = await mkdtemp(join(tmpdir(), 'leaselab-engines-host-'));
+  await writeFile(join(hostDir, 'host.html'), hostPage(server.url));
+  host = await serve({ dir: hostDir, port: 0 });
 });
 after(async () => {
   await server?.close();
+  await host?.close();
+  if (hostDir) await rm(hostDir, { recursive: true, force: true });
   await writeFile(join(RESULTS, 'engines.json'), JSON.stringify({ seconds, facts }, null, 1));
 });
+
+/**
+ * A docs page on its own origin that takes lease-lab.js from `labUrl` (as from a CDN): a lab with the
+ * search panel, and one with the reader's own scenario inline (docs/scenario-format.md's first file).
+ * Its first script counts the workers the page starts (the search runs only in workers).
+ */
+function hostPage(labUrl) {
+  const countWorkers = 'window.workersMade = []; const W = window.Worker; window.Worker = class extends W { constructor(url, o) { super(url, o); window.workersMade.push(String(url)); } };';
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Host</title><link rel="icon" href="data:,">` +
+    `<script>${countWorkers}</script><script type="module" src="${labUrl}lease-lab.js"></script></head>` +
+    `<body><main><h1>A docs page on another origin</h1><lease-lab fencing="none" controls="search"></lease-lab>` +
+    `<lease-lab><script type="text/x-leaselab">${MY_JOB}</script></lease-lab></main></body></html>`
+  );
+}
 
 /** Chromium through playwright-core: the flags and fresh profile the other browser tests use. */
 async function chromiumEngine() {
@@ -111,7 +136,7 @@ const UNTIL = `const until = async (probe, what, ms = 60000) => {
 async function collect(engine, name) {
   const out = {};
   for (const p of PAGES(expectations('seed-gc-pause'))) {
-    await engine.goto(server.url + p.path);
+    await engine.goto((p.host ? host : server).url + p.path);
     const got = await engine.execute(`${UNTIL}\nreturn (${p.probe})(until);`);
     if (p.shot) await writeFile(join(RESULTS, `engine-${name}-${p.name}.png`), await engine.screenshot());
     if (p.key) (out[p.name] ??= {})[p.key] = got;
@@ -133,7 +158,7 @@ for (const [name, open] of Object.entries(ENGINES)) {
     seconds[name] = Math.round((performance.now() - started) / 100) / 10;
     t.diagnostic(`${name}: ${seconds[name]} s`);
     console.log(`engine ${name}: ${seconds[name]} s`);
-    checkFacts(facts[name]);
+    await checkFacts(facts[name]);
   });
 }
 
@@ -159,7 +184,7 @@ function checkVerdict(v, want, where) {
 }
 
 /** What one engine saw, against the scenario files, the CLI and the lesson's own numbers. */
-function checkFacts(f) {
+async function checkFacts(f) {
   const seed = expectations('seed-gc-pause');
   assert.deepEqual(Object.keys(f.index).sort(), Object.keys(seed).sort(), 'every policy of the seed');
   for (const [policy, v] of Object.entries(f.index)) checkVerdict(v, seed[policy], `index.html fencing=${policy}`);
@@ -179,4 +204,17 @@ function checkFacts(f) {
   }
   assert.equal(f.learn.correct, 'false', 'the lesson marks the first choice wrong');
   assert.match(f.learn.reveal, /Final 440, expected 450/);
+  await checkCrossOrigin(f.crossOrigin);
+}
+
+/** The host page on another origin: the seed's verdict, the own scenario's and the search's as the CLI's. */
+async function checkCrossOrigin(x) {
+  checkVerdict(x.seed, expectations('seed-gc-pause').none, 'host page on another origin, the search lab');
+  assert.ok(x.inWorkers, 'the search ran in workers, started from another origin');
+  if (!existsSync(CLI)) return;
+  const { outcome, final, expected } = x.own;
+  assert.deepEqual({ outcome, final, expected }, await cliVerdict(MY_JOB), 'host page, the own scenario: as `leaselab run --file`');
+  const want = cliSearch('none', CROSS_ORIGIN_GRID);
+  const wantValues = want.counterexample ? want.counterexample.params : {};
+  assert.deepEqual(x.search, { safe: want.safe, combinations: want.combinations, values: wantValues }, 'the search: as `leaselab search --json`');
 }
