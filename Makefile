@@ -33,9 +33,11 @@ test:
 
 test-rust:
 	cargo test --release --workspace
-	# The unit tests once more without optimisation, so that their debug assertions run too (the event
-	# table's carriage, the queue's order): a release build leaves them out.
-	cargo test --workspace --lib
+	# Every test once more with debug assertions and overflow checks on (the `checked` profile in
+	# Cargo.toml: optimised, no LTO), so the engine's own checks (the event table's carriage, the
+	# queue's order, time never going back) run over the whole catalogue, the goldens and the property
+	# tests, not only the unit tests: a release build leaves them out.
+	cargo test --profile checked --workspace
 	# Lints, and the 80-line limit on functions (clippy.toml), over the library and the CLI.
 	cargo clippy --release -p leaselab -p leaselab-model --lib --bins -- -D warnings
 	# The same over the tests, examples and benches: test code is read as often, and keeps the same rules.

@@ -312,4 +312,15 @@ mod tests {
             assert_eq!(tag.carry(), carry, "{tag:?}");
         }
     }
+
+    /// Where a message goes in, its kind's carriage is checked, in every build with debug assertions:
+    /// `make test` runs all tests so (`cargo test --profile checked`), not only the unit tests.
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "carries no mailbox message")]
+    fn a_message_for_a_bare_kind_is_refused() {
+        let mut mail = Mailbox::default();
+        mail.reset(1);
+        mail.put(Tag::Step, 0, Msg::Value(1));
+    }
 }
