@@ -3,11 +3,12 @@
 //! `tests/fuzz.rs` does, until the time is up.
 //!
 //! ```sh
-//! cargo run --release --example fuzz_scenarios -- [--seconds 20] [--seed N] [--cases N]
+//! cargo run --profile checked --example fuzz_scenarios -- [--seconds 20] [--seed N] [--cases N]
 //! ```
 //!
 //! A panic, or a case slower than [`CASE_MS_MAX`], prints its seed, writes its text to
-//! `target/fuzz-failure.txt` and exits 1; `--seed N --cases 1` replays it.
+//! `target/fuzz-failure.txt` and exits 1; `--seed N --cases 1` replays it. `make fuzz` builds it with
+//! the `checked` profile (Cargo.toml), where an arithmetic overflow or a debug assertion panics too.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
@@ -98,7 +99,7 @@ fn fail(seed: u64, text: &str, panicked: bool, ms: u128) -> ! {
     let _ = std::fs::write("target/fuzz-failure.txt", text);
     eprintln!(
         "fuzz_scenarios: case {seed} {what}; its text is in target/fuzz-failure.txt\n\
-         replay: cargo run --release --example fuzz_scenarios -- --seed {seed} --cases 1"
+         replay: cargo run --profile checked --example fuzz_scenarios -- --seed {seed} --cases 1"
     );
     std::process::exit(1);
 }
