@@ -17,12 +17,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { serve } from '../../../tools/serve.mjs';
-import { ROOT, DIST, RESULTS, MY_JOB, cliSearch, cliVerdict } from '../helpers.mjs';
+import { ROOT, DIST, RESULTS, CLI, MY_JOB, cliSearch, cliVerdict } from '../helpers.mjs';
 import { freePort, startDriver, openSession } from './webdriver.mjs';
 import { inPidNamespace, inPidNamespaceExecutable } from '../pid-namespace.mjs';
 import { PAGES, ESTIMATE_FORM, CROSS_ORIGIN_GRID } from './pages.mjs';
 
-const CLI = join(ROOT, 'target', 'release', 'leaselab');
 const WIDTH = 1280;
 const HEIGHT = 900;
 
