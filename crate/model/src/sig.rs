@@ -30,7 +30,7 @@ impl Path {
         mix(&mut self.0, w);
     }
 
-    /// Records one handled event (its sequence, kind, client and payload).
+    /// Records one handled event (its kind, client and payload).
     #[cfg_attr(any(not(target_arch = "wasm32"), feature = "estimate"), inline(always))]
     pub fn event(&mut self, identity: u64) {
         mix(&mut self.0, identity);

@@ -1,40 +1,36 @@
-//! The event queue: entries ordered by `(time, sequence)`, so two events at the same microsecond run in
-//! the order they were scheduled and every run is exactly repeatable.
+//! The event queue: entries ordered by `(time, scheduling order)`, so two events at the same
+//! microsecond run in the order they were scheduled and every run is exactly repeatable.
 
 use super::event::{Ev, Tag};
 use crate::time::SimTime;
 
-/// A queue entry: `key` = time (the high 33 bits) and sequence (the low 31), so ordering the keys
-/// orders by `(time, sequence)` — sequences are unique — with one 64-bit comparison (a `u128` costs
-/// several in wasm); `meta` = event tag (8 bits), client (8), payload (16: a Redlock message's node,
-/// answer and round). Times past 2³³ µs (beyond the run's time limit) are kept as 2³³ − 1: such an
-/// event stops the run with the time-limit error when it comes up, as any time past the limit does.
+/// A queue entry: its time (µs) and `meta` = event tag (8 bits), client (8), payload (16: a Redlock
+/// message's node, answer and round). No sequence number: in the sorted layout an entry's place says
+/// when it was scheduled, and the heap layout numbers its entries itself ([`Numbered`]). Two fields:
+/// with a third (a sequence number in the padding), V8 made the run loop 37 % slower.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Queued {
-    key: u64,
+    at: u64,
     meta: u32,
 }
 
-const SEQ_BITS: u32 = 31;
-const KEY_TIME_MAX: u64 = (1 << (64 - SEQ_BITS)) - 1;
-
 impl Queued {
-    fn new(at: SimTime, seq: u32, ev: Ev) -> Queued {
-        // A run schedules a few events per event it handles, and handles at most EVENTS_MAX.
-        debug_assert!(seq < 1 << SEQ_BITS);
+    fn new(at: SimTime, ev: Ev) -> Queued {
         Queued {
-            key: (at.0.min(KEY_TIME_MAX) << SEQ_BITS) | u64::from(seq),
+            at: at.0,
             meta: (u32::from(ev.tag as u8) << 24)
                 | (u32::from(ev.client) << 16)
                 | u32::from(ev.payload),
         }
     }
     pub fn at(self) -> SimTime {
-        SimTime(self.key >> SEQ_BITS)
+        SimTime(self.at)
     }
-    /// Sequence, kind, client and payload: everything but the time (for the signature).
+    /// Kind, client and payload: everything but the time, for the signature, which folds events in the
+    /// order they run. When each was scheduled adds nothing to that: the events that ran before it, and
+    /// the choices recorded with them, decide what was scheduled and in which order.
     pub fn identity(self) -> u64 {
-        ((self.key & ((1 << SEQ_BITS) - 1)) << 32) | u64::from(self.meta)
+        u64::from(self.meta)
     }
     pub fn tag(self) -> Tag {
         Tag::from_u8((self.meta >> 24) as u8)
@@ -60,17 +56,19 @@ const SORTED_MAX: usize = 32;
 /// `EventQueue::len` in the heap layout.
 const HEAP: usize = usize::MAX;
 
-/// Pending events in `(time, sequence)` order, in one of two layouts:
-/// - sorted (while at most [`SORTED_MAX`] are pending, as in nearly every run): an array sorted by key
-///   from the largest down, so the next event is the last one, popped in O(1), and a new event, which is
+/// Pending events in `(time, scheduling order)` order, in one of two layouts:
+/// - sorted (while at most [`SORTED_MAX`] are pending, as in nearly every run): an array in that order
+///   from the last down, so the next event is the last one, popped in O(1), and a new event, which is
 ///   mostly due before or just after the soonest pending ones, is moved into place from the end in a
-///   comparison or two;
-/// - a binary min-heap on the key (once more are pending: a user's scenario can keep thousands, a timer
-///   per retry every microsecond), which costs only a logarithm per event. A queue that became a heap
-///   stays one until it empties.
+///   comparison or two of times alone: scheduled after every pending event, it goes after each one due
+///   as soon as it;
+/// - a binary min-heap on `(time, sequence)` (once more are pending: a user's scenario can keep
+///   thousands, a timer per retry every microsecond), which costs only a logarithm per event. The
+///   entries are numbered in order as they come in; a queue that became a heap stays one until it
+///   empties.
 ///
-/// Keys are unique (the sequence is), so the order in which events come out depends on nothing but the
-/// keys: both layouts give the same run, as would any other structure that pops the smallest key.
+/// Both layouts pop by time, and equal times in the order scheduled, so both give the same run, as
+/// would any other structure that does.
 pub(crate) struct EventQueue {
     /// The sorted layout's entries, `sorted[..len]`: a fixed array, so that a push or a pop in it calls
     /// nothing (no growth to check) and stays a handful of instructions.
@@ -79,14 +77,29 @@ pub(crate) struct EventQueue {
     /// whether it takes the sorted layout's few instructions.
     len: usize,
     /// The heap layout's entries (empty while the queue is sorted, never empty while it is a heap).
-    heap: Vec<Queued>,
+    heap: Vec<Numbered>,
+    /// The heap layout's next sequence number.
     seq: u32,
+}
+
+/// A heap entry: the event, and when it was scheduled (a sequence number, unique in the heap).
+#[derive(Clone, Copy, Debug)]
+struct Numbered {
+    q: Queued,
+    seq: u32,
+}
+
+impl Numbered {
+    /// Due before `other`: sooner, or as soon and scheduled first.
+    fn before(self, other: Numbered) -> bool {
+        (self.q.at, self.seq) < (other.q.at, other.seq)
+    }
 }
 
 impl Default for EventQueue {
     fn default() -> EventQueue {
         EventQueue {
-            sorted: [Queued { key: 0, meta: 0 }; SORTED_MAX],
+            sorted: [Queued { at: 0, meta: 0 }; SORTED_MAX],
             len: 0,
             heap: Vec::new(),
             seq: 0,
@@ -98,7 +111,6 @@ impl EventQueue {
     pub fn clear(&mut self) {
         self.len = 0;
         self.heap.clear();
-        self.seq = 0;
     }
 
     /// Whether the queue is in its heap layout.
@@ -109,8 +121,7 @@ impl EventQueue {
     /// Queues an event.
     #[inline]
     pub fn push(&mut self, at: SimTime, ev: Ev) {
-        let q = Queued::new(at, self.seq, ev);
-        self.seq += 1;
+        let q = Queued::new(at, ev);
         if self.len >= SORTED_MAX {
             // Full, or a heap.
             self.heap_push(q);
@@ -118,7 +129,9 @@ impl EventQueue {
         }
         let i = self.len;
         self.len += 1;
-        if i == 0 || self.sorted[i - 1].key > q.key {
+        // Times alone: no sequence number to count and compare took 5 % off the every-cell sweep in
+        // wasm (docs/performance.md).
+        if i == 0 || self.sorted[i - 1].at > q.at {
             // Due before every pending event (as most are, scheduled for the instant being handled).
             self.sorted[i] = q;
             return;
@@ -126,12 +139,12 @@ impl EventQueue {
         self.insert_shifting(i, q);
     }
 
-    /// Puts `q` into the sorted layout's new slot `i`, shifting the entries due after it (smaller keys
-    /// come last) one place up. Out of line: a loop inside the run loop's, which V8 compiled with a
-    /// stack check of its own, cost every event.
+    /// Puts `q` into the sorted layout's new slot `i`, shifting the entries due before it, or as soon
+    /// (they were scheduled earlier), one place up towards the end. Out of line: a loop inside the run
+    /// loop's, which V8 compiled with a stack check of its own, cost every event.
     #[inline(never)]
     fn insert_shifting(&mut self, mut i: usize, q: Queued) {
-        while i > 0 && self.sorted[i - 1].key < q.key {
+        while i > 0 && self.sorted[i - 1].at <= q.at {
             self.sorted[i] = self.sorted[i - 1];
             i -= 1;
         }
@@ -153,22 +166,28 @@ impl EventQueue {
         Some(self.sorted[self.len])
     }
 
-    /// A push in the heap layout; the first one moves the sorted entries into a heap (read from the
-    /// other end, a list sorted from the smallest key up already is one).
+    /// A push in the heap layout; the first one moves the sorted entries into a heap, numbered in the
+    /// order they would pop (read from the other end, a list sorted from the soonest up already is
+    /// one), and the new entry after them.
     #[cold]
     #[inline(never)]
     fn heap_push(&mut self, q: Queued) {
         if !self.is_heap() {
-            self.heap.extend(self.sorted[..self.len].iter().rev());
+            let pending = self.sorted[..self.len].iter().rev();
+            self.heap
+                .extend((0..).zip(pending).map(|(seq, &q)| Numbered { q, seq }));
+            self.seq = self.len as u32;
             self.len = HEAP;
         }
+        let q = Numbered { q, seq: self.seq };
+        self.seq += 1;
         // Sift up: move parents down into the hole until the new entry's place is found.
         let mut i = self.heap.len();
         self.heap.push(q);
         while i > 0 {
             let parent = (i - 1) / 2;
             let above = self.heap[parent];
-            if above.key < q.key {
+            if above.before(q) {
                 break;
             }
             self.heap[i] = above;
@@ -198,7 +217,7 @@ impl EventQueue {
     fn heap_pop(&mut self) -> Option<Queued> {
         let last = self.heap.pop()?;
         let Some(&top) = self.heap.first() else {
-            return Some(last);
+            return Some(last.q);
         };
         // Sift the last entry down from the root: move the smaller child up into the hole.
         let n = self.heap.len();
@@ -209,30 +228,29 @@ impl EventQueue {
                 break;
             }
             let right = left + 1;
-            let child = if right < n && self.heap[right].key < self.heap[left].key {
+            let child = if right < n && self.heap[right].before(self.heap[left]) {
                 right
             } else {
                 left
             };
             let below = self.heap[child];
-            if last.key < below.key {
+            if last.before(below) {
                 break;
             }
             self.heap[i] = below;
             i = child;
         }
         self.heap[i] = last;
-        Some(top)
+        Some(top.q)
     }
 
     /// Whether an event is pending at an instant `hit` picks out.
     pub fn any_at(&self, hit: impl Fn(u64) -> bool) -> bool {
-        let pending = if self.is_heap() {
-            &self.heap[..]
+        if self.is_heap() {
+            self.heap.iter().any(|n| hit(n.q.at))
         } else {
-            &self.sorted[..self.len]
-        };
-        pending.iter().any(|q| hit(q.at().0))
+            self.sorted[..self.len].iter().any(|q| hit(q.at))
+        }
     }
 }
 
@@ -274,24 +292,35 @@ mod tests {
     #[test]
     fn events_pushed_while_popping_keep_the_order() {
         // Each popped event schedules two more, one sooner than everything pending and one later, the
-        // way a run does; the result must equal a plain sort by (time, sequence).
-        for start in [3usize, 40] {
+        // way a run does; the result must equal a plain sort by (time, order pushed). Each event
+        // carries the number of its push in its payload; 40 at the start make the queue a heap, which
+        // numbers its entries itself.
+        for start in [3u16, 40] {
             let mut q = EventQueue::default();
             let mut log = Vec::new();
-            let mut seq = 0u32;
+            let mut seq = 0u16;
+            let push = |q: &mut EventQueue, at: u64, seq: &mut u16| {
+                q.push(
+                    SimTime(at),
+                    Ev {
+                        tag: Tag::Wake,
+                        client: 0,
+                        payload: *seq,
+                    },
+                );
+                *seq += 1;
+            };
             for i in 0..start {
-                q.push(SimTime(100 + i as u64 * 7 % 13), Ev::bare(Tag::Step, 0));
-                seq += 1;
+                push(&mut q, 100 + u64::from(i) * 7 % 13, &mut seq);
             }
             let mut now = 0;
             while let Some(e) = q.pop() {
                 assert!(e.at().0 >= now, "time went back");
                 now = e.at().0;
-                log.push((now, e.identity() >> 32));
+                log.push((now, e.payload()));
                 if seq < 400 {
-                    q.push(SimTime(now + 1), Ev::bare(Tag::Wake, 1));
-                    q.push(SimTime(now + 50), Ev::bare(Tag::Wake, 2));
-                    seq += 2;
+                    push(&mut q, now + 1, &mut seq);
+                    push(&mut q, now + 50, &mut seq);
                 }
             }
             let mut sorted = log.clone();
