@@ -38,8 +38,12 @@ test-rust:
 	# queue's order, time never going back) run over the whole catalogue, the goldens and the property
 	# tests, not only the unit tests: a release build leaves them out.
 	cargo test --profile checked --workspace
+	# The plain engine exists only in the build for speed (explore's; crate/macros): against the other.
+	cargo test --release -p leaselab --features speed --test plain_engine --test sweep_exact
 	# Lints, and the 80-line limit on functions (clippy.toml), over the library and the CLI.
-	cargo clippy --release -p leaselab -p leaselab-model --lib --bins -- -D warnings
+	cargo clippy --release -p leaselab -p leaselab-model -p leaselab-macros --lib --bins -- -D warnings
+	# And the build for speed, where the engine is generic over its mode (crate/macros).
+	cargo clippy --release -p leaselab --all-targets --features speed,estimate -- -D warnings
 	# The same over the tests, examples and benches: test code is read as often, and keeps the same rules.
 	cargo clippy --release -p leaselab -p leaselab-model --all-targets -- -D warnings
 	# The page's core engine (no Redlock, etcd or ZooKeeper: crate/src/services/mod.rs) builds clean too.

@@ -119,6 +119,14 @@ pub fn sweep_map<T: Copy>(
     Ok(grid.runs.len())
 }
 
+/// The engine the every-cell sweep runs on: in explore's build for speed (feature `speed`) the plain
+/// one, with the trace's and the signature's code compiled out; elsewhere the engine every other run
+/// uses, so that the lab's wasm, held to size budgets, holds one copy of it.
+#[cfg(feature = "speed")]
+type EveryCellEngine = Engine<crate::sim::Plain>;
+#[cfg(not(feature = "speed"))]
+type EveryCellEngine = Engine;
+
 /// [`sweep`] the slow way: every cell run on its own, event by event. The reference the fast sweep is
 /// tested against (and benchmarked against). Returns how many cells it ran: all of them.
 pub fn sweep_every_cell(
@@ -128,7 +136,7 @@ pub fn sweep_every_cell(
     y: &Axis,
     out: &mut Vec<Summary>,
 ) -> Result<usize, Error> {
-    let mut engine = Engine::new();
+    let mut engine = EveryCellEngine::default();
     let mut params = base.params.clone();
     out.clear();
     out.reserve(x.steps * y.steps);

@@ -109,6 +109,7 @@ impl State {
     }
 }
 
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Engine {
     fn consul(&mut self) -> &mut State {
         &mut self.services.consul

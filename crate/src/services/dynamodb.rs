@@ -122,6 +122,7 @@ fn unpack(v: u64) -> Option<(u8, u64)> {
     (v != 0).then(|| (((v >> 32) - 1) as u8, v & 0xffff_ffff))
 }
 
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Engine {
     /// The service's state (made by `Services::reset` before any event of a run).
     fn ddb(&mut self) -> &mut State {
@@ -360,7 +361,7 @@ impl Engine {
     }
 
     fn start_heartbeats(&mut self, ctx: &Ctx, c: u8) {
-        let every = Engine::heartbeat_period(ctx);
+        let every = Self::heartbeat_period(ctx);
         // heartbeat=0: no heartbeat thread (createHeartbeatBackgroundThread=false).
         if self.decide(every > 0) && !self.ddb_client(c).ticking {
             self.ddb_client(c).ticking = true;
@@ -376,7 +377,7 @@ impl Engine {
             self.ddb_client(c).ticking = false;
             return;
         };
-        let every = Engine::heartbeat_period(ctx);
+        let every = Self::heartbeat_period(ctx);
         self.schedule(self.now.plus(every), Ev::bare(Tag::Heartbeat, c));
         if cl.beat.is_some() {
             return; // the one in flight has not come back

@@ -118,6 +118,7 @@ impl State {
     }
 }
 
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Engine {
     fn etcd(&mut self) -> &mut State {
         &mut self.services.etcd

@@ -125,6 +125,7 @@ impl State {
     }
 }
 
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Engine {
     fn k8s(&mut self) -> &mut State {
         &mut self.services.kubernetes

@@ -9,6 +9,7 @@ use crate::store::Credentials;
 use crate::time::SimTime;
 use crate::trace::What;
 
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Engine {
     pub(super) fn on_lease_event(&mut self, ctx: &Ctx, ev: Ev) {
         match ev.tag {

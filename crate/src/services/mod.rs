@@ -214,6 +214,7 @@ pub(crate) fn polls_one_server(kind: ServiceKind) -> bool {
     )
 }
 
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Engine {
     /// An event of a lock service's own.
     // Out of line, as every handler the run loop calls: see `Engine::handle`.

@@ -7,6 +7,7 @@ use super::Said;
 use crate::sim::{Ctx, Engine};
 use crate::trace::{TraceEvent, What};
 
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Engine {
     /// The master dies now; its replica, `replica_lag` behind, takes over (see
     /// [`crate::lock::LeaseService::failover`]).

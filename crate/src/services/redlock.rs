@@ -47,6 +47,7 @@ impl State {
     }
 }
 
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Engine {
     fn round(&mut self, c: u8) -> &mut Round {
         &mut self.services.redlock.rounds[usize::from(c)]

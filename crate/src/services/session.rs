@@ -9,6 +9,7 @@ use crate::sim::Phase;
 use crate::sim::{Ctx, Engine, Ev, Tag};
 use crate::trace::{SessionEnd, TraceEvent, What};
 
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Engine {
     pub(super) fn on_session_event(&mut self, ev: Ev) {
         let c = ev.client;

@@ -105,6 +105,7 @@ impl State {
     }
 }
 
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Engine {
     fn zk(&mut self) -> &mut State {
         &mut self.services.zookeeper

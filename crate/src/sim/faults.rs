@@ -6,6 +6,7 @@ use super::{Ctx, Engine, Ev, Tag};
 use crate::scenario::FaultAction;
 use crate::trace::{SessionEnd, What};
 
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Engine {
     // Out of line, as every handler the run loop calls: see `Engine::handle`.
     #[inline(never)]

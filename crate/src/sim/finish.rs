@@ -30,6 +30,7 @@ impl Run {
     }
 }
 
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Engine {
     pub(super) fn finish(&mut self, ctx: &Ctx) {
         self.run.final_balance = self.store.balance;
@@ -47,7 +48,7 @@ impl Engine {
         self.run
             .leases
             .extend_from_slice(self.services.dynamodb_grants());
-        if self.trace_on {
+        if self.tracing() {
             self.merge_expiries();
             self.merge_clock_steps(ctx);
         }

@@ -101,7 +101,42 @@ pub struct Run {
     pub sig: u64,
 }
 
+/// How an engine runs, fixed by its type: [`Dyn`] as each run's settings say (traced or not, in sweep
+/// mode or not), [`Plain`] untraced and event by event only, with the trace's and the signature's code
+/// compiled out. Only the build for speed (feature `speed`) has both: there `leaselab_macros::
+/// engine_mode` makes `Engine` and its impls generic over the mode. Elsewhere the engine is the one
+/// for every run, written as such (`type M = Dyn`): a generic engine, even with one mode in use, came out
+/// 1.3 KB larger in the lab's full wasm (docs/performance.md).
+pub trait Mode: Default + 'static {
+    /// Untraced, never in sweep mode: every test of those flags is a constant.
+    const PLAIN: bool;
+}
+
+/// An engine for every kind of run (the default).
+#[derive(Default)]
+pub struct Dyn;
+
+/// An engine for untraced runs event by event only ([`Engine::run_at`] without sweep mode): the
+/// every-cell sweep in explore's build for speed runs on it (`crate::sweep::sweep_every_cell`), where
+/// the flags' tests on every event and in every handler cost about 9 % (docs/performance.md). A second
+/// copy of the engine in the wasm: the lab's builds, held to size budgets, leave it out.
+#[derive(Default)]
+pub struct Plain;
+
+impl Mode for Dyn {
+    const PLAIN: bool = false;
+}
+
+impl Mode for Plain {
+    const PLAIN: bool = true;
+}
+
+/// The engine's mode where the engine is not generic (the lab's builds): the one for every run.
+#[cfg(not(feature = "speed"))]
+pub(crate) type M = Dyn;
+
 /// A reusable engine: run as many configurations as you like without allocating after the first.
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 #[derive(Default)]
 pub struct Engine {
     queue: EventQueue,
@@ -118,7 +153,7 @@ pub struct Engine {
     /// Sweep mode (see [`Engine::set_fast`]).
     fast: bool,
     /// `fast` for this run (off when traced, or when re-running after a bail).
-    pub(crate) fast_now: bool,
+    fast_now: bool,
     pub(crate) skip: Option<Skip>,
     /// The fast run met something it cannot skip exactly: run again event by event.
     bail: bool,
@@ -146,6 +181,8 @@ pub(crate) struct Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
+    // Inline: every run resolves one, and with the plain engine beside the other it became a call.
+    #[cfg_attr(feature = "speed", inline(always))]
     fn new(
         sc: &'a Scenario,
         policy: Policy,
@@ -186,24 +223,6 @@ impl Engine {
         Engine::default()
     }
 
-    /// Records a choice that depends on a time, and returns it: `if self.decide(a < b)`. Sweep engines
-    /// only fold it into the path signature; others skip the arithmetic.
-    #[inline(always)]
-    pub(crate) fn decide(&mut self, b: bool) -> bool {
-        if self.fast {
-            self.path.decide(b);
-        }
-        b
-    }
-
-    /// Records a value that a floor of times produced (see [`crate::sig::Path::floor`]).
-    #[inline(always)]
-    pub(crate) fn floor(&mut self, w: u64) {
-        if self.fast {
-            self.path.floor(w);
-        }
-    }
-
     /// Sweep mode: every run computes its path signature (`Run::sig`, see [`crate::sig`]), and untraced
     /// runs skip a polling client's denied retries in one jump (see `Skip`). The run's writes, leases,
     /// grants, final balance and event count are the same as event by event (tested). Sweeps turn it on.
@@ -224,20 +243,6 @@ impl Engine {
         )
     }
 
-    /// `cfg` at `params` instead of its own, untraced: one point of a sweep or a search.
-    pub fn run_at(&mut self, sc: &Scenario, cfg: &Config, params: &[u64]) -> Result<&Run, Error> {
-        let trace = false;
-        self.run_with(
-            sc,
-            cfg.policy,
-            params,
-            cfg.retries,
-            trace,
-            cfg.seed,
-            cfg.naive,
-        )
-    }
-
     /// As [`Engine::run`], with the configuration spelled out (no `Config` to build in hot loops).
     #[allow(clippy::too_many_arguments)]
     pub fn run_with(
@@ -250,9 +255,68 @@ impl Engine {
         seed: u64,
         naive: bool,
     ) -> Result<&Run, Error> {
-        check_config(sc, params, retries)?;
         let ctx = Ctx::new(sc, policy, params, retries, naive);
-        if !self.run_once(&ctx, trace, seed, self.fast && !trace)? {
+        self.run_ctx(ctx, trace, seed)
+    }
+}
+
+#[cfg(feature = "speed")]
+impl Engine<Plain> {
+    /// An engine for untraced runs event by event (see [`Plain`]): it has [`Engine::run_at`] only.
+    pub fn plain() -> Engine<Plain> {
+        Engine::default()
+    }
+}
+
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
+impl Engine {
+    /// Whether this run records its trace.
+    #[inline(always)]
+    fn tracing(&self) -> bool {
+        !M::PLAIN && self.trace_on
+    }
+
+    /// Whether the engine computes path signatures (sweep mode, see [`Engine::set_fast`]).
+    #[inline(always)]
+    fn sweeping(&self) -> bool {
+        !M::PLAIN && self.fast
+    }
+
+    /// Whether this run skips a polling client's denied retries (sweep mode, untraced).
+    #[inline(always)]
+    pub(crate) fn skipping(&self) -> bool {
+        !M::PLAIN && self.fast_now
+    }
+
+    /// Records a choice that depends on a time, and returns it: `if self.decide(a < b)`. Sweep engines
+    /// only fold it into the path signature; others skip the arithmetic.
+    #[inline(always)]
+    pub(crate) fn decide(&mut self, b: bool) -> bool {
+        if self.sweeping() {
+            self.path.decide(b);
+        }
+        b
+    }
+
+    /// Records a value that a floor of times produced (see [`crate::sig::Path::floor`]).
+    #[inline(always)]
+    pub(crate) fn floor(&mut self, w: u64) {
+        if self.sweeping() {
+            self.path.floor(w);
+        }
+    }
+
+    /// `cfg` at `params` instead of its own, untraced: one point of a sweep or a search.
+    pub fn run_at(&mut self, sc: &Scenario, cfg: &Config, params: &[u64]) -> Result<&Run, Error> {
+        let ctx = Ctx::new(sc, cfg.policy, params, cfg.retries, cfg.naive);
+        self.run_ctx(ctx, false, cfg.seed)
+    }
+
+    /// A run as `ctx` says, checked first; a sweep's fast run that gives up runs again event by event.
+    fn run_ctx(&mut self, ctx: Ctx, trace: bool, seed: u64) -> Result<&Run, Error> {
+        debug_assert!(!(M::PLAIN && trace), "a plain engine records no trace");
+        check_config(ctx.sc, ctx.params, ctx.retries)?;
+        if !self.run_once(&ctx, trace, seed, self.sweeping() && !trace)? {
             self.run_once(&ctx, trace, seed, false)?;
         }
         Ok(&self.run)
@@ -314,7 +378,7 @@ impl Engine {
         }
         debug_assert!(at >= self.now, "time never goes back");
         self.now = at;
-        if !self.fast {
+        if !self.sweeping() {
             // No signature, and no skip: only a sweep's run plans one (`retry_acquire`). Checking
             // this first took 4 % off the every-cell sweep in wasm (docs/performance.md).
             debug_assert!(self.skip.is_none());
@@ -423,7 +487,7 @@ impl Engine {
 
     /// Adds an event of lock server `node` to the trace.
     pub(crate) fn record_on(&mut self, node: u8, client: u8, what: What) {
-        if self.trace_on {
+        if self.tracing() {
             let t = self.now;
             self.run.trace.push(TraceEvent {
                 t,
@@ -475,8 +539,20 @@ impl Engine {
     }
 }
 
-/// Refuses settings the scenario cannot run with.
+/// Refuses settings the scenario cannot run with. Every run asks: the answer inline, an error built out
+/// of line (with the plain engine beside the other, a call on every run otherwise).
+#[cfg_attr(feature = "speed", inline(always))]
 fn check_config(sc: &Scenario, params: &[u64], retries: u32) -> Result<(), Error> {
+    let fits = params.len() == sc.params.len() && retries <= RETRIES_MAX;
+    if fits && crate::services::built_in(sc.service.kind) {
+        return Ok(());
+    }
+    config_error(sc, params, retries)
+}
+
+#[cold]
+#[inline(never)]
+fn config_error(sc: &Scenario, params: &[u64], retries: u32) -> Result<(), Error> {
     crate::services::check_built_in(sc)?;
     if params.len() != sc.params.len() {
         let why = format!(

@@ -15,6 +15,7 @@ enum Flow {
     Wait,
 }
 
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Engine {
     /// `Step` (start, after work, after a retry timer) and `Wake` (a script's pause ends).
     // Out of line, as every handler the run loop calls: see `Engine::handle`.
@@ -304,12 +305,12 @@ impl Engine {
             return;
         }
         let every = every.resolve(ctx.params);
-        let skip = if tries == 0 && self.fast_now && crate::services::polls_one_server(ctx.service)
-        {
-            self.plan_skip(ctx, c, every)
-        } else {
-            None
-        };
+        let skip =
+            if tries == 0 && self.skipping() && crate::services::polls_one_server(ctx.service) {
+                self.plan_skip(ctx, c, every)
+            } else {
+                None
+            };
         match skip {
             Some(sk) => {
                 self.clients[usize::from(c)].tries += sk.polls as u32;
@@ -346,6 +347,7 @@ impl Engine {
     }
 }
 
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Engine {
     /// The client learns it holds the lock: it keeps the grant's credentials, believes the lease ends at
     /// `believed_end_local` by its own clock, and moves past its acquire step.

@@ -33,6 +33,7 @@ impl Skip {
     }
 }
 
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Engine {
     /// Whether client `c`, just denied, can skip its next denied retries, and how many. Records each
     /// time comparison that decides, and the number skipped (a floor of times; 0 for no skip).

@@ -5,6 +5,7 @@ use super::{Ctx, Engine, Ev, Msg, Tag, WriteMsg};
 use crate::store::{Credentials, Refusal};
 use crate::trace::{What, WriteRecord};
 
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Engine {
     // Out of line, as every handler the run loop calls: see `Engine::handle`.
     #[inline(never)]
