@@ -178,7 +178,9 @@ impl Engine {
         let truth = &mut self.services.redlock.majority;
         if held >= usize::from(ctx.sc.service.quorum()) && *truth != Some(c) {
             *truth = Some(c);
-            self.run.majorities.push(c);
+            if self.records_spans() {
+                self.run.majorities.push(c);
+            }
         }
     }
 

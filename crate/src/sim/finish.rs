@@ -35,6 +35,9 @@ impl Engine {
     pub(super) fn finish(&mut self, ctx: &Ctx) {
         self.run.final_balance = self.store.balance;
         self.run.end = self.now;
+        if !self.records_spans() {
+            return;
+        }
         for c in 0..self.clients.len() {
             // Idle clients still holding on: their belief lasts to the end of the run.
             if self.clients[c].belief_from.is_some() {

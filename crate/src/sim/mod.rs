@@ -118,8 +118,10 @@ pub struct Dyn;
 
 /// An engine for untraced runs event by event only ([`Engine::run_at`] without sweep mode): the
 /// every-cell sweep in explore's build for speed runs on it (`crate::sweep::sweep_every_cell`), where
-/// the flags' tests on every event and in every handler cost about 9 % (docs/performance.md). A second
-/// copy of the engine in the wasm: the lab's builds, held to size budgets, leave it out.
+/// the flags' tests on every event and in every handler cost about 9 % (docs/performance.md). Its runs
+/// keep what a [`crate::outcome::Summary`] reads (writes, balances, end, events) and no spans or lease
+/// records (`Engine::records_spans`). A second copy of the engine in the wasm: the lab's builds,
+/// held to size budgets, leave it out.
 #[derive(Default)]
 pub struct Plain;
 
@@ -286,6 +288,14 @@ impl Engine {
     #[inline(always)]
     pub(crate) fn skipping(&self) -> bool {
         !M::PLAIN && self.fast_now
+    }
+
+    /// Whether this run keeps its spans and lease records for a diagram and a reader (beliefs, pauses,
+    /// writes held, majorities, grants): every engine's runs but a plain one's, whose only reader is a
+    /// summary of the writes and the balance ([`crate::outcome::summarize`]).
+    #[inline(always)]
+    pub(crate) fn records_spans(&self) -> bool {
+        !M::PLAIN
     }
 
     /// Records a choice that depends on a time, and returns it: `if self.decide(a < b)`. Sweep engines

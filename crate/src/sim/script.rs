@@ -182,7 +182,7 @@ impl Engine {
                 held_us: hold,
             },
         );
-        if hold > 0 {
+        if hold > 0 && self.records_spans() {
             self.run.held.push(Span {
                 client: c,
                 from: now,
@@ -243,18 +243,21 @@ impl Engine {
                 dur_us: d,
             },
         );
-        self.run.pauses.push(Span {
-            client: c,
-            from: now,
-            to: now.plus(d),
-            tag: 0,
-        });
+        if self.records_spans() {
+            self.run.pauses.push(Span {
+                client: c,
+                from: now,
+                to: now.plus(d),
+                tag: 0,
+            });
+        }
     }
 
     /// The client has learned it lost the lock (or let it go): its belief ends at `to`.
     pub(crate) fn end_belief(&mut self, c: u8, to: SimTime) {
+        let spans = self.records_spans();
         let st = &mut self.clients[usize::from(c)];
-        if let Some(from) = st.belief_from.take() {
+        if let Some(from) = st.belief_from.take().filter(|_| spans) {
             let token = st.lease.and_then(|l| l.cred.token).unwrap_or(0);
             self.run.beliefs.push(Span {
                 client: c,
@@ -335,12 +338,14 @@ impl Engine {
                 clock.true_time_of(lease.believed_end_local).max(now)
             };
             let tag = lease.cred.token.unwrap_or(0) as i64;
-            self.run.beliefs.push(Span {
-                client: c,
-                from,
-                to,
-                tag,
-            });
+            if self.records_spans() {
+                self.run.beliefs.push(Span {
+                    client: c,
+                    from,
+                    to,
+                    tag,
+                });
+            }
         }
         self.record(c, What::Done);
         self.on_script_end(ctx, c);
