@@ -45,7 +45,7 @@ test-rust:
 	# And the build for speed, where the engine is generic over its mode (crate/macros).
 	cargo clippy --release -p leaselab --all-targets --features speed,estimate -- -D warnings
 	# The same over the tests, examples and benches: test code is read as often, and keeps the same rules.
-	cargo clippy --release -p leaselab -p leaselab-model --all-targets -- -D warnings
+	cargo clippy --release -p leaselab -p leaselab-model -p leaselab-macros --all-targets -- -D warnings
 	# The page's core engine (no Redlock, etcd or ZooKeeper: crate/src/services/mod.rs) builds clean too.
 	cargo clippy --release -p leaselab --lib --no-default-features -- -D warnings
 	# And the conformance suite, under the same 80-line rule.
