@@ -1,6 +1,10 @@
 //! The `leaselab` command line: run a scenario (built in, or a user's file) and print the seed's
 //! transcript, list scenarios, sweep, estimate, or check a scenario file.
 //! A thin shell over the library: parse arguments, call `simulate`, print, exit 0 / 1 / 2.
+// Every write goes through `stdout::stdout()`, which ends quietly when the reader has gone.
+#![deny(clippy::print_stdout)]
+
+mod stdout;
 
 use std::io::Write as _;
 use std::process::ExitCode;
@@ -92,7 +96,7 @@ fn main() -> ExitCode {
 fn dispatch(args: &[String]) -> Result<ExitCode, Failure> {
     match args.first().map(String::as_str) {
         None => {
-            println!("{USAGE}");
+            let _ = writeln!(stdout::stdout(), "{USAGE}");
             Ok(ExitCode::from(2))
         }
         Some("run") => run(&args[1..]),
@@ -102,11 +106,11 @@ fn dispatch(args: &[String]) -> Result<ExitCode, Failure> {
         Some("search") => search(&args[1..]),
         Some("estimate") => Ok(estimate(&args[1..])?),
         Some("help" | "--help" | "-h") => {
-            println!("{USAGE}");
+            let _ = writeln!(stdout::stdout(), "{USAGE}");
             Ok(ExitCode::SUCCESS)
         }
         Some("--version" | "-V") => {
-            println!("leaselab {}", env!("CARGO_PKG_VERSION"));
+            let _ = writeln!(stdout::stdout(), "leaselab {}", env!("CARGO_PKG_VERSION"));
             Ok(ExitCode::SUCCESS)
         }
         Some(other) => Err(Usage(format!(
@@ -350,7 +354,11 @@ fn check(args: &[String]) -> Result<ExitCode, Failure> {
     for line in &problems {
         eprintln!("{line}");
     }
-    println!("{shown}: {}", leaselab::check::summary(&sc, &verdicts));
+    let _ = writeln!(
+        stdout::stdout(),
+        "{shown}: {}",
+        leaselab::check::summary(&sc, &verdicts)
+    );
     Ok(ExitCode::from(u8::from(!problems.is_empty())))
 }
 
@@ -368,7 +376,7 @@ fn run(args: &[String]) -> Result<ExitCode, Failure> {
     let at = inj.as_ref().map(|i| i.scenario_at(&cfg.params));
     let sc = at.as_ref().unwrap_or(sc);
     let outcome = simulate(sc, &cfg).map_err(|e| Usage(e.to_string()))?;
-    let mut out = std::io::stdout().lock();
+    let mut out = stdout::stdout();
     if a.json {
         let _ = writeln!(out, "{}", report::json(&outcome));
     } else if a.itf {
@@ -615,7 +623,7 @@ fn estimate(args: &[String]) -> Result<ExitCode, Usage> {
     let mut est = Estimator::new(a.spec).map_err(|e| Usage(e.to_string()))?;
     est.step(a.ops).map_err(|e| Usage(e.to_string()))?;
     let r = est.result();
-    let mut out = std::io::stdout().lock();
+    let mut out = stdout::stdout();
     if a.json {
         let _ = writeln!(out, "{}", report::estimate_json(&a.spec, &r, a.per_day));
     } else {
@@ -685,7 +693,7 @@ fn scenarios(args: &[String]) -> Result<ExitCode, Usage> {
             // (`wasm-pack test` builds this binary for wasm too, where the module is left out.)
             #[cfg(not(target_arch = "wasm32"))]
             "--markdown" if args.len() == 1 => {
-                print!("{}", leaselab::report::markdown::scenarios());
+                let _ = write!(stdout::stdout(), "{}", leaselab::report::markdown::scenarios());
                 return Ok(ExitCode::SUCCESS);
             }
             "--lang" => match it.next().map(String::as_str) {
@@ -711,7 +719,7 @@ fn scenarios(args: &[String]) -> Result<ExitCode, Usage> {
             Some(texts) => texts,
             None => report::catalogue_json(),
         };
-        println!("{out}");
+        let _ = writeln!(stdout::stdout(), "{out}");
         return Ok(ExitCode::SUCCESS);
     }
     let width = catalogue::catalogue()
@@ -719,13 +727,14 @@ fn scenarios(args: &[String]) -> Result<ExitCode, Usage> {
         .map(|s| s.id.len())
         .max()
         .unwrap_or(0);
+    let mut out = stdout::stdout();
     for sc in catalogue::catalogue() {
         let title = if lang == Some("bn") {
             &sc.title_bn
         } else {
             &sc.title_en
         };
-        println!("{:<width$}  {}", sc.id, title);
+        let _ = writeln!(out, "{:<width$}  {}", sc.id, title);
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -875,7 +884,7 @@ fn sweep(args: &[String]) -> Result<ExitCode, Failure> {
         leaselab::sweep::sweep
     };
     run(sc, &base, &x, &y, &mut cells).map_err(|e| Usage(e.to_string()))?;
-    let mut out = std::io::stdout().lock();
+    let mut out = stdout::stdout();
     if a.json {
         let _ = writeln!(out, "{}", sweep_json(sc, a.policy, &x, &y, &cells));
     } else {
@@ -1055,7 +1064,7 @@ fn search(args: &[String]) -> Result<ExitCode, Failure> {
         std::fs::write(path, report::itf(o) + "\n")
             .map_err(|e| Usage(format!("--itf: cannot write \"{path}\": {e}")))?;
     }
-    let mut out = std::io::stdout().lock();
+    let mut out = stdout::stdout();
     if a.json {
         let _ = writeln!(
             out,
