@@ -6,7 +6,7 @@
 //! cargo run --profile checked --example fuzz_scenarios -- [--seconds 20] [--seed N] [--cases N]
 //! ```
 //!
-//! A panic, or a case slower than [`CASE_MS_MAX`], prints its seed, writes its text to
+//! A panic, or a case that runs past [`HANG_MS`], prints its seed, writes its text to
 //! `target/fuzz-failure.txt` and exits 1; `--seed N --cases 1` replays it. `make fuzz` builds it with
 //! the `checked` profile (Cargo.toml), where an arithmetic overflow or a debug assertion panics too.
 
@@ -19,9 +19,12 @@ use leaselab::{catalogue, Policy};
 #[path = "../tests/common/mutate.rs"]
 mod mutate;
 
-/// The longest one case may take: a scenario that would run forever must stop at the event limit
-/// within a second or two (each case runs a scenario up to 2 × its expectations + 1 times).
-const CASE_MS_MAX: u128 = 20_000;
+/// Not a speed verdict: a scenario that would run forever stops at the engine's event limit, by
+/// count (each case runs it up to 2 × its expectations + 1 times, plus a small sweep), and the slowest
+/// case of a run, printed at its end, takes under a second (558 ms in release on the 2-core machine);
+/// a case that takes a minute, a hundred times that, is work the limits failed to bound, on any
+/// machine CI runs on. How fast cases run is `make bench`'s.
+const HANG_MS: u128 = 60_000;
 
 struct Args {
     seconds: u64,
@@ -68,6 +71,7 @@ fn main() {
     };
     let until = Instant::now() + Duration::from_secs(a.seconds);
     let (mut ran, mut parsed) = (0u64, 0u64);
+    let mut slowest = (0u128, a.seed);
     for seed in a.seed.. {
         if ran == a.cases || Instant::now() >= until {
             break;
@@ -77,15 +81,16 @@ fn main() {
         let started = Instant::now();
         let result = catch_unwind(AssertUnwindSafe(|| mutate::exercise(&text, policy, 1)));
         let ms = started.elapsed().as_millis();
+        slowest = slowest.max((ms, seed));
         match result {
-            Ok(ok) if ms <= CASE_MS_MAX => parsed += u64::from(ok),
+            Ok(ok) if ms <= HANG_MS => parsed += u64::from(ok),
             outcome => fail(seed, &text, outcome.is_err(), ms),
         }
         ran += 1;
     }
     println!(
-        "fuzz_scenarios: {ran} cases from seed {}, {parsed} parsed; no panic",
-        a.seed
+        "fuzz_scenarios: {ran} cases from seed {}, {parsed} parsed; no panic; slowest case {} ms (seed {})",
+        a.seed, slowest.0, slowest.1
     );
 }
 
@@ -93,7 +98,7 @@ fn fail(seed: u64, text: &str, panicked: bool, ms: u128) -> ! {
     let what = if panicked {
         "panicked".to_string()
     } else {
-        format!("took {ms} ms")
+        format!("took {ms} ms, past the limits' bound")
     };
     let _ = std::fs::create_dir_all("target");
     let _ = std::fs::write("target/fuzz-failure.txt", text);

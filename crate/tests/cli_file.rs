@@ -5,7 +5,6 @@
 
 use std::io::Write as _;
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
 
 /// A file under the test's own temporary directory holding `text`; returns its path.
 fn file(name: &str, text: &[u8]) -> String {
@@ -213,9 +212,10 @@ fn every_limit_is_named() {
 }
 
 #[test]
-fn a_scenario_that_would_run_forever_stops_at_the_event_limit_quickly() {
+fn a_scenario_that_would_run_forever_stops_at_the_event_limit() {
     // Seven clients retry every microsecond against an hour's lease on one Redlock node, each round
-    // leaving a timeout pending: the worst case for the event queue.
+    // leaving a timeout pending: the worst case for the event queue. It stops by its count of events,
+    // which the message names; how long that takes is the machine's (make bench), not a verdict.
     let mut body =
         String::from("service: redlock ttl=3600s nodes=1\nclient A: acquire; read; write 1\n");
     for c in "BCDEFGH".chars() {
@@ -227,16 +227,10 @@ fn a_scenario_that_would_run_forever_stops_at_the_event_limit_quickly() {
         vec!["run", "--file", &path, "--retries", "10"],
         vec!["check", &path],
     ] {
-        let started = Instant::now();
         let out = leaselab(&args);
         let err = text(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{err}");
         assert!(err.contains("more than 1000000 events"), "{err}");
-        assert!(
-            started.elapsed() < Duration::from_secs(3),
-            "{args:?} took {:?}",
-            started.elapsed()
-        );
     }
     let long = "client A: acquire; work 3600s; work 3600s; work 3600s; read; write 1\n";
     let path = file("long.txt", format!("{HEAD}{long}").as_bytes());
