@@ -9,7 +9,7 @@
 // `bash tools/build-web.sh`). Prints each build's fastest and first-quartile time over N rounds (31).
 // --grid sweeps another grid of the seed's scenario (ms), every cell run: e.g.
 // `ttl,10,11,256,pause,0,1,256` (18 events a run) against `ttl,2000,2001,256,pause,0,1,256` (135)
-// tells a run's fixed cost from a polling round's (docs/performance.md, "A seventh pass").
+// tells a run's fixed cost from a polling round's (issue 18, CHANGELOG.md: the seventh pass).
 import { createServer } from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';

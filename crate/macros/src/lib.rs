@@ -5,9 +5,9 @@
 //! for every kind of run and a plain one for the every-cell sweep (`crate::sim::Plain`), so there the
 //! engine must be generic. The lab's builds, held to size budgets, run one; written generic there too,
 //! the compiler inlined differently at `opt-level = "z"` and the full build grew by 1.3 KB gzipped
-//! (docs/performance.md). With `#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]` on the
-//! struct and on every `impl Engine` block, one source compiles to the plain, non-generic engine in
-//! the lab's builds and to the generic one for speed.
+//! (issue 18, CHANGELOG.md). With `#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]` on
+//! the struct and on every `impl Engine` block, one source compiles to the plain, non-generic
+//! engine in the lab's builds and to the generic one for speed.
 //!
 //! Tokens in, tokens out, no parser: the items it takes are the engine's own, of two shapes only.
 use proc_macro::{Delimiter, Group, Ident, Span, TokenStream, TokenTree};

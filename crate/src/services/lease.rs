@@ -57,7 +57,8 @@ impl Engine {
     // The run loop calls it directly (see `Engine::on_poll_request`). In the lab's wasm (size budgets)
     // out of line; in the build for speed (the `speed` feature: explore's wasm) inline in the run
     // loop, which with the retry (`Engine::on_poll_retry`) and the refusal's handler puts a whole
-    // polling round there: the every-cell sweep took 7 % less time in wasm (docs/performance.md).
+    // polling round there: the every-cell sweep took 7 % less time in wasm (issue 18,
+    // CHANGELOG.md).
     #[cfg_attr(feature = "speed", inline(always))]
     #[cfg_attr(not(feature = "speed"), inline(never))]
     pub(super) fn acquire_at(&mut self, ctx: &Ctx, c: u8) {
@@ -65,7 +66,7 @@ impl Engine {
             return self.answer_request(ctx, c, Grant::NoSession);
         }
         // Nearly every request is refused: that answer here, a grant out of line (the every-cell
-        // sweep took 3–4 % less time in wasm, docs/performance.md).
+        // sweep took 3–4 % less time in wasm; issue 18, CHANGELOG.md).
         match self.locks[0].denies(self.now) {
             Some(holder) => self.refuse_request(ctx, c, holder),
             None => self.grant_request(ctx, c),

@@ -116,7 +116,7 @@ impl Services {
     /// run can read are reset: its own service's, and the last run's service's if that was another
     /// (whose grants would otherwise reach this run's through [`Services::own_grants`]); the others
     /// are as a reset left them, or as they were made (tests/engine_reuse.rs). Resetting every
-    /// service's state on every run cost the every-cell sweep 4 % in wasm (docs/performance.md).
+    /// service's state on every run cost the every-cell sweep 4 % in wasm (issue 18, CHANGELOG.md).
     pub fn reset(&mut self, kind: ServiceKind, clients: usize) {
         if let Some(last) = self.last.replace(kind).filter(|&last| last != kind) {
             self.reset_one(last, clients);
@@ -264,8 +264,8 @@ impl Engine {
     /// [`Engine::at_acquire_step`]): it asks its one server again. This is what the interpreter's
     /// acquire step does for such a service ([`Engine::advance`], then [`Engine::send_acquire`]'s
     /// first branch), without the interpreter and the services' dispatch around it: the every-cell
-    /// sweep took 8 % less time in wasm (docs/performance.md); through `send_acquire` it would take 4 %
-    /// more again.
+    /// sweep took 8 % less time in wasm (issue 18, CHANGELOG.md); through `send_acquire` it would
+    /// take 4 % more again.
     pub(crate) fn on_poll_retry(&mut self, ctx: &Ctx, c: u8) {
         self.acquire_sent(ctx, c);
         self.lease_acquire(ctx, c);

@@ -302,7 +302,7 @@ impl Mailbox {
     // The slot as it is, without asking the kind's carriage first: a choice between the slot and
     // `Msg::None` made wasm copy the whole message, byte by byte at unaligned offsets, before a
     // handler matched it; read as a place, only the fields a handler binds are loaded. The every-cell
-    // sweep took 4.5 % less time in wasm (docs/performance.md).
+    // sweep took 4.5 % less time in wasm (issue 18, CHANGELOG.md).
     #[inline(always)]
     pub fn get(&self, ev: Ev) -> Msg {
         self.slots[usize::from(ev.client)][ev.tag as usize]

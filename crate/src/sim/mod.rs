@@ -106,7 +106,7 @@ pub struct Run {
 /// compiled out. Only the build for speed (feature `speed`) has both: there `leaselab_macros::
 /// engine_mode` makes `Engine` and its impls generic over the mode. Elsewhere the engine is the one
 /// for every run, written as such (`type M = Dyn`): a generic engine, even with one mode in use, came out
-/// 1.3 KB larger in the lab's full wasm (docs/performance.md).
+/// 1.3 KB larger in the lab's full wasm (issue 18, CHANGELOG.md).
 pub trait Mode: Default + 'static {
     /// Untraced, never in sweep mode: every test of those flags is a constant.
     const PLAIN: bool;
@@ -118,10 +118,10 @@ pub struct Dyn;
 
 /// An engine for untraced runs event by event only ([`Engine::run_at`] without sweep mode): the
 /// every-cell sweep in explore's build for speed runs on it (`crate::sweep::sweep_every_cell`), where
-/// the flags' tests on every event and in every handler cost about 9 % (docs/performance.md). Its runs
-/// keep what a [`crate::outcome::Summary`] reads (writes, balances, end, events) and no spans or lease
-/// records (`Engine::records_spans`). A second copy of the engine in the wasm: the lab's builds,
-/// held to size budgets, leave it out.
+/// the flags' tests on every event and in every handler cost about 9 % (issue 18, CHANGELOG.md).
+/// Its runs keep what a [`crate::outcome::Summary`] reads (writes, balances, end, events) and no
+/// spans or lease records (`Engine::records_spans`). A second copy of the engine in the wasm: the
+/// lab's builds, held to size budgets, leave it out.
 #[derive(Default)]
 pub struct Plain;
 
@@ -390,7 +390,7 @@ impl Engine {
         self.now = at;
         if !self.sweeping() {
             // No signature, and no skip: only a sweep's run plans one (`retry_acquire`). Checking
-            // this first took 4 % off the every-cell sweep in wasm (docs/performance.md).
+            // this first took 4 % off the every-cell sweep in wasm (issue 18, CHANGELOG.md).
             debug_assert!(self.skip.is_none());
             return Ok(true);
         }
@@ -465,7 +465,7 @@ impl Engine {
     // Inline, as `send` and `retry_acquire`: nearly every handler ends by scheduling its follow-up, and
     // a call in V8's wasm costs the caller every value it keeps in a register. The three inline took the
     // every-cell sweep from 110 to 100 ms in wasm; `schedule` alone changed nothing, as `send` then
-    // grew too big for rustc to inline on its own (docs/performance.md).
+    // grew too big for rustc to inline on its own (issue 18, CHANGELOG.md).
     #[inline(always)]
     pub(crate) fn schedule(&mut self, at: SimTime, ev: Ev) {
         if let Some(sk) = self.skip {
@@ -511,14 +511,14 @@ impl Engine {
     /// Hands an event to the actor or lock service that owns its kind. The handlers are
     /// `#[inline(never)]`: inlined, they made the run loop one function so large (35,000 lines of wasm,
     /// with wasm-opt inlining the rest) that V8 compiled its hot path into register spills; apart, the
-    /// every-cell sweep runs about 5 % faster in wasm (docs/performance.md).
+    /// every-cell sweep runs about 5 % faster in wasm (issue 18, CHANGELOG.md).
     fn handle(&mut self, ctx: &Ctx, ev: Ev) {
         let polls = crate::services::polls_one_server(ctx.service);
         match ev.tag {
             // The three events of a polling client's round (its retry, its request at the server, the
             // answer) go straight to their handlers: through the interpreter and the services'
             // dispatch, the every-cell sweep took 8 % (the retry) and 6–8 % (the other two) longer
-            // in wasm (docs/performance.md).
+            // in wasm (issue 18, CHANGELOG.md).
             Tag::Step if polls && self.at_acquire_step(ctx, ev.client) => {
                 self.on_poll_retry(ctx, ev.client)
             }

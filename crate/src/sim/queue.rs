@@ -130,7 +130,7 @@ impl EventQueue {
         let i = self.len;
         self.len += 1;
         // Times alone: no sequence number to count and compare took 5 % off the every-cell sweep in
-        // wasm (docs/performance.md).
+        // wasm (issue 18, CHANGELOG.md).
         if i == 0 || self.sorted[i - 1].at > q.at {
             // Due before every pending event (as most are, scheduled for the instant being handled).
             self.sorted[i] = q;
