@@ -1,11 +1,11 @@
 //! The docs that are generated or checked against the code: `docs/scenarios.md` must equal what
 //! `leaselab scenarios --markdown` prints, `docs/run-json.md` must document exactly the keys that the
-//! golden runs (`tests/golden/`) contain, and `docs/cli.md` must mention every command and flag of
-//! `leaselab help`.
+//! golden runs (`tests/golden/`) contain, `docs/cli.md` must mention every command and flag of
+//! `leaselab help`, and every repository path that README.md and docs/ write must exist.
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
+use std::path::{Component, Path, PathBuf};
 use std::process::Command;
 
 fn repo(path: &str) -> PathBuf {
@@ -329,5 +329,306 @@ fn cli_page_covers_every_command_and_flag_of_the_help() {
             .code(),
         Some(2),
         "--markdown takes no other flags"
+    );
+}
+
+/// The folders at the repository's root that a path written in the docs can start with.
+const TOP_DIRS: [&str; 6] = ["crate/", "www/", "docs/", "tools/", "conformance/", ".ci/"];
+
+/// The files at the repository's root that the docs name by themselves.
+const TOP_FILES: [&str; 8] = [
+    "Makefile",
+    "Cargo.toml",
+    "Cargo.lock",
+    "wasm-pack.toml",
+    "clippy.toml",
+    "CHANGELOG.md",
+    "README.md",
+    ".gitignore",
+];
+
+/// Paths in other projects' repositories that the docs cite by those projects' own names and that
+/// happen to start like ours: client-go's leader election (docs/model.md, and docs/scenarios.md from
+/// the kubernetes scenarios' sources).
+const FOREIGN: [&str; 1] = ["tools/leaderelection/leaderelection.go"];
+
+/// Capitalised names that are real files, not placeholders such as `NAME` or `TOOL`.
+const CAPITALISED: [&str; 3] = ["README", "CHANGELOG", "LICENSE"];
+
+/// What the build writes, not the repository: `.gitignore`'s entries anchored at the root
+/// (`/target`, `/dist`, `/www/pkg`, …), without globs.
+fn generated() -> Vec<String> {
+    let ignore = std::fs::read_to_string(repo(".gitignore")).unwrap();
+    ignore
+        .lines()
+        .filter_map(|l| l.strip_prefix('/'))
+        .filter(|l| !l.contains('*'))
+        .map(|l| l.trim_end_matches('/').to_string())
+        .collect()
+}
+
+/// Whether a word written in the docs stands for a name to fill in rather than a path: a glob, an
+/// ellipsis, a template (`{…}`, `<code>`, `$VAR`), or a name in capitals (`NAME`, `TOOL`, `ID`).
+fn placeholder(word: &str) -> bool {
+    let capitals = |part: &str| {
+        part.len() > 1
+            && part.chars().all(|c| c.is_ascii_uppercase())
+            && !CAPITALISED.contains(&part)
+    };
+    word.contains(['*', '…', '{', '}', '<', '>', '$', '%'])
+        || word.contains("...")
+        || word.split(['/', '.', '-', '_']).any(capitals)
+}
+
+/// The repository path a word written in the docs stands for, if it is one: it starts with one of
+/// `TOP_DIRS` or is one of `TOP_FILES` (with a trailing `.` or `:` of the sentence, and a `#anchor`,
+/// `?query` or `:line` after it, cut off), and it is no placeholder, build output or other project's
+/// path.
+fn repo_path(word: &str, generated: &[String]) -> Option<String> {
+    let word = word.trim_end_matches(['.', ':']);
+    let path = word.split(['#', '?', ':']).next().unwrap_or("");
+    let ours = TOP_DIRS.iter().any(|d| path.starts_with(d)) || TOP_FILES.contains(&path);
+    let other = built(path, generated) || placeholder(path) || FOREIGN.contains(&path);
+    (ours && !other).then(|| path.to_string())
+}
+
+/// Whether `path` is under one of the build's outputs.
+fn built(path: &str, generated: &[String]) -> bool {
+    generated
+        .iter()
+        .any(|g| path == g || path.starts_with(&format!("{g}/")))
+}
+
+/// The words of a piece of code: split at spaces and at what no path of ours contains.
+fn code_words(code: &str) -> impl Iterator<Item = &str> {
+    code.split(|c: char| c.is_whitespace() || "`'\"(),;=[]|".contains(c))
+        .filter(|w| !w.is_empty())
+}
+
+/// `path` with `.` and `..` resolved, relative to the repository's root, or `None` if it leaves it.
+fn normalise(path: &Path) -> Option<String> {
+    let mut parts: Vec<String> = Vec::new();
+    for part in path.components() {
+        match part {
+            Component::Normal(p) => parts.push(p.to_string_lossy().into_owned()),
+            Component::ParentDir => {
+                parts.pop()?;
+            }
+            _ => {}
+        }
+    }
+    Some(parts.join("/"))
+}
+
+/// The targets of a line's Markdown links (`[x](target)`, `![x](target)`) that point into the
+/// repository, resolved against the folder of `doc`: not a web or mail address, not an anchor alone,
+/// and without their `#anchor`. A target that leaves the repository comes back as written.
+fn link_targets(doc: &str, prose: &str) -> Vec<String> {
+    let folder = Path::new(doc).parent().unwrap_or(Path::new(""));
+    let mut found = Vec::new();
+    for (i, _) in prose.match_indices("](") {
+        let rest = prose[i + 2..].trim_start_matches('<');
+        let end = rest.find([')', ' ', '>']).unwrap_or(rest.len());
+        let target = &rest[..end];
+        if target.contains("://") || target.starts_with("mailto:") {
+            continue;
+        }
+        let file = target.split(['#', '?']).next().unwrap_or("");
+        if !file.is_empty() {
+            let joined = folder.join(file.trim_start_matches('/'));
+            found.push(normalise(&joined).unwrap_or_else(|| target.to_string()));
+        }
+    }
+    found
+}
+
+/// A file tree in a code block, as docs/architecture.md's map draws one: a line whose first word is a
+/// file or folder name (a `.` or a trailing `/` in it) followed by two spaces or the line's end is an
+/// entry; an entry two spaces deeper than a folder's is inside it. A line at any other depth, or whose
+/// first word is not such a name, is a description's continuation and changes nothing, except a line
+/// of other text at the left margin, which ends the tree.
+#[derive(Default)]
+struct Tree {
+    folders: Vec<(usize, String)>,
+}
+
+impl Tree {
+    /// The path of the entry on `line`, if it is one, relative to the tree's root.
+    fn entry(&mut self, line: &str) -> Option<String> {
+        let rest = line.trim_start_matches(' ');
+        let depth = line.len() - rest.len();
+        let name = rest.split(' ').next().unwrap_or("");
+        let after = &rest[name.len()..];
+        let named = !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "._-/".contains(c))
+            && (name.ends_with('/') || name.contains('.'));
+        if !named || !(after.is_empty() || after.starts_with("  ")) {
+            if depth == 0 && !rest.is_empty() {
+                self.folders.clear();
+            }
+            return None;
+        }
+        while self.folders.last().is_some_and(|(d, _)| *d >= depth) {
+            self.folders.pop();
+        }
+        let path = match self.folders.last() {
+            None if depth == 0 => name.to_string(),
+            Some((d, folder)) if depth == d + 2 => format!("{folder}{name}"),
+            _ => return None,
+        };
+        if name.ends_with('/') {
+            self.folders.push((depth, path.clone()));
+        }
+        Some(path)
+    }
+}
+
+/// Every repository path `text` (the doc `doc`, relative to the root) writes, with its line: the
+/// targets of its Markdown links (`link_targets`), the words of its prose, code spans and code blocks
+/// that are repository paths (`repo_path`), and the entries of file trees in its code blocks (`Tree`).
+/// The recipes (docs/recipes/) are read for their links and code spans only: their prose and code
+/// blocks speak of the reader's own site, whose `docs/` is not ours.
+fn cited_paths(doc: &str, text: &str, generated: &[String]) -> Vec<(usize, String)> {
+    let about_us = !doc.starts_with("docs/recipes/");
+    let mut found = Vec::new();
+    let (mut block, mut span, mut tree) = (false, false, Tree::default());
+    for (i, line) in text.lines().enumerate() {
+        let mut cite = |path: Option<String>| found.extend(path.map(|p| (i + 1, p)));
+        if line.trim_start().starts_with("```") {
+            (block, span, tree) = (!block, false, Tree::default());
+        } else if block {
+            if about_us {
+                code_words(line).for_each(|w| cite(repo_path(w, generated)));
+                cite(tree.entry(line).and_then(|p| repo_path(&p, generated)));
+            }
+        } else {
+            // A code span can go on over a line break, not past a paragraph's end.
+            span &= !line.trim().is_empty();
+            for (k, part) in line.split('`').enumerate() {
+                // Each backtick opens or closes a span.
+                span ^= k > 0;
+                if span || about_us {
+                    code_words(part).for_each(|w| cite(repo_path(w, generated)));
+                }
+                if !span {
+                    let targets = link_targets(doc, part).into_iter();
+                    targets.for_each(|t| cite((!built(&t, generated)).then_some(t)));
+                }
+            }
+        }
+    }
+    found.sort();
+    found.dedup();
+    found
+}
+
+/// README.md and every Markdown file under docs/, as paths from the repository's root.
+fn doc_files() -> Vec<String> {
+    let mut files = vec!["README.md".to_string()];
+    let mut folders = vec!["docs".to_string()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(repo(&folder)).unwrap() {
+            let entry = entry.unwrap();
+            let path = format!("{folder}/{}", entry.file_name().to_string_lossy());
+            if entry.file_type().unwrap().is_dir() {
+                folders.push(path);
+            } else if path.ends_with(".md") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// A reader who follows a path that README.md or docs/ (recipes included) writes finds it: a file
+/// renamed, moved or split into a folder (`conformance/src/real.rs` became `conformance/src/real/`)
+/// fails here, every such place listed as `file:line`, until the docs follow. A path is
+/// - a Markdown link's target, resolved against the doc's folder and without its `#anchor`, unless it
+///   is a web or mail address or an anchor alone;
+/// - a word of prose, of a code span or of a code block that starts with a folder at the root
+///   (`TOP_DIRS`: `crate/`, `www/`, `docs/`, `tools/`, `conformance/`, `.ci/`) or is a file there
+///   (`TOP_FILES`), with a sentence's `.` or `:` and a `#anchor`, `?query` or `:line` cut off;
+/// - an entry of a file tree in a code block (docs/architecture.md's map, README.md's layout), its
+///   path made from its folders' by indentation (`Tree`);
+///
+/// and not a placeholder (a glob, `…`, `{…}`, `<…>`, `$`, a name in capitals such as `NAME` or
+/// `TOOL`), a build output (`.gitignore`'s entries at the root: `dist/`, `www/pkg/`, `target/`, …),
+/// another project's path (`FOREIGN`), nor anything in a recipe's prose or code blocks, which speak
+/// of the reader's own site (`cited_paths`).
+#[test]
+fn every_path_the_docs_write_exists() {
+    let generated = generated();
+    let (mut checked, mut missing) = (0, Vec::new());
+    for doc in doc_files() {
+        let text = std::fs::read_to_string(repo(&doc)).unwrap();
+        for (line, path) in cited_paths(&doc, &text, &generated) {
+            checked += 1;
+            if !repo(&path).exists() {
+                missing.push(format!("{doc}:{line}: {path}"));
+            }
+        }
+    }
+    assert!(checked > 300, "found only {checked} paths in the docs");
+    assert!(
+        missing.is_empty(),
+        "paths the docs write that do not exist (correct the doc; a path in another project's \
+         repository goes in FOREIGN, crate/tests/docs.rs):\n  {}",
+        missing.join("\n  ")
+    );
+}
+
+/// The rule on each kind of word the docs hold, so a change to it shows what it lets through.
+#[test]
+fn paths_are_told_from_placeholders_build_outputs_and_other_projects() {
+    let generated = generated();
+    let path = |w| repo_path(w, &generated);
+    assert_eq!(
+        path("crate/src/sim/queue.rs:133").unwrap(),
+        "crate/src/sim/queue.rs"
+    );
+    assert_eq!(path("docs/model.md#outcome").unwrap(), "docs/model.md");
+    assert_eq!(path("Makefile.").unwrap(), "Makefile");
+    assert_eq!(
+        path("docs/recipes/README.md").unwrap(),
+        "docs/recipes/README.md"
+    );
+    let not_ours = [
+        "crate/scenarios/etcd-*.txt",
+        "tools/recipes/TOOL/",
+        "www/i18n/<code>.js",
+        "www/pkg/leaselab_bg.wasm",
+        "target/release/leaselab",
+        "src/sim/mod.rs",
+        "https://github.com/x/y/blob/main/crate/src/lib.rs",
+        FOREIGN[0],
+    ];
+    for word in not_ours {
+        assert_eq!(path(word), None, "{word}");
+    }
+    let links = "[a](../crate/src/lib.rs#L1), [b](#anchor), [c](https://a.b/c), ![d](lab.png)";
+    assert_eq!(
+        link_targets("docs/cli.md", links),
+        ["crate/src/lib.rs", "docs/lab.png"]
+    );
+    let mut tree = Tree::default();
+    let map = [
+        "crate/src/    the library",
+        "  sim/        the kernel",
+        "    mod.rs    Engine: the run loop;",
+        "              its Mode (Dyn for every run)",
+        "  lib.rs      crate docs",
+    ];
+    let entries: Vec<_> = map.iter().filter_map(|l| tree.entry(l)).collect();
+    assert_eq!(
+        entries,
+        [
+            "crate/src/",
+            "crate/src/sim/",
+            "crate/src/sim/mod.rs",
+            "crate/src/lib.rs"
+        ]
     );
 }
