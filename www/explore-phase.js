@@ -11,6 +11,7 @@ import { SVGNS, cellAt, drawMap, placeCursor, swatch } from './explore-map.js';
 /** How long one slice of the sweep should take before the page gets the main thread back: well under
  *  the 50 ms budget, since later rows can cost more than earlier ones (longer pauses, more retries). */
 const SLICE_MS = 12;
+const SLICE_MARK = 'leaselab:sweep-slice';
 
 const phase = {
   grid: null, // the last phase diagram: {s, xp, yp, xs, ys, maps: [{policy, codes}], current, ms}
@@ -87,6 +88,7 @@ async function sweepMap(s, xp, yp, xs, ys, policy, token) {
       const y1 = Math.min(ys.length, y0 + rows);
       const t = performance.now();
       codes.set(sim.sweep(xp.name, xs[0], xs[xs.length - 1], xs.length, yp.name, ys[y0], ys[y1 - 1], y1 - y0), y0 * xs.length);
+      performance.mark(SLICE_MARK); // one per slice, for DevTools and the test that the page yields between them
       const dt = performance.now() - t;
       // Size the next slice to about SLICE_MS from this one's pace, growing at most twofold.
       rows = Math.max(1, Math.min((y1 - y0) * 2, Math.floor(((y1 - y0) * SLICE_MS) / Math.max(dt, 0.1))));
@@ -103,6 +105,7 @@ async function sweepMap(s, xp, yp, xs, ys, policy, token) {
 /** Runs both maps' grids, a slice of rows at a time, and draws them. */
 export async function sweepAll() {
   const token = ++phase.token;
+  performance.clearMarks(SLICE_MARK);
   await sweepsReady();
   if (token !== phase.token) return;
   const s = st.core.byId[$('scenario').value];

@@ -48,12 +48,16 @@ export async function scenarioText(el, d) {
   return r.text();
 }
 
+/** Marked each time a text is tried on the page's main thread rather than in the worker. */
+const ON_MAIN_THREAD = 'leaselab:scenario-on-main-thread';
+
 /**
  * The text tried on this thread: the parser's answer (`{scenario}` or `{errors: [{line, col, message}]}`)
  * and, if it parses, the message of its run at defaults when that run fails (a limit). A text past the
  * event limit holds this thread most of a second: only for pages where the worker cannot start.
  */
 async function tryHere(text) {
+  performance.mark(ON_MAIN_THREAD); // the page's own record, for DevTools and the tests
   const m = await userBuild();
   const parsed = JSON.parse(m.parseScenario(text));
   if (parsed.errors) return { parsed };

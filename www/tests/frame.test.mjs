@@ -9,7 +9,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { openPage, DIST, RESULTS } from './helpers.mjs';
+import { openPage, DIST, RESULTS, until } from './helpers.mjs';
 import { serve } from '../../tools/serve.mjs';
 import { inPidNamespaceExecutable } from './pid-namespace.mjs';
 
@@ -59,17 +59,22 @@ async function inner(page) {
   const frame = page.frame({ url: /embed\.html/ });
   return frame.evaluate(() => ({ scroll: document.documentElement.scrollHeight, view: innerHeight }));
 }
-/** Waits until the frame's height settles at the page inside it: no inner scrollbar, no gap. */
+/** Waits until the frame's height settles at the page inside it: no inner scrollbar, no gap (the same
+ *  height twice in a row, not the initial 760). */
 async function settled(page, what) {
   let last = -1;
-  for (let i = 0; i < 100; i++) {
-    const h = await measure(page);
-    const { scroll, view } = await inner(page);
-    if (h === last && h !== 760 && scroll <= view) return h;
-    last = h;
-    await page.waitForTimeout(50);
-  }
-  assert.fail(`${what}: the frame did not settle (height ${last}, inside ${JSON.stringify(await inner(page))})`);
+  const seen = await until(
+    async () => {
+      const h = await measure(page);
+      const { scroll, view } = await inner(page);
+      const steady = h === last && h !== 760 && scroll <= view;
+      last = h;
+      return { h, scroll, view, steady };
+    },
+    (m) => m.steady,
+    `${what}: the frame did not settle`,
+  );
+  return seen.h;
 }
 
 test('the iframe form sizes itself across origins: to the lab, as it grows and shrinks; other frames cannot', async () => {

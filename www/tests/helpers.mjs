@@ -1,5 +1,6 @@
 // Shared by the end-to-end tests and the benchmark: a server on dist/ and a headless Chromium; the CLI's
 // verdict and axe-core's findings, which several tests compare the page with.
+import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -143,4 +144,18 @@ export async function verdict(page) {
   const box = page.locator('[data-testid="outcome"][data-outcome]');
   await box.waitFor();
   return box.evaluate((e) => ({ outcome: e.dataset.outcome, final: Number(e.dataset.final), expected: Number(e.dataset.expected), text: e.textContent }));
+}
+
+/**
+ * Waits until `probe()` (async) returns a value that `ok` accepts, then returns it. A wait for a
+ * condition, not a verdict on speed: its only bound is Playwright's default timeout (30 s), a
+ * hang's, as every locator wait in these tests has; past it, fails with the last value seen.
+ */
+export async function until(probe, ok, what) {
+  let last;
+  for (const end = Date.now() + 30_000; Date.now() < end; await new Promise((r) => setTimeout(r, 20))) {
+    last = await probe();
+    if (ok(last)) return last;
+  }
+  assert.fail(`${what}: still ${JSON.stringify(last)} after 30 s`);
 }

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { setup, openPage, RESULTS } from './helpers.mjs';
+import { setup, openPage, RESULTS, until } from './helpers.mjs';
 
 let env;
 before(async () => {
@@ -82,11 +82,7 @@ const schemes = (page) =>
   );
 /** Waits (the observer's callback is a microtask away) until every lab shows `want`. */
 async function expectSchemes(page, want, what) {
-  for (let i = 0; i < 50; i++) {
-    if ((await schemes(page)).every((s, j) => s === want[j])) return;
-    await page.waitForTimeout(20);
-  }
-  assert.deepEqual(await schemes(page), want, what);
+  await until(() => schemes(page), (got) => got.every((s, j) => s === want[j]), `${what}: want ${JSON.stringify(want)}`);
 }
 
 // Each site generator's own switch, as it marks it: [name, set dark, set light] on the live page.
@@ -187,8 +183,7 @@ test('a lesson in an element follows the host’s switch and its own theme attri
   withHost({ body: '<lease-lab lesson="3"></lease-lab>' }, async (page) => {
     const bg = () => page.locator('lease-lab').evaluate((e) => getComputedStyle(e.shadowRoot.getElementById('ls-host')).backgroundColor);
     const expectBg = async (want, what) => {
-      for (let i = 0; i < 50 && (await bg()) !== want; i++) await page.waitForTimeout(20);
-      assert.equal(await bg(), want, what);
+      await until(bg, (got) => got === want, `${what}: want ${want}`);
     };
     await page.locator('lease-lab [data-testid="question"]').waitFor();
     await expectBg('rgb(255, 255, 255)', 'light to start');
