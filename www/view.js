@@ -27,7 +27,7 @@ export function labMarkup({ langPicker = false, compact = false } = {}) {
   const p = markupParts(langPicker);
   if (compact) {
     return `${p.notice}<div class="grid" id="grid">
-${p.controls}  <section class="verdict-wrap" aria-labelledby="h-verdict">
+${p.settings(p.more)}  <section class="verdict-wrap" aria-labelledby="h-verdict">
     <h2 id="h-verdict" class="sr-only" data-i18n="verdict"></h2>
 ${p.verdict.replace(EXPECTED, '')}  </section>
 </div>
@@ -46,19 +46,25 @@ ${p.share}    </div>
 ${p.events.replace('"events"></summary>', '"eventsShort"></summary>').replace('</details>', `${p.fine}</details>`)}</div>
 ${p.search}${p.info}${p.live}`;
   }
-  return `${p.notice}<div class="grid" id="grid">
-${p.controls}  <section class="verdict-wrap" aria-labelledby="h-verdict">
+  // The page: the settings, the verdict and the diagram in one view (style.css, "first screen"); the
+  // scenario's other settings after them, then why (the safety margin), the transcript and sharing.
+  return `${p.notice}<div class="grid first" id="grid">
+${p.settings('')}  <section class="verdict-wrap" aria-labelledby="h-verdict">
     <h2 id="h-verdict" data-i18n="verdict"></h2>
-${p.verdict}    <div class="margin">
-      <h3 id="h-margin" data-i18n="marginTitle"></h3>
-      <ul id="margin" aria-labelledby="h-margin"></ul>
-    </div>
-${p.transcript}  </section>
+${p.verdict.replace(EXPECTED, '')}  </section>
+  <section class="timeline" aria-labelledby="h-timeline">
+${p.heading}${p.chart}${p.player}${p.now}${p.compare}  </section>
+  <div class="controls more-set" data-feature="params retries reset">${p.more}</div>
 </div>
-<section class="timeline" aria-labelledby="h-timeline">
-${p.heading}${p.player}<div class="share" data-feature="share">
+<div class="grid lower after">
+  <section class="margin" aria-labelledby="h-margin">
+    <h2 id="h-margin" data-i18n="marginTitle"></h2>
+    <ul id="margin" aria-labelledby="h-margin"></ul>
+${EXPECTED}${p.transcript}  </section>
+  <div><div class="share" data-feature="share">
 ${p.share}</div>
-${p.now}${p.chart}${p.compare}${p.fine}</section>
+${p.fine}</div>
+</div>
 ${p.search}${p.info}${p.events}${p.live}`;
 }
 
@@ -68,6 +74,18 @@ function markupParts(langPicker) {
     `<div class="field" data-feature="sliders"><label for="${id}" id="${id}-label"></label>` +
     `<div class="slider"><input type="range" id="${id}" step="1" aria-describedby="${id}-note"><output id="${id}-out" for="${id}"></output></div>` +
     `<p id="${id}-note" class="note" hidden></p></div>`;
+  // The scenario's other settings: with the rest in an element, after the diagram on the page.
+  const more = `    <fieldset id="extra" class="extra" hidden>
+      <legend data-i18n="extraLegend"></legend>
+      <div id="extra-list"></div>
+    </fieldset>
+    <label class="check" data-feature="retries"><input type="checkbox" id="retries"> <span data-i18n="retriesLabel"></span></label>
+    <div data-feature="params"><div class="field" id="naive-box" hidden>
+      <label class="check"><input type="checkbox" id="naive" aria-describedby="naive-note"> <span></span></label>
+      <p class="note" id="naive-note"></p>
+    </div></div>
+    <button type="button" id="reset" data-i18n="reset" data-feature="reset"></button>
+`;
   return {
     notice: `<div id="notice" class="notice" role="status" hidden>
   <p><strong id="notice-title"></strong></p>
@@ -75,25 +93,16 @@ function markupParts(langPicker) {
   <button type="button" id="notice-close" data-i18n="dismiss"></button>
 </div>
 `,
-    controls: `  <section class="controls" aria-labelledby="h-settings" data-feature="scenario sliders params fencing retries reset lang">
+    settings: (more) => `  <section class="controls" aria-labelledby="h-settings" data-feature="scenario sliders ${more ? 'params fencing retries reset' : 'fencing'} lang">
     <h2 id="h-settings" data-i18n="settings"></h2>
     ${langPicker ? '<div class="field" data-feature="lang"><label for="lang" data-i18n="language"></label><select id="lang"></select></div>' : ''}
     <div class="field" data-feature="scenario"><label for="scenario" data-i18n="scenario"></label><select id="scenario"></select></div>
     ${slider('ttl')}
     ${slider('pause')}
-    <fieldset id="extra" class="extra" hidden>
-      <legend data-i18n="extraLegend"></legend>
-      <div id="extra-list"></div>
-    </fieldset>
     <div class="field" data-feature="fencing"><label for="fencing" data-i18n="fencing"></label><select id="fencing"></select></div>
-    <label class="check" data-feature="retries"><input type="checkbox" id="retries"> <span data-i18n="retriesLabel"></span></label>
-    <div data-feature="params"><div class="field" id="naive-box" hidden>
-      <label class="check"><input type="checkbox" id="naive" aria-describedby="naive-note"> <span></span></label>
-      <p class="note" id="naive-note"></p>
-    </div></div>
-    <button type="button" id="reset" data-i18n="reset" data-feature="reset"></button>
-  </section>
+${more}  </section>
 `,
+    more,
     verdict: `    <div id="outcome" class="verdict" data-testid="outcome">
       <p class="word"><span id="verdict-mark" aria-hidden="true"></span> <span id="verdict-word"></span></p>
       <p id="verdict-numbers" class="numbers"></p>
