@@ -1,0 +1,204 @@
+// End-to-end tests of the lab page's first screen (issue 38): at a phone's, a tablet's and a laptop's
+// viewport, with the default scenario and with the catalogue's scenario of most lanes, the TTL and
+// Pause sliders, the verdict line and the top of the diagram are on the first screen together (at
+// 1280 × 800 the whole diagram); moving a slider keeps the verdict and the diagram in view; at every
+// viewport, landscape phones and small laptops too, no two of the page's regions overlap and none is
+// off-screen; on a touch screen the sliders are a thumb's size. Against dist/ in headless Chromium
+// (touch emulated where a phone or tablet is). Each measure is printed: a change in layout shows in the log.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { setup, verdict, RESULTS } from './helpers.mjs';
+
+let env;
+before(async () => {
+  env = await setup();
+});
+after(async () => {
+  await env?.close();
+});
+
+/** The catalogue's scenario with the most lanes (Redlock's five nodes, three clients, the storage: nine). */
+export const MOST_LANES = 'redlock-split-vote';
+
+/** The viewports of the issue: the first screen must show the sliders, the verdict and the diagram. */
+const FIRST = [
+  { width: 390, height: 844, touch: true },
+  { width: 768, height: 1024, touch: true },
+  { width: 1280, height: 800, whole: true },
+];
+/** Landscape phones and small laptops: nothing hidden, nothing overlapping. */
+const OTHERS = [
+  { width: 844, height: 390, touch: true },
+  { width: 1366, height: 768 },
+];
+/** How much of the diagram, from its top, must show: its first lanes (the lock service and a client). */
+const DIAGRAM_SHOWN_PX = 120;
+
+/** Opens the page at `view` (touch: a phone's or tablet's browser) with `query`, once its diagram is drawn. */
+async function withView(view, query, fn, { colorScheme = 'light' } = {}) {
+  const context = await env.browser.newContext({
+    viewport: { width: view.width, height: view.height },
+    hasTouch: Boolean(view.touch),
+    isMobile: Boolean(view.touch),
+    reducedMotion: 'reduce',
+    colorScheme,
+  });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  try {
+    await page.goto(env.url + query);
+    await verdict(page);
+    await page.locator('#svg .lane-line').first().waitFor({ state: 'attached' });
+    await page.evaluate(() => document.fonts.ready);
+    await fn(page);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+}
+
+/** Where the parts a reader drags and watches are, in px from the viewport's top (the page unscrolled). */
+const tops = (page) =>
+  page.evaluate(() => {
+    const box = (sel) => document.querySelector(sel).getBoundingClientRect();
+    const r = (x) => Math.round(x);
+    return {
+      ttl: r(box('#ttl').top),
+      ttlBottom: r(box('#ttl').bottom),
+      pause: r(box('#pause').top),
+      pauseBottom: r(box('#pause').bottom),
+      verdict: r(box('#outcome').top),
+      verdictLine: r(Math.max(box('#verdict-word').bottom, box('#verdict-numbers').bottom)),
+      diagram: r(box('#chart').top),
+      diagramBottom: r(box('#chart').bottom),
+      page: document.documentElement.scrollHeight,
+      scrollWidth: document.documentElement.scrollWidth,
+    };
+  });
+
+/** The page's regions: each a box that must neither overlap another nor leave the screen's width. */
+const REGIONS = ['.top', '.controls', '#outcome', '#h-timeline', '#chart', '.player', '#now', '.after'];
+
+const regionBoxes = (page) =>
+  page.evaluate((sels) => sels.map((sel) => {
+    const e = document.querySelector(sel);
+    const b = e.getBoundingClientRect();
+    return { sel, x: b.left, y: b.top + scrollY, w: b.width, h: b.height, shown: e.checkVisibility() };
+  }), REGIONS);
+
+function overlaps(boxes) {
+  const shown = boxes.filter((b) => b.shown && b.w > 0 && b.h > 0);
+  const out = [];
+  for (let i = 0; i < shown.length; i++) {
+    for (let j = i + 1; j < shown.length; j++) {
+      const [a, b] = [shown[i], shown[j]];
+      const w = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
+      const h = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
+      if (w > 1 && h > 1) out.push(`${a.sel} × ${b.sel} (${Math.round(w)} × ${Math.round(h)} px)`);
+    }
+  }
+  return out;
+}
+
+const label = (view, query) => `${view.width} × ${view.height}${query ? ` ${query}` : ''}`;
+
+for (const query of ['', `?scenario=${MOST_LANES}`]) {
+  test(`first screen${query ? ` (${query})` : ''}: the TTL and Pause sliders, the verdict and the diagram at 390 × 844, 768 × 1024, 1280 × 800`, async (t) => {
+    for (const view of FIRST) {
+      await withView(view, query, async (page) => {
+        const m = await tops(page);
+        const name = label(view, query);
+        t.diagnostic(`${name}: TTL ${m.ttl}, Pause ${m.pause}, verdict ${m.verdict}, diagram ${m.diagram}–${m.diagramBottom}, page ${m.page} px`);
+        const H = view.height;
+        assert.ok(m.ttlBottom <= H, `${name}: the TTL slider ends at ${m.ttlBottom} px, below the first screen (${H})`);
+        assert.ok(m.pauseBottom <= H, `${name}: the Pause slider ends at ${m.pauseBottom} px, below the first screen (${H})`);
+        assert.ok(m.verdictLine <= H, `${name}: the verdict line ends at ${m.verdictLine} px, below the first screen (${H})`);
+        assert.ok(m.diagram + DIAGRAM_SHOWN_PX <= H, `${name}: the diagram starts at ${m.diagram} px: less than ${DIAGRAM_SHOWN_PX} px of it on the first screen (${H})`);
+        if (view.whole && !query) assert.ok(m.diagramBottom <= H, `${name}: the diagram ends at ${m.diagramBottom} px, below the first screen (${H})`);
+        assert.ok(m.scrollWidth <= view.width, `${name}: the page scrolls sideways (${m.scrollWidth} px)`);
+      });
+    }
+  });
+}
+
+// TTL and Pause at every viewport; wide, where the diagram stays in view beside the settings column
+// (sticky), every slider of the settings, the scenario's own after them too. (On a phone or a tablet
+// the scenario's other settings follow the diagram: "more settings follow below".)
+test('moving a slider keeps the verdict and the diagram in view', async (t) => {
+  for (const view of [...FIRST, OTHERS[1]]) {
+    await withView(view, `?scenario=${MOST_LANES}`, async (page) => {
+      const wide = view.width >= 1280;
+      const ids = await page.evaluate((all) => [...document.querySelectorAll(all ? '.controls input[type=range]' : '#ttl, #pause')]
+        .filter((e) => !e.disabled).map((e) => e.id), wide);
+      assert.ok(ids.length >= (wide ? 2 : 1), `${view.width}: sliders to move (${ids})`);
+      for (const id of ids) {
+        await page.locator(`#${id}`).focus();
+        await page.keyboard.press('ArrowLeft');
+        const at = await page.evaluate(() => {
+          const b = (sel) => document.querySelector(sel).getBoundingClientRect();
+          const f = document.activeElement.getBoundingClientRect();
+          return { slider: [f.top, f.bottom], verdict: b('#verdict-numbers').bottom, diagram: b('#chart').top, H: innerHeight };
+        });
+        const name = `${view.width} × ${view.height} #${id}`;
+        t.diagnostic(`${name}: slider at ${Math.round(at.slider[0])}, verdict line ends ${Math.round(at.verdict)}, diagram at ${Math.round(at.diagram)}`);
+        assert.ok(at.slider[0] >= 0 && at.slider[1] <= at.H, `${name}: the slider is in view`);
+        assert.ok(at.verdict > 0 && at.verdict <= at.H, `${name}: the verdict is in view`);
+        assert.ok(at.diagram >= 0 && at.diagram + DIAGRAM_SHOWN_PX <= at.H, `${name}: the diagram's top is in view`);
+      }
+    });
+  }
+});
+
+// What remains of the issue: Redlock's nine lanes are 773 px tall at 1280 px (the diagram's column),
+// more than 800 px less the diagram's top (172) — whole, they need denser lanes (layout.js).
+test('at 1280 × 800 the whole diagram of the scenario with most lanes', { todo: 'denser lanes for nine of them (layout.js)' }, async () => {
+  await withView(FIRST[2], `?scenario=${MOST_LANES}`, async (page) => {
+    const m = await tops(page);
+    assert.ok(m.diagramBottom <= FIRST[2].height, `the diagram ends at ${m.diagramBottom} px`);
+  });
+});
+
+test('no two regions of the page overlap and none leaves the screen, at every viewport, en and bn', async (t) => {
+  for (const view of [...FIRST, ...OTHERS]) {
+    for (const query of ['', '?lang=bn', `?scenario=${MOST_LANES}&lang=bn`]) {
+      await withView(view, query, async (page) => {
+        const boxes = await regionBoxes(page);
+        const name = label(view, query);
+        assert.deepEqual(overlaps(boxes), [], `${name}: regions overlap`);
+        for (const b of boxes.filter((x) => x.shown)) {
+          assert.ok(b.x >= 0 && b.x + b.w <= view.width + 0.5, `${name}: ${b.sel} spans ${Math.round(b.x)}–${Math.round(b.x + b.w)} px of ${view.width}`);
+        }
+        const hidden = await page.evaluate(() => [...document.querySelectorAll('.controls input, .controls select, .controls button, .player input, .player button, .player select')]
+          .filter((e) => !e.closest('[hidden]') && !e.checkVisibility()).map((e) => e.id));
+        assert.deepEqual(hidden, [], `${name}: controls hidden`);
+        const sw = await page.evaluate(() => document.documentElement.scrollWidth);
+        assert.ok(sw <= view.width, `${name}: the page scrolls sideways (${sw} px)`);
+        t.diagnostic(`${name}: ${boxes.filter((b) => b.shown).length} regions apart`);
+      });
+    }
+  }
+});
+
+test('on a touch screen the sliders are at least 44 × 44 px', async () => {
+  for (const view of [FIRST[0], OTHERS[0]]) {
+    await withView(view, '', async (page) => {
+      const sizes = await page.evaluate(() => [...document.querySelectorAll('input[type=range]')].filter((e) => e.checkVisibility())
+        .map((e) => ({ id: e.id, w: e.getBoundingClientRect().width, h: e.getBoundingClientRect().height })));
+      for (const s of sizes) assert.ok(s.w >= 44 && s.h >= 44, `${view.width}: #${s.id} is ${Math.round(s.w)} × ${Math.round(s.h)} px`);
+    });
+  }
+});
+
+test('screenshots of the first screen at 390 × 844 and 1280 × 800, en and bn, light and dark', async () => {
+  for (const view of [FIRST[0], FIRST[2]]) {
+    for (const lang of ['en', 'bn']) {
+      for (const colorScheme of ['light', 'dark']) {
+        await withView(view, lang === 'en' ? '' : '?lang=bn', async (page) => {
+          await page.screenshot({ path: join(RESULTS, `first-screen-${view.width}-${lang}-${colorScheme}.png`) });
+        }, { colorScheme });
+      }
+    }
+  }
+});
