@@ -1,10 +1,11 @@
 // End-to-end tests of the lab page's first screen (issue 38): at a phone's, a tablet's and a laptop's
-// viewport, with the default scenario and with the catalogue's scenario of most lanes, the TTL and
-// Pause sliders, the verdict line and the top of the diagram are on the first screen together (at
-// 1280 × 800 the whole diagram); moving a slider keeps the verdict and the diagram in view; at every
-// viewport, landscape phones and small laptops too, no two of the page's regions overlap and none is
-// off-screen; on a touch screen the sliders are a thumb's size. Against dist/ in headless Chromium
-// (touch emulated where a phone or tablet is). Each measure is printed: a change in layout shows in the log.
+// viewport, with the seed, the tallest diagram of five lanes and the catalogue's scenario of most lanes,
+// the TTL and Pause sliders, the verdict line and the top of the diagram are on the first screen
+// together (at 1280 × 800 the whole diagram, up to five lanes); on a phone so for every scenario;
+// moving a slider keeps the verdict and the diagram in view; at every viewport, landscape phones and
+// small laptops too, no two of the page's regions overlap and none is off-screen; on a touch screen
+// the sliders are a thumb's size. Against dist/ in headless Chromium (touch emulated where a phone or
+// tablet is). Each measure is printed: a change in layout shows in the log.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -32,8 +33,8 @@ const OTHERS = [
   { width: 844, height: 390, touch: true },
   { width: 1366, height: 768 },
 ];
-/** How much of the diagram, from its top, must show: its first lanes (the lock service and a client). */
-const DIAGRAM_SHOWN_PX = 120;
+/** How much of the diagram, from its top, must show: its first lane (the lock service, its leases). */
+const DIAGRAM_SHOWN_PX = 100;
 
 /** Opens the page at `view` (touch: a phone's or tablet's browser) with `query`, once its diagram is drawn. */
 async function withView(view, query, fn, { colorScheme = 'light' } = {}) {
@@ -65,10 +66,11 @@ const tops = (page) =>
     const box = (sel) => document.querySelector(sel).getBoundingClientRect();
     const r = (x) => Math.round(x);
     return {
-      ttl: r(box('#ttl').top),
-      ttlBottom: r(box('#ttl').bottom),
-      pause: r(box('#pause').top),
-      pauseBottom: r(box('#pause').bottom),
+      // A slider the scenario switches off: where its label is (narrow, the dead track is left out).
+      ttl: r(box('#ttl-label').top),
+      ttlBottom: r(box(document.querySelector('#ttl').disabled ? '#ttl-note' : '#ttl').bottom),
+      pause: r(box('#pause-label').top),
+      pauseBottom: r(box(document.querySelector('#pause').disabled ? '#pause-note' : '#pause').bottom),
       verdict: r(box('#outcome').top),
       verdictLine: r(Math.max(box('#verdict-word').bottom, box('#verdict-numbers').bottom)),
       diagram: r(box('#chart').top),
@@ -104,7 +106,9 @@ function overlaps(boxes) {
 
 const label = (view, query) => `${view.width} × ${view.height}${query ? ` ${query}` : ''}`;
 
-for (const query of ['', `?scenario=${MOST_LANES}`]) {
+/** The scenarios measured: the seed; the tallest diagram of five lanes; the most lanes (whole: see the todo below). */
+const TALLEST_FIVE = 'etcd-waiter-expired-lease';
+for (const query of ['', `?scenario=${TALLEST_FIVE}`, `?scenario=${MOST_LANES}`]) {
   test(`first screen${query ? ` (${query})` : ''}: the TTL and Pause sliders, the verdict and the diagram at 390 × 844, 768 × 1024, 1280 × 800`, async (t) => {
     for (const view of FIRST) {
       await withView(view, query, async (page) => {
@@ -116,12 +120,37 @@ for (const query of ['', `?scenario=${MOST_LANES}`]) {
         assert.ok(m.pauseBottom <= H, `${name}: the Pause slider ends at ${m.pauseBottom} px, below the first screen (${H})`);
         assert.ok(m.verdictLine <= H, `${name}: the verdict line ends at ${m.verdictLine} px, below the first screen (${H})`);
         assert.ok(m.diagram + DIAGRAM_SHOWN_PX <= H, `${name}: the diagram starts at ${m.diagram} px: less than ${DIAGRAM_SHOWN_PX} px of it on the first screen (${H})`);
-        if (view.whole && !query) assert.ok(m.diagramBottom <= H, `${name}: the diagram ends at ${m.diagramBottom} px, below the first screen (${H})`);
+        if (view.whole && !query.includes(MOST_LANES)) assert.ok(m.diagramBottom <= H, `${name}: the diagram ends at ${m.diagramBottom} px, below the first screen (${H})`);
         assert.ok(m.scrollWidth <= view.width, `${name}: the page scrolls sideways (${m.scrollWidth} px)`);
       });
     }
   });
 }
+
+// Every scenario of the catalogue on a phone: the sliders it has (a scenario may switch TTL or Pause
+// off: then its note shows instead), the verdict line and the diagram's first lane.
+test('every catalogue scenario at 390 × 844: its sliders, the verdict and the diagram on the first screen', async (t) => {
+  const catalogue = JSON.parse(await (await fetch(`${env.url}pkg/start.json`)).text());
+  const ids = catalogue.scenarios.map((s) => s.id);
+  assert.ok(ids.length >= 30, `${ids.length} scenarios`);
+  let worst = { diagram: 0 };
+  for (const id of ids) {
+    await withView(FIRST[0], `?scenario=${id}`, async (page) => {
+      const m = await page.evaluate(() => {
+        const b = (sel) => document.querySelector(sel).getBoundingClientRect();
+        const sliders = ['#ttl', '#pause'].filter((s) => !document.querySelector(s).disabled).map((s) => b(s).bottom);
+        return { sliders, verdict: b('#verdict-numbers').bottom, diagram: b('#chart').top, sw: document.documentElement.scrollWidth };
+      });
+      const H = FIRST[0].height;
+      for (const s of m.sliders) assert.ok(s <= H, `${id}: a slider ends at ${Math.round(s)} px`);
+      assert.ok(m.verdict <= H, `${id}: the verdict line ends at ${Math.round(m.verdict)} px`);
+      assert.ok(m.diagram + DIAGRAM_SHOWN_PX <= H, `${id}: the diagram starts at ${Math.round(m.diagram)} px`);
+      assert.ok(m.sw <= FIRST[0].width, `${id}: the page scrolls sideways (${m.sw} px)`);
+      if (m.diagram > worst.diagram) worst = { id, diagram: Math.round(m.diagram) };
+    });
+  }
+  t.diagnostic(`390 × 844: the lowest diagram top is ${worst.diagram} px (${worst.id})`);
+});
 
 // TTL and Pause at every viewport; wide, where the diagram stays in view beside the settings column
 // (sticky), every slider of the settings, the scenario's own after them too. (On a phone or a tablet
@@ -151,8 +180,8 @@ test('moving a slider keeps the verdict and the diagram in view', async (t) => {
   }
 });
 
-// What remains of the issue: Redlock's nine lanes are 773 px tall at 1280 px (the diagram's column),
-// more than 800 px less the diagram's top (172) — whole, they need denser lanes (layout.js).
+// What remains of the issue: Redlock's eight or nine lanes are 635–773 px tall in the diagram's column
+// at 1280 px, more than 800 px less the diagram's top (140): whole, they need denser lanes (layout.js).
 test('at 1280 × 800 the whole diagram of the scenario with most lanes', { todo: 'denser lanes for nine of them (layout.js)' }, async () => {
   await withView(FIRST[2], `?scenario=${MOST_LANES}`, async (page) => {
     const m = await tops(page);
@@ -171,7 +200,8 @@ test('no two regions of the page overlap and none leaves the screen, at every vi
           assert.ok(b.x >= 0 && b.x + b.w <= view.width + 0.5, `${name}: ${b.sel} spans ${Math.round(b.x)}–${Math.round(b.x + b.w)} px of ${view.width}`);
         }
         const hidden = await page.evaluate(() => [...document.querySelectorAll('.controls input, .controls select, .controls button, .player input, .player button, .player select')]
-          .filter((e) => !e.closest('[hidden]') && !e.checkVisibility()).map((e) => e.id));
+          .filter((e) => !e.closest('[hidden]') && !e.disabled && !e.checkVisibility()).map((e) => e.id));
+        // (A slider the scenario switches off may leave its track out where room is short: its note says why.)
         assert.deepEqual(hidden, [], `${name}: controls hidden`);
         const sw = await page.evaluate(() => document.documentElement.scrollWidth);
         assert.ok(sw <= view.width, `${name}: the page scrolls sideways (${sw} px)`);
