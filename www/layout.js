@@ -8,8 +8,9 @@ import { nodeNames, stepText, validityText } from './explain.js';
 import { connectionBands, diagramDesc, keepaliveNotes, keepaliveTicks, queueNotes } from './service-marks.js';
 
 const EPS = 1e-6;
-/** How many rows of notes a lane may have; more labels than that share the last row. */
-const MAX_ROWS = 4;
+/** How many rows of notes a lane may have; more labels than that share the last row. Five: at the
+ * lab page's 720–750 px, etcd's waiter scenario in Bengali needs them on its server's lane. */
+const MAX_ROWS = 5;
 
 /**
  * The page's text measure: a rough width from the number of characters (code points) at font size

@@ -15,8 +15,10 @@ import { imp, loadFullBuild, runWith } from './full-build.mjs';
 const { layoutDiagram, roughMeasure, divergence } = await imp('layout.js');
 const { fmt, numberFormat } = await imp('i18n.js');
 
-/** The widths the issue names: a phone and a laptop. */
-const WIDTHS = [390, 1280];
+/** The widths the issue names, a phone and a laptop, and the widths the lab page draws its diagram at
+ * (www/tests/first-screen.test.mjs's viewports): 364 px on a 390 px phone, 720 on a 768 px tablet,
+ * 750 beside the settings at 1280 and 1366 px, 791 on an 844 px landscape phone. */
+const WIDTHS = [364, 390, 720, 750, 791, 1280];
 let pkg;
 let catalogue;
 let policies;
