@@ -17,7 +17,7 @@ import { DEFAULT_SPEED, SPEEDS } from './playback.js';
 
 const EPS = 1e-6;
 
-/** What "expected" means: under the verdict's numbers on the page, in the safety margin's disclosure in the compact layout. */
+/** What "expected" means: with the safety margin (on the page under it, in the element in its disclosure). */
 const EXPECTED = '  <p id="verdict-expected" class="fine"></p>\n';
 
 /** The markup; `langPicker` adds a language field to the settings (the page has one in its header).
@@ -29,7 +29,7 @@ export function labMarkup({ langPicker = false, compact = false } = {}) {
     return `${p.notice}<div class="grid" id="grid">
 ${p.settings(p.more)}  <section class="verdict-wrap" aria-labelledby="h-verdict">
     <h2 id="h-verdict" class="sr-only" data-i18n="verdict"></h2>
-${p.verdict.replace(EXPECTED, '')}  </section>
+${p.verdict}  </section>
 </div>
 <section class="timeline" aria-labelledby="h-timeline">
 ${p.heading}${p.chart}${p.player}${p.now}${p.compare}</section>
@@ -51,7 +51,7 @@ ${p.search}${p.info}${p.live}`;
   return `${p.notice}<div class="grid first" id="grid">
 ${p.settings('')}  <section class="verdict-wrap" aria-labelledby="h-verdict">
     <h2 id="h-verdict" data-i18n="verdict"></h2>
-${p.verdict.replace(EXPECTED, '')}  </section>
+${p.verdict}  </section>
   <section class="timeline" aria-labelledby="h-timeline">
 ${p.heading}${p.chart}${p.player}${p.now}${p.compare}  </section>
   <div class="controls more-set" data-feature="params retries reset">${p.more}</div>
@@ -107,7 +107,7 @@ ${more}  </section>
       <p class="word"><span id="verdict-mark" aria-hidden="true"></span> <span id="verdict-word"></span></p>
       <p id="verdict-numbers" class="numbers"></p>
       <div id="verdict-lines"></div>
-    ${EXPECTED}    </div>
+    </div>
 `,
     transcript: `    <details class="transcript">
       <summary data-i18n="transcript"></summary>
