@@ -211,12 +211,14 @@ test('no two regions of the page overlap and none leaves the screen, at every vi
   }
 });
 
-test('on a touch screen the sliders are at least 44 × 44 px', async () => {
+test('on a touch screen the sliders (the playhead too) are at least 44 × 44 px, and a double tap does not zoom', async () => {
   for (const view of [FIRST[0], OTHERS[0]]) {
     await withView(view, '', async (page) => {
       const sizes = await page.evaluate(() => [...document.querySelectorAll('input[type=range]')].filter((e) => e.checkVisibility())
         .map((e) => ({ id: e.id, w: e.getBoundingClientRect().width, h: e.getBoundingClientRect().height })));
       for (const s of sizes) assert.ok(s.w >= 44 && s.h >= 44, `${view.width}: #${s.id} is ${Math.round(s.w)} × ${Math.round(s.h)} px`);
+      assert.ok(sizes.some((s) => s.id === 'scrub'), 'the playhead is one of them');
+      assert.equal(await page.evaluate(() => getComputedStyle(document.documentElement).touchAction), 'manipulation');
     });
   }
 });
