@@ -69,13 +69,8 @@ ${p.search}${p.info}${p.events}${p.live}`;
 }
 
 /** The lab's parts, each a piece of markup with its ids, for labMarkup to arrange. */
-function markupParts(langPicker) {
-  const slider = (id) =>
-    `<div class="field" data-feature="sliders"><label for="${id}" id="${id}-label"></label>` +
-    `<div class="slider"><input type="range" id="${id}" step="1" aria-describedby="${id}-note"><output id="${id}-out" for="${id}"></output></div>` +
-    `<p id="${id}-note" class="note" hidden></p></div>`;
-  // The scenario's other settings: with the rest in an element, after the diagram on the page.
-  const more = `    <fieldset id="extra" class="extra" hidden>
+/** The scenario's other settings: with the rest in an element, after the diagram on the page. */
+const MORE_SETTINGS = `    <fieldset id="extra" class="extra" hidden>
       <legend data-i18n="extraLegend"></legend>
       <div id="extra-list"></div>
     </fieldset>
@@ -86,6 +81,12 @@ function markupParts(langPicker) {
     </div></div>
     <button type="button" id="reset" data-i18n="reset" data-feature="reset"></button>
 `;
+
+function markupParts(langPicker) {
+  const slider = (id) =>
+    `<div class="field" data-feature="sliders"><label for="${id}" id="${id}-label"></label>` +
+    `<div class="slider"><input type="range" id="${id}" step="1" aria-describedby="${id}-note"><output id="${id}-out" for="${id}"></output></div>` +
+    `<p id="${id}-note" class="note" hidden></p></div>`;
   return {
     notice: `<div id="notice" class="notice" role="status" hidden>
   <p><strong id="notice-title"></strong></p>
@@ -102,7 +103,7 @@ function markupParts(langPicker) {
     <div class="field" data-feature="fencing"><label for="fencing" data-i18n="fencing"></label><select id="fencing"></select></div>
 ${more}  </section>
 `,
-    more,
+    more: MORE_SETTINGS,
     verdict: `    <div id="outcome" class="verdict" data-testid="outcome">
       <p class="word"><span id="verdict-mark" aria-hidden="true"></span> <span id="verdict-word"></span></p>
       <p id="verdict-numbers" class="numbers"></p>
