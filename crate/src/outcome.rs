@@ -287,8 +287,9 @@ fn differences(sc: &Scenario, e: &crate::scenario::Expectation, o: &Outcome) -> 
         differ("rejected", names(sc, &got), names(sc, rej));
     }
     if let Some(grants) = &e.grants {
-        // Redlock: the clients that came to hold a majority; otherwise the lock service's grants.
-        let got: Vec<u8> = if sc.service.kind == crate::scenario::ServiceKind::Redlock {
+        // A quorum (Redlock): the clients that came to hold a majority; otherwise the lock service's
+        // grants.
+        let got: Vec<u8> = if crate::services::quorum(sc.service.kind) {
             o.run.majorities.clone()
         } else {
             o.run.leases.iter().map(|l| l.client).collect()

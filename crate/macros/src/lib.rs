@@ -13,13 +13,18 @@
 use proc_macro::{Delimiter, Group, Ident, Span, TokenStream, TokenTree};
 
 /// On `struct Engine { … }`: `struct Engine<M: crate::sim::Mode = crate::sim::Dyn> { …, mode:
-/// PhantomData<M> }`. On `impl Engine { … }`: `impl<M: crate::sim::Mode> Engine<M> { … }`.
+/// PhantomData<M> }`. On `impl Engine { … }`: `impl<M: crate::sim::Mode> Engine<M> { … }`. On
+/// `impl Trait for Engine { … }` (a lock service's half of the engine's interface,
+/// `crate::services::Serve`): `impl<M: crate::sim::Mode> Trait for Engine<M> { … }`.
 #[proc_macro_attribute]
 pub fn engine_mode(attr: TokenStream, item: TokenStream) -> TokenStream {
     if !attr.is_empty() {
         return error("engine_mode takes no arguments");
     }
     let tokens: Vec<TokenTree> = item.into_iter().collect();
+    if let Some(out) = trait_impl(&tokens) {
+        return out;
+    }
     let keyword = tokens
         .iter()
         .position(|t| is_ident(t, "impl") || is_ident(t, "struct"));
@@ -54,6 +59,24 @@ pub fn engine_mode(attr: TokenStream, item: TokenStream) -> TokenStream {
         out.extend([TokenTree::Group(Group::new(Delimiter::Brace, fields))]);
     }
     out
+}
+
+/// `impl Trait for Engine { … }` made generic over the mode; `None` for any other shape.
+fn trait_impl(tokens: &[TokenTree]) -> Option<TokenStream> {
+    let k = tokens.iter().position(|t| is_ident(t, "impl"))?;
+    let f = tokens.iter().position(|t| is_ident(t, "for"))?;
+    let [TokenTree::Ident(name), TokenTree::Group(body)] = tokens.get(f + 1..)? else {
+        return None;
+    };
+    if f <= k + 1 || name.to_string() != "Engine" || body.delimiter() != Delimiter::Brace {
+        return None;
+    }
+    let mut out: TokenStream = tokens[..k].iter().cloned().collect();
+    out.extend(tokens_of("impl<M: crate::sim::Mode>"));
+    out.extend(tokens[k + 1..f].iter().cloned());
+    out.extend(tokens_of("for Engine<M>"));
+    out.extend([TokenTree::Group(body.clone())]);
+    Some(out)
 }
 
 fn tokens_of(code: &str) -> TokenStream {

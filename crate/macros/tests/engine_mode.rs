@@ -81,3 +81,37 @@ fn the_mode_defaults_to_dyn_and_the_last_field_keeps_its_place() {
     assert!(plain.plain());
     assert_eq!((plain.runs, plain.last), (3, 7));
 }
+
+mod trait_impl {
+    pub trait Named<T> {
+        fn name(&self) -> &'static str;
+        fn plain(&self) -> bool;
+    }
+
+    pub struct Service;
+
+    #[leaselab_macros::engine_mode]
+    #[derive(Default)]
+    pub struct Engine {}
+
+    #[leaselab_macros::engine_mode]
+    impl Named<Service> for Engine {
+        fn name(&self) -> &'static str {
+            "service"
+        }
+
+        fn plain(&self) -> bool {
+            M::PLAIN
+        }
+    }
+}
+
+#[test]
+fn a_trait_impl_exists_for_every_mode() {
+    use trait_impl::{Engine, Named, Service};
+    let dyn_engine: Engine = Engine::default();
+    let plain: Engine<sim::Plain> = Engine::default();
+    assert_eq!(Named::<Service>::name(&dyn_engine), "service");
+    assert!(!Named::<Service>::plain(&dyn_engine));
+    assert!(Named::<Service>::plain(&plain));
+}

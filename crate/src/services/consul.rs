@@ -23,7 +23,7 @@
 //! "session not found"), health checks (`api.Lock` creates its session with none but the node's
 //! `serfHealth`, which a paused process does not fail), and Raft: one server, no leader changes.
 
-use super::Said;
+use super::{LockService, Said, Serve};
 use crate::lock::{Grant, LeaseRecord};
 use crate::scenario::Scenario;
 use crate::sim::{Ctx, Engine, Ev, Msg, Phase, Tag};
@@ -109,13 +109,55 @@ impl State {
     }
 }
 
+/// Consul's KV lock on a session (see the module's note).
+pub(crate) struct Consul;
+
+impl LockService for Consul {
+    type State = State;
+
+    fn reset(state: &mut State, clients: usize) {
+        state.reset(clients);
+    }
+
+    fn grants(state: &State) -> &[LeaseRecord] {
+        &state.records
+    }
+
+    fn say(sc: &Scenario, e: &TraceEvent, who: char) -> Option<Said> {
+        say(sc, e, who)
+    }
+}
+
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
+impl Serve<Consul> for Engine {
+    fn on_event(&mut self, ctx: &Ctx, ev: Ev) {
+        self.on_consul_event(ctx, ev);
+    }
+
+    fn acquire(&mut self, ctx: &Ctx, c: u8) {
+        self.consul_acquire(ctx, c);
+    }
+
+    fn release(&mut self, ctx: &Ctx, c: u8, _value: u64) {
+        self.consul_release(ctx, c);
+    }
+
+    fn rightful(&self, _ctx: &Ctx) -> Option<u8> {
+        self.services.consul.owner
+    }
+
+    fn on_script_end(&mut self, ctx: &Ctx, c: u8) {
+        self.consul_on_script_end(ctx, c);
+    }
+}
+
 #[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Engine {
     fn consul(&mut self) -> &mut State {
         &mut self.services.consul
     }
 
-    pub(super) fn on_consul_event(&mut self, ctx: &Ctx, ev: Ev) {
+    fn on_consul_event(&mut self, ctx: &Ctx, ev: Ev) {
         let c = ev.client;
         match (ev.tag, self.msg(ev)) {
             (Tag::SessionOpenAt, _) => self.session_create_at(ctx, c),
@@ -149,7 +191,7 @@ impl Engine {
     }
 
     /// `Lock()`: a session first, if the client has none; then the key is read.
-    pub(super) fn consul_acquire(&mut self, ctx: &Ctx, c: u8) {
+    fn consul_acquire(&mut self, ctx: &Ctx, c: u8) {
         let tag = if self.consul().clients[usize::from(c)].session.is_some() {
             Tag::LockAt
         } else {
@@ -159,13 +201,13 @@ impl Engine {
     }
 
     /// `Unlock()`: `PUT ?release`, then the session is destroyed (its renewals stop).
-    pub(super) fn consul_release(&mut self, ctx: &Ctx, c: u8) {
+    fn consul_release(&mut self, ctx: &Ctx, c: u8) {
         self.consul_send(ctx, c, Tag::UnlockAt);
         self.consul_on_script_end(ctx, c);
     }
 
     /// The script is over: a session still open is destroyed.
-    pub(super) fn consul_on_script_end(&mut self, ctx: &Ctx, c: u8) {
+    fn consul_on_script_end(&mut self, ctx: &Ctx, c: u8) {
         if self.consul().clients[usize::from(c)]
             .session
             .take()
@@ -485,7 +527,7 @@ impl Engine {
 }
 
 /// Consul's events in the transcript, in its API's words.
-pub(super) fn say(sc: &Scenario, e: &TraceEvent, who: char) -> Option<Said> {
+fn say(sc: &Scenario, e: &TraceEvent, who: char) -> Option<Said> {
     let line = match e.what {
         What::LeaseGranted { lease, .. } => {
             let ttl = Millis(sc.service.ttl.resolve(&sc.defaults()));

@@ -27,7 +27,7 @@
 //! whose round trip exceeds the period is sent late rather than skipped, and a put that loses a race
 //! throws back to the polling loop, as here.
 
-use super::Said;
+use super::{LockService, Said, Serve};
 use crate::client::Op;
 use crate::lock::LeaseRecord;
 use crate::scenario::Scenario;
@@ -122,11 +122,48 @@ fn unpack(v: u64) -> Option<(u8, u64)> {
     (v != 0).then(|| (((v >> 32) - 1) as u8, v & 0xffff_ffff))
 }
 
+/// The DynamoDB lock client (see the module's note).
+pub(crate) struct Dynamodb;
+
+impl LockService for Dynamodb {
+    type State = State;
+
+    fn reset(state: &mut State, clients: usize) {
+        state.reset(clients);
+    }
+
+    fn grants(state: &State) -> &[LeaseRecord] {
+        &state.records
+    }
+
+    fn say(sc: &Scenario, e: &TraceEvent, who: char) -> Option<Said> {
+        say(sc, e, who)
+    }
+}
+
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
+impl Serve<Dynamodb> for Engine {
+    fn on_event(&mut self, ctx: &Ctx, ev: Ev) {
+        self.on_dynamodb_event(ctx, ev);
+    }
+
+    fn acquire(&mut self, ctx: &Ctx, c: u8) {
+        self.dynamodb_acquire(ctx, c);
+    }
+
+    fn release(&mut self, ctx: &Ctx, c: u8, _value: u64) {
+        self.dynamodb_release(ctx, c);
+    }
+
+    fn rightful(&self, _ctx: &Ctx) -> Option<u8> {
+        self.services.dynamodb.owner()
+    }
+}
+
 #[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Engine {
-    /// The service's state (made by `Services::reset` before any event of a run).
     fn ddb(&mut self) -> &mut State {
-        self.services.dynamodb.get_or_insert_with(Default::default)
+        &mut self.services.dynamodb
     }
 
     fn ddb_client(&mut self, c: u8) -> &mut LockClient {
@@ -151,7 +188,7 @@ impl Engine {
         (st.rng >> 32).max(1)
     }
 
-    pub(super) fn on_dynamodb_event(&mut self, ctx: &Ctx, ev: Ev) {
+    fn on_dynamodb_event(&mut self, ctx: &Ctx, ev: Ev) {
         let c = ev.client;
         match (ev.tag, self.msg(ev)) {
             (Tag::AcquireAt, _) => self.get_item_at(ctx, c),
@@ -167,7 +204,7 @@ impl Engine {
     }
 
     /// One poll of `acquireLock` (the script's acquire step, again after each refresh period): GetItem.
-    pub(super) fn dynamodb_acquire(&mut self, ctx: &Ctx, c: u8) {
+    fn dynamodb_acquire(&mut self, ctx: &Ctx, c: u8) {
         let sent = self.clients[usize::from(c)].acquire_sent_local;
         let wait = ctx.timeout;
         let cl = self.ddb_client(c);
@@ -454,7 +491,7 @@ impl Engine {
     }
 
     /// `releaseLock`: a delete conditional on the RVN, after the heartbeat in flight, if any.
-    pub(super) fn dynamodb_release(&mut self, ctx: &Ctx, c: u8) {
+    fn dynamodb_release(&mut self, ctx: &Ctx, c: u8) {
         let cl = self.ddb_client(c);
         if cl.beat.is_some() {
             cl.release_after_beat = true;
@@ -489,7 +526,7 @@ impl Engine {
 }
 
 /// The DynamoDB lock client's events in the transcript, as its API and exceptions name them.
-pub(super) fn say(sc: &Scenario, e: &TraceEvent, who: char) -> Option<Said> {
+fn say(sc: &Scenario, e: &TraceEvent, who: char) -> Option<Said> {
     let lease = Millis(sc.service.ttl.resolve(&sc.defaults()));
     let line = match e.what {
         What::Queued { rev, behind } => {

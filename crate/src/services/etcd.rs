@@ -20,7 +20,7 @@
 //! Go client sends due keepalives on a 500 ms poll, and TTLs are whole seconds (at least 2 s with the
 //! default election timeout). docs/conformance.md says how the real rows leave room for that.
 
-use super::Said;
+use super::{LockService, Said, Serve};
 use crate::lock::{Grant, LeaseRecord};
 use crate::scenario::{EtcdToken, Scenario};
 use crate::sim::{Ctx, Engine, Ev, Msg, Tag};
@@ -118,13 +118,55 @@ impl State {
     }
 }
 
+/// etcd's lock API on a lease (see the module's note).
+pub(crate) struct Etcd;
+
+impl LockService for Etcd {
+    type State = State;
+
+    fn reset(state: &mut State, clients: usize) {
+        state.reset(clients);
+    }
+
+    fn grants(state: &State) -> &[LeaseRecord] {
+        &state.records
+    }
+
+    fn say(sc: &Scenario, e: &TraceEvent, who: char) -> Option<Said> {
+        say(sc, e, who)
+    }
+}
+
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
+impl Serve<Etcd> for Engine {
+    fn on_event(&mut self, ctx: &Ctx, ev: Ev) {
+        self.on_etcd_event(ctx, ev);
+    }
+
+    fn acquire(&mut self, ctx: &Ctx, c: u8) {
+        self.etcd_acquire(ctx, c);
+    }
+
+    fn release(&mut self, ctx: &Ctx, c: u8, _value: u64) {
+        self.etcd_release(ctx, c);
+    }
+
+    fn rightful(&self, _ctx: &Ctx) -> Option<u8> {
+        self.services.etcd.owner
+    }
+
+    fn on_script_end(&mut self, ctx: &Ctx, c: u8) {
+        self.etcd_on_script_end(ctx, c);
+    }
+}
+
 #[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Engine {
     fn etcd(&mut self) -> &mut State {
         &mut self.services.etcd
     }
 
-    pub(super) fn on_etcd_event(&mut self, ctx: &Ctx, ev: Ev) {
+    fn on_etcd_event(&mut self, ctx: &Ctx, ev: Ev) {
         let c = ev.client;
         match (ev.tag, self.msg(ev)) {
             (Tag::SessionOpenAt, _) => self.lease_grant_at(ctx, c),
@@ -142,7 +184,7 @@ impl Engine {
     }
 
     /// The client asks for the lock: with a lease first, if it has none.
-    pub(super) fn etcd_acquire(&mut self, ctx: &Ctx, c: u8) {
+    fn etcd_acquire(&mut self, ctx: &Ctx, c: u8) {
         let tag = if self.etcd().sessions[usize::from(c)].lease.is_some() {
             Tag::LockAt
         } else {
@@ -152,12 +194,12 @@ impl Engine {
     }
 
     /// `Unlock`: the client's key goes (its lease stays, and stays kept alive).
-    pub(super) fn etcd_release(&mut self, ctx: &Ctx, c: u8) {
+    fn etcd_release(&mut self, ctx: &Ctx, c: u8) {
         self.schedule(self.now.plus(ctx.lock_latency), Ev::bare(Tag::UnlockAt, c));
     }
 
     /// The script is over: the client closes its session, which revokes its lease.
-    pub(super) fn etcd_on_script_end(&mut self, ctx: &Ctx, c: u8) {
+    fn etcd_on_script_end(&mut self, ctx: &Ctx, c: u8) {
         if self.etcd().sessions[usize::from(c)].lease.take().is_some() {
             self.schedule(
                 self.now.plus(ctx.lock_latency),
@@ -482,7 +524,7 @@ impl Engine {
 }
 
 /// etcd's events in the transcript, as its API names them.
-pub(super) fn say(sc: &Scenario, e: &TraceEvent, who: char) -> Option<Said> {
+fn say(sc: &Scenario, e: &TraceEvent, who: char) -> Option<Said> {
     let line = match e.what {
         What::LeaseGranted { lease, .. } => {
             let ttl = Millis(sc.service.ttl.resolve(&sc.defaults()));

@@ -29,7 +29,7 @@
 //! after a pause (one heartbeat tells the client the same), and the idle-session sweep every 30 s
 //! (it closes only sessions that hold nothing).
 
-use super::Said;
+use super::{LockService, Said, Serve};
 use crate::lock::{Grant, LeaseRecord};
 use crate::scenario::Scenario;
 use crate::sim::{Ctx, Engine, Ev, Msg, Phase, Tag};
@@ -109,13 +109,55 @@ impl State {
     }
 }
 
+/// Hazelcast's FencedLock on a CP session (see the module's note).
+pub(crate) struct Hazelcast;
+
+impl LockService for Hazelcast {
+    type State = State;
+
+    fn reset(state: &mut State, clients: usize) {
+        state.reset(clients);
+    }
+
+    fn grants(state: &State) -> &[LeaseRecord] {
+        &state.records
+    }
+
+    fn say(sc: &Scenario, e: &TraceEvent, who: char) -> Option<Said> {
+        say(sc, e, who)
+    }
+}
+
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
+impl Serve<Hazelcast> for Engine {
+    fn on_event(&mut self, ctx: &Ctx, ev: Ev) {
+        self.on_hz_event(ctx, ev);
+    }
+
+    fn acquire(&mut self, ctx: &Ctx, c: u8) {
+        self.hz_acquire(ctx, c);
+    }
+
+    fn release(&mut self, ctx: &Ctx, c: u8, _value: u64) {
+        self.hz_release(ctx, c);
+    }
+
+    fn rightful(&self, _ctx: &Ctx) -> Option<u8> {
+        self.services.hazelcast.owner
+    }
+
+    fn on_script_end(&mut self, ctx: &Ctx, c: u8) {
+        self.hz_on_script_end(ctx, c);
+    }
+}
+
 #[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Engine {
     fn hz(&mut self) -> &mut State {
         &mut self.services.hazelcast
     }
 
-    pub(super) fn on_hz_event(&mut self, ctx: &Ctx, ev: Ev) {
+    fn on_hz_event(&mut self, ctx: &Ctx, ev: Ev) {
         let c = ev.client;
         match (ev.tag, self.msg(ev)) {
             (Tag::SessionOpenAt, _) => self.hz_open_at(ctx, c),
@@ -141,7 +183,7 @@ impl Engine {
     }
 
     /// `lockAndGetFence()`: on the client's session, or on a new one if it has none.
-    pub(super) fn hz_acquire(&mut self, ctx: &Ctx, c: u8) {
+    fn hz_acquire(&mut self, ctx: &Ctx, c: u8) {
         let p = &mut self.hz().clients[usize::from(c)];
         let tag = if p.session.is_some() {
             p.in_use = true;
@@ -153,7 +195,7 @@ impl Engine {
     }
 
     /// `unlock()`: the proxy forgets the session it locked on, whatever the group answers.
-    pub(super) fn hz_release(&mut self, ctx: &Ctx, c: u8) {
+    fn hz_release(&mut self, ctx: &Ctx, c: u8) {
         let p = &mut self.hz().clients[usize::from(c)];
         p.locked = None;
         p.in_use = false;
@@ -161,7 +203,7 @@ impl Engine {
     }
 
     /// The script is over: the client shuts down, closing its session.
-    pub(super) fn hz_on_script_end(&mut self, ctx: &Ctx, c: u8) {
+    fn hz_on_script_end(&mut self, ctx: &Ctx, c: u8) {
         if self.hz().clients[usize::from(c)].session.take().is_some() {
             self.hz_send(ctx, c, Tag::SessionCloseAt);
         }
@@ -467,7 +509,7 @@ impl Engine {
 }
 
 /// Hazelcast's events in the transcript, as its API and exceptions name them.
-pub(super) fn say(sc: &Scenario, e: &TraceEvent, who: char) -> Option<Said> {
+fn say(sc: &Scenario, e: &TraceEvent, who: char) -> Option<Said> {
     let line = match e.what {
         What::LeaseGranted { lease, .. } => {
             let ttl = Millis(sc.service.ttl.resolve(&sc.defaults()));

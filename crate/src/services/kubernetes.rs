@@ -31,7 +31,7 @@
 //! takes over as soon as client-go could. Timers run on true time; only the observation's comparison
 //! reads the client's clock.
 
-use super::Said;
+use super::{LockService, Said, Serve};
 use crate::lock::LeaseRecord;
 use crate::scenario::Scenario;
 use crate::sim::{Ctx, Engine, Ev, Msg, Phase, Tag};
@@ -125,6 +125,48 @@ impl State {
     }
 }
 
+/// client-go's leader election on a Lease (see the module's note).
+pub(crate) struct Kubernetes;
+
+impl LockService for Kubernetes {
+    type State = State;
+
+    fn reset(state: &mut State, clients: usize) {
+        state.reset(clients);
+    }
+
+    fn grants(state: &State) -> &[LeaseRecord] {
+        &state.records
+    }
+
+    fn say(sc: &Scenario, e: &TraceEvent, who: char) -> Option<Said> {
+        say(sc, e, who)
+    }
+}
+
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
+impl Serve<Kubernetes> for Engine {
+    fn on_event(&mut self, ctx: &Ctx, ev: Ev) {
+        self.on_k8s_event(ctx, ev);
+    }
+
+    fn acquire(&mut self, ctx: &Ctx, c: u8) {
+        self.k8s_acquire(ctx, c);
+    }
+
+    fn release(&mut self, ctx: &Ctx, c: u8, _value: u64) {
+        self.k8s_release(ctx, c);
+    }
+
+    fn rightful(&self, _ctx: &Ctx) -> Option<u8> {
+        self.services.kubernetes.owner
+    }
+
+    fn on_script_end(&mut self, _ctx: &Ctx, c: u8) {
+        self.k8s_on_script_end(c);
+    }
+}
+
 #[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Engine {
     fn k8s(&mut self) -> &mut State {
@@ -135,7 +177,7 @@ impl Engine {
         &mut self.services.kubernetes.electors[usize::from(c)]
     }
 
-    pub(super) fn on_k8s_event(&mut self, ctx: &Ctx, ev: Ev) {
+    fn on_k8s_event(&mut self, ctx: &Ctx, ev: Ev) {
         let c = ev.client;
         match (ev.tag, self.msg(ev)) {
             (Tag::LockAt, _) => self.k8s_get_at(ctx, c),
@@ -150,7 +192,7 @@ impl Engine {
     }
 
     /// The acquire step: `acquire`'s loop of `tryAcquireOrRenew`, one try now.
-    pub(super) fn k8s_acquire(&mut self, ctx: &Ctx, c: u8) {
+    fn k8s_acquire(&mut self, ctx: &Ctx, c: u8) {
         self.elector(c).role = Role::Acquiring;
         self.k8s_try(ctx, c);
     }
@@ -158,7 +200,7 @@ impl Engine {
     /// The client lets go (client-go's `ReleaseOnCancel`): it stops renewing and empties the holder.
     /// A request still pending (a renew the server does not answer) keeps the old client-go from
     /// releasing until it returns, when the release would conflict anyway: the lab sends none then.
-    pub(super) fn k8s_release(&mut self, ctx: &Ctx, c: u8) {
+    fn k8s_release(&mut self, ctx: &Ctx, c: u8) {
         let e = *self.elector(c);
         self.k8s_stop(c);
         if e.role == Role::Leading && !e.req && !e.stale {
@@ -167,7 +209,7 @@ impl Engine {
     }
 
     /// The script is over: the process exits, and its elector with it.
-    pub(super) fn k8s_on_script_end(&mut self, c: u8) {
+    fn k8s_on_script_end(&mut self, c: u8) {
         self.k8s_stop(c);
     }
 
@@ -595,7 +637,7 @@ impl Engine {
 }
 
 /// Kubernetes's events in the transcript, in client-go's and the API's words.
-pub(super) fn say(sc: &Scenario, e: &TraceEvent, who: char) -> Option<Said> {
+fn say(sc: &Scenario, e: &TraceEvent, who: char) -> Option<Said> {
     let d = sc.defaults();
     let line = match e.what {
         What::Granted { token, .. } => {

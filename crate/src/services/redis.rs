@@ -3,9 +3,43 @@
 //! What is redis's own is failover: the master dies and its async replica, which never saw the latest
 //! grants, takes over.
 
-use super::Said;
-use crate::sim::{Ctx, Engine};
+use super::{LockService, Said, Serve};
+use crate::scenario::Scenario;
+use crate::sim::{Ctx, Engine, Ev};
 use crate::trace::{TraceEvent, What};
+
+/// A single redis (see the module's note).
+pub(crate) struct Redis;
+
+impl LockService for Redis {
+    /// Its state is the engine's lock server (`Engine::locks`).
+    type State = ();
+    const POLLS_ONE_SERVER: bool = true;
+
+    fn say(_sc: &Scenario, e: &TraceEvent, _who: char) -> Option<Said> {
+        say(e)
+    }
+}
+
+/// The protocol is the lease service's.
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
+impl Serve<Redis> for Engine {
+    fn on_event(&mut self, ctx: &Ctx, ev: Ev) {
+        self.on_lease_event(ctx, ev);
+    }
+
+    fn acquire(&mut self, ctx: &Ctx, c: u8) {
+        self.lease_acquire(ctx, c);
+    }
+
+    fn release(&mut self, ctx: &Ctx, c: u8, value: u64) {
+        self.lease_release(ctx, c, value);
+    }
+
+    fn rightful(&self, _ctx: &Ctx) -> Option<u8> {
+        self.locks[0].latest_grantee()
+    }
+}
 
 #[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Engine {
@@ -19,7 +53,7 @@ impl Engine {
 }
 
 /// The failover, in the transcript.
-pub(super) fn say(e: &TraceEvent) -> Option<Said> {
+fn say(e: &TraceEvent) -> Option<Said> {
     let What::Failover { grants_lost } = e.what else {
         return None;
     };

@@ -5,10 +5,10 @@
 //! plus a seeded random share of `jitter`.
 
 use super::lease::grant_word;
-use super::Said;
+use super::{LockService, Said, Serve};
 use crate::lock::Grant;
 use crate::scenario::{Persist, Scenario};
-use crate::sim::{Ctx, Engine, Ev, NodeMsg, Tag};
+use crate::sim::{Ctx, Engine, Ev, Tag};
 use crate::store::Credentials;
 use crate::time::Millis;
 use crate::trace::{TraceEvent, What};
@@ -47,14 +47,78 @@ impl State {
     }
 }
 
+/// A node message's payload: node, answer and round, small enough to ride in the queue entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct NodeMsg {
+    pub node: u8,
+    pub ok: bool,
+    /// Wrapping at 12 bits: replies never lag thousands of rounds behind.
+    pub round: u16,
+}
+
+impl NodeMsg {
+    fn pack(self) -> u16 {
+        u16::from(self.node & 7) | (u16::from(self.ok) << 3) | ((self.round & 0xfff) << 4)
+    }
+
+    fn unpack(p: u16) -> NodeMsg {
+        NodeMsg {
+            node: (p & 7) as u8,
+            ok: p & 8 != 0,
+            round: p >> 4,
+        }
+    }
+}
+
+/// Redlock (see the module's note).
+pub(crate) struct Redlock;
+
+impl LockService for Redlock {
+    type State = State;
+    const QUORUM: bool = true;
+
+    fn reset(state: &mut State, clients: usize) {
+        state.reset(clients);
+    }
+
+    fn say(sc: &Scenario, e: &TraceEvent, who: char) -> Option<Said> {
+        say(sc, e, who)
+    }
+}
+
+/// Its rounds are its own events; the rest (a renewal) is the lease service's protocol.
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
+impl Serve<Redlock> for Engine {
+    fn on_event(&mut self, ctx: &Ctx, ev: Ev) {
+        match ev.tag {
+            Tag::NodeAcquireAt | Tag::NodeAcquireReply | Tag::NodeReleaseAt | Tag::RoundTimeout => {
+                self.on_redlock_event(ctx, ev)
+            }
+            _ => self.on_lease_event(ctx, ev),
+        }
+    }
+
+    fn acquire(&mut self, ctx: &Ctx, c: u8) {
+        self.redlock_acquire(ctx, c);
+    }
+
+    fn release(&mut self, ctx: &Ctx, c: u8, _value: u64) {
+        self.redlock_release(ctx, c);
+    }
+
+    fn rightful(&self, _ctx: &Ctx) -> Option<u8> {
+        self.services.redlock.majority
+    }
+}
+
 #[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Engine {
     fn round(&mut self, c: u8) -> &mut Round {
         &mut self.services.redlock.rounds[usize::from(c)]
     }
 
-    pub(super) fn on_redlock_event(&mut self, ctx: &Ctx, ev: Ev) {
-        let (c, m) = (ev.client, ev.node_msg());
+    fn on_redlock_event(&mut self, ctx: &Ctx, ev: Ev) {
+        let (c, m) = (ev.client, NodeMsg::unpack(ev.inline_payload()));
         match ev.tag {
             Tag::NodeAcquireAt => self.node_acquire_at(ctx, c, m),
             Tag::NodeAcquireReply => self.on_node_reply(ctx, c, m),
@@ -69,7 +133,7 @@ impl Engine {
     }
 
     /// A new round: one request to every reachable node, and a timer for the replies.
-    pub(super) fn redlock_acquire(&mut self, ctx: &Ctx, c: u8) {
+    fn redlock_acquire(&mut self, ctx: &Ctx, c: u8) {
         let now = self.now;
         let r = self.round(c);
         *r = Round {
@@ -87,12 +151,12 @@ impl Engine {
         };
         self.schedule(
             now.plus(ctx.timeout),
-            Ev::node(Tag::RoundTimeout, c, timeout),
+            Ev::inline(Tag::RoundTimeout, c, timeout.pack()),
         );
     }
 
     /// Unlocks the current round's value on every node the client can reach.
-    pub(super) fn redlock_release(&mut self, ctx: &Ctx, c: u8) {
+    fn redlock_release(&mut self, ctx: &Ctx, c: u8) {
         let round = self.round(c).number;
         self.send_to_reachable_nodes(ctx, c, Tag::NodeReleaseAt, round);
     }
@@ -105,14 +169,15 @@ impl Engine {
             let at = self.now.plus(spec.link(node, ctx.lock_latency, ctx.params));
             self.schedule(
                 at,
-                Ev::node(
+                Ev::inline(
                     tag,
                     c,
                     NodeMsg {
                         node,
                         ok: false,
                         round,
-                    },
+                    }
+                    .pack(),
                 ),
             );
         }
@@ -162,7 +227,7 @@ impl Engine {
             let ok = matches!(grant, Grant::Granted { .. });
             let lat = ctx.sc.clients[usize::from(c)].link(m.node, ctx.lock_latency, ctx.params);
             let reply = NodeMsg { ok, ..m };
-            self.schedule(now.plus(lat), Ev::node(Tag::NodeAcquireReply, c, reply));
+            self.schedule(now.plus(lat), Ev::inline(Tag::NodeAcquireReply, c, reply.pack()));
         }
     }
 
@@ -280,7 +345,7 @@ pub fn backoff_share_us(seed: u64, c: u8, round: u16, jitter_us: u64) -> u64 {
 }
 
 /// Rounds, node crashes and restarts, partitions and node clocks, in the transcript.
-pub(super) fn say(sc: &Scenario, e: &TraceEvent, who: char) -> Option<Said> {
+fn say(sc: &Scenario, e: &TraceEvent, who: char) -> Option<Said> {
     let node = e.node + 1;
     let line = match e.what {
         What::Round {

@@ -4,14 +4,65 @@
 //! disconnects at the end of its script; then the lock is freed (PostgreSQL runs
 //! `pg_advisory_unlock_all` at session end) and accesses through that session fail.
 
-use super::Said;
+use super::{LockService, Said, Serve};
+use crate::scenario::Scenario;
 use crate::sim::Phase;
 use crate::sim::{Ctx, Engine, Ev, Tag};
 use crate::trace::{SessionEnd, TraceEvent, What};
 
+/// A PostgreSQL advisory lock (see the module's note).
+pub(crate) struct Session;
+
+impl LockService for Session {
+    /// Its state is the engine's lock server (`Engine::locks`) and the clients' `session_dead`.
+    type State = ();
+    const POLLS_ONE_SERVER: bool = true;
+    const EXPIRES: bool = false;
+
+    fn say(_sc: &Scenario, e: &TraceEvent, who: char) -> Option<Said> {
+        say(e, who)
+    }
+}
+
+/// The request/reply protocol is the lease service's; the session's own events are its end.
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
+impl Serve<Session> for Engine {
+    fn on_event(&mut self, ctx: &Ctx, ev: Ev) {
+        match ev.tag {
+            Tag::SessionTimeout | Tag::Disconnect => self.on_session_event(ev),
+            _ => self.on_lease_event(ctx, ev),
+        }
+    }
+
+    fn acquire(&mut self, ctx: &Ctx, c: u8) {
+        self.lease_acquire(ctx, c);
+    }
+
+    fn release(&mut self, ctx: &Ctx, c: u8, value: u64) {
+        self.lease_release(ctx, c, value);
+    }
+
+    fn rightful(&self, _ctx: &Ctx) -> Option<u8> {
+        self.locks[0].latest_grantee()
+    }
+
+    fn on_pause(&mut self, ctx: &Ctx, c: u8, d: u64) {
+        self.session_on_pause(ctx, c, d);
+    }
+
+    fn on_script_end(&mut self, _ctx: &Ctx, c: u8) {
+        self.session_on_script_end(c);
+    }
+
+    /// Its session is gone: the request fails without reaching the lock.
+    fn refuses_request(&self, _ctx: &Ctx, c: u8) -> bool {
+        self.clients[usize::from(c)].session_dead
+    }
+}
+
 #[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Engine {
-    pub(super) fn on_session_event(&mut self, ev: Ev) {
+    fn on_session_event(&mut self, ev: Ev) {
         let c = ev.client;
         let st = &self.clients[usize::from(c)];
         match ev.tag {
@@ -26,7 +77,7 @@ impl Engine {
     /// Frozen, the client sends no keepalives: if the server times sessions out, and sooner than the
     /// pause ends, it gives up on the session. Each comparison on its own: "off, or longer than the
     /// pause" is not one interval.
-    pub(super) fn session_on_pause(&mut self, ctx: &Ctx, c: u8, d: u64) {
+    fn session_on_pause(&mut self, ctx: &Ctx, c: u8, d: u64) {
         let on = self.decide(ctx.idle > 0);
         let longer = self.decide(d > ctx.idle);
         if on && longer {
@@ -36,7 +87,7 @@ impl Engine {
 
     /// Its script is over: the client disconnects, which ends its session (and frees a lock it still
     /// holds) — after the messages it already sent.
-    pub(super) fn session_on_script_end(&mut self, c: u8) {
+    fn session_on_script_end(&mut self, c: u8) {
         if !self.clients[usize::from(c)].session_dead {
             self.schedule(self.now, Ev::bare(Tag::Disconnect, c));
         }
@@ -53,7 +104,7 @@ impl Engine {
 }
 
 /// The seed's step 1, as the two psql terminals would show it, and how sessions end.
-pub(super) fn say(e: &TraceEvent, who: char) -> Option<Said> {
+fn say(e: &TraceEvent, who: char) -> Option<Said> {
     let line = match e.what {
         What::Granted { .. } => format!("{who}: pg_try_advisory_lock(424242) → t"),
         What::Denied {

@@ -19,7 +19,7 @@
 //! Coarser in the real system: the Java client pings after T/3 minus up to a second of idleness, and
 //! reconnects after a random wait of up to a second.
 
-use super::Said;
+use super::{LockService, Said, Serve};
 use crate::lock::{Grant, LeaseRecord};
 use crate::scenario::Scenario;
 use crate::sim::{Ctx, Engine, Ev, Msg, Phase, Tag};
@@ -105,13 +105,55 @@ impl State {
     }
 }
 
+/// ZooKeeper's lock recipe on a pinged session (see the module's note).
+pub(crate) struct Zookeeper;
+
+impl LockService for Zookeeper {
+    type State = State;
+
+    fn reset(state: &mut State, clients: usize) {
+        state.reset(clients);
+    }
+
+    fn grants(state: &State) -> &[LeaseRecord] {
+        &state.records
+    }
+
+    fn say(sc: &Scenario, e: &TraceEvent, who: char) -> Option<Said> {
+        say(sc, e, who)
+    }
+}
+
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
+impl Serve<Zookeeper> for Engine {
+    fn on_event(&mut self, ctx: &Ctx, ev: Ev) {
+        self.on_zk_event(ctx, ev);
+    }
+
+    fn acquire(&mut self, ctx: &Ctx, c: u8) {
+        self.zk_acquire(ctx, c);
+    }
+
+    fn release(&mut self, ctx: &Ctx, c: u8, _value: u64) {
+        self.zk_release(ctx, c);
+    }
+
+    fn rightful(&self, _ctx: &Ctx) -> Option<u8> {
+        self.services.zookeeper.owner
+    }
+
+    fn on_script_end(&mut self, ctx: &Ctx, c: u8) {
+        self.zk_on_script_end(ctx, c);
+    }
+}
+
 #[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Engine {
     fn zk(&mut self) -> &mut State {
         &mut self.services.zookeeper
     }
 
-    pub(super) fn on_zk_event(&mut self, ctx: &Ctx, ev: Ev) {
+    fn on_zk_event(&mut self, ctx: &Ctx, ev: Ev) {
         let c = ev.client;
         match (ev.tag, self.msg(ev)) {
             (Tag::SessionOpenAt, _) => self.zk_open_at(ctx, c),
@@ -158,7 +200,7 @@ impl Engine {
         }
     }
 
-    pub(super) fn zk_acquire(&mut self, ctx: &Ctx, c: u8) {
+    fn zk_acquire(&mut self, ctx: &Ctx, c: u8) {
         let tag = if self.zk().conns[usize::from(c)].open {
             Tag::LockAt
         } else {
@@ -167,11 +209,11 @@ impl Engine {
         self.zk_send(ctx, c, tag);
     }
 
-    pub(super) fn zk_release(&mut self, ctx: &Ctx, c: u8) {
+    fn zk_release(&mut self, ctx: &Ctx, c: u8) {
         self.zk_send(ctx, c, Tag::UnlockAt);
     }
 
-    pub(super) fn zk_on_script_end(&mut self, ctx: &Ctx, c: u8) {
+    fn zk_on_script_end(&mut self, ctx: &Ctx, c: u8) {
         let conn = &mut self.zk().conns[usize::from(c)];
         if std::mem::take(&mut conn.open) {
             self.zk_send(ctx, c, Tag::SessionCloseAt);
@@ -540,7 +582,7 @@ impl Engine {
 }
 
 /// ZooKeeper's events in the transcript, as its API and Curator name them.
-pub(super) fn say(sc: &Scenario, e: &TraceEvent, who: char) -> Option<Said> {
+fn say(sc: &Scenario, e: &TraceEvent, who: char) -> Option<Said> {
     let line = match e.what {
         What::LeaseGranted { lease, .. } => {
             let t = Millis(sc.service.ttl.resolve(&sc.defaults()));

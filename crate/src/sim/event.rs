@@ -41,7 +41,7 @@ const OWN_LOCK: Props = Props {
 pub(crate) enum Carry {
     /// It carries nothing (a timer, or an index in `client`).
     Bare,
-    /// In the queue entry itself: a Redlock message ([`NodeMsg`]).
+    /// In the queue entry itself: 16 bits a service packs its message into ([`Ev::inline`]).
     Inline,
     /// In the mailbox slot of its kind and client.
     Mailbox,
@@ -175,29 +175,6 @@ impl Tag {
     }
 }
 
-/// A Redlock message's payload: node, answer and round, small enough to ride in the queue entry.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct NodeMsg {
-    pub node: u8,
-    pub ok: bool,
-    /// Wrapping at 12 bits: replies never lag thousands of rounds behind.
-    pub round: u16,
-}
-
-impl NodeMsg {
-    pub fn pack(self) -> u16 {
-        u16::from(self.node & 7) | (u16::from(self.ok) << 3) | ((self.round & 0xfff) << 4)
-    }
-
-    pub fn unpack(p: u16) -> NodeMsg {
-        NodeMsg {
-            node: (p & 7) as u8,
-            ok: p & 8 != 0,
-            round: p >> 4,
-        }
-    }
-}
-
 /// A write on its way to the storage.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct WriteMsg {
@@ -208,7 +185,8 @@ pub(crate) struct WriteMsg {
     pub snapshot: i64,
 }
 
-/// What an event of a `Mailbox` kind carries (a Redlock message rides in [`Ev::payload`] instead).
+/// What an event of a `Mailbox` kind carries (a message packed by its service rides in
+/// [`Ev::payload`] instead).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) enum Msg {
     #[default]
@@ -224,7 +202,7 @@ pub(crate) enum Msg {
 }
 
 /// An event as the queue holds it and a handler receives it: its kind, the client it belongs to (or the
-/// fault's or node's index) and the word that travels in the queue entry itself (a Redlock message; 0
+/// fault's or node's index) and the word that travels in the queue entry itself ([`Ev::inline`]; 0
 /// otherwise). Four bytes, passed in a register: a message of a `Mailbox` kind stays in its slot until
 /// the handler reads it ([`crate::sim::Engine::msg`]), so no event copies a message it does not read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -244,24 +222,29 @@ impl Ev {
         }
     }
 
-    /// A Redlock event: its message rides in the queue entry.
-    pub fn node(tag: Tag, client: u8, m: NodeMsg) -> Ev {
-        debug_assert!(tag.carry() == Inline, "{tag:?} carries no node message");
+    // (The core's services carry nothing inline: a build of the core alone leaves this and
+    // `inline_payload` unused.)
+    #[allow(dead_code)]
+    /// An event whose message rides in the queue entry: 16 bits its service packs (Redlock's node
+    /// replies, which a round sends to every node at once and so cannot wait in one mailbox slot).
+    pub fn inline(tag: Tag, client: u8, payload: u16) -> Ev {
+        debug_assert!(tag.carry() == Inline, "{tag:?} carries nothing inline");
         Ev {
             tag,
             client,
-            payload: m.pack(),
+            payload,
         }
     }
 
-    /// The Redlock message of a [`Ev::node`] event.
-    pub fn node_msg(self) -> NodeMsg {
+    /// The payload of an [`Ev::inline`] event.
+    #[allow(dead_code)]
+    pub fn inline_payload(self) -> u16 {
         debug_assert!(
             self.tag.carry() == Inline,
-            "{:?} carries no node message",
+            "{:?} carries nothing inline",
             self.tag
         );
-        NodeMsg::unpack(self.payload)
+        self.payload
     }
 }
 

@@ -47,10 +47,9 @@ impl Engine {
         for lock in &self.locks {
             self.run.leases.extend_from_slice(&lock.leases);
         }
-        self.run.leases.extend(self.services.own_grants().copied());
         self.run
             .leases
-            .extend_from_slice(self.services.dynamodb_grants());
+            .extend_from_slice(self.services.grants(ctx.service));
         if self.tracing() {
             self.merge_expiries();
             self.merge_clock_steps(ctx);

@@ -25,7 +25,7 @@ mod script;
 mod skip;
 mod storage;
 
-pub(crate) use event::{Ev, Msg, NodeMsg, Tag, WriteMsg};
+pub(crate) use event::{Ev, Msg, Tag, WriteMsg};
 
 use crate::error::Error;
 use crate::lock::LeaseService;
@@ -175,8 +175,13 @@ pub(crate) struct Ctx<'a> {
     pub idle: u64,
     pub lock_latency: u64,
     pub store_latency: u64,
+    // The next three are read by services only, and by none of the core's: a build of the core
+    // alone resolves them unread.
+    #[allow(dead_code)]
     pub naive: bool,
+    #[allow(dead_code)]
     pub timeout: u64,
+    #[allow(dead_code)]
     pub jitter: u64,
     /// Redlock's drift allowance for this TTL.
     pub drift: u64,
@@ -193,9 +198,9 @@ impl<'a> Ctx<'a> {
         naive: bool,
     ) -> Ctx<'a> {
         let svc = &sc.service;
-        let ttl = match svc.kind {
-            ServiceKind::Session => u64::MAX,
-            _ => svc.ttl.resolve(params),
+        let ttl = match crate::services::expires(svc.kind) {
+            true => svc.ttl.resolve(params),
+            false => u64::MAX,
         };
         Ctx {
             sc,
@@ -337,8 +342,8 @@ impl Engine {
         let (sc, params) = (ctx.sc, ctx.params);
         self.reset(ctx, trace, seed);
         self.fast_now = fast;
-        if sc.service.kind == ServiceKind::Redlock {
-            // A floor of the TTL that only Redlock's validity uses: other services' paths stay the
+        if crate::services::quorum(sc.service.kind) {
+            // A floor of the TTL that only a quorum's validity uses: other services' paths stay the
             // same along a TTL axis between their own choices, so sweeps and searches fill those cells.
             self.floor(ctx.drift);
         }

@@ -1,7 +1,6 @@
 //! Sweeps only: a polling client's denied retries, skipped in one jump (see [`Engine::set_fast`]).
 
 use super::{Ctx, Engine, EVENTS_MAX, SIM_TIME_US_MAX};
-use crate::scenario::ServiceKind;
 
 /// The client was just denied; its next `polls` attempts — a `Step` at `first + j·period`, the request
 /// reaching the lock `lat` later and the refusal coming back `lat` after that — would all be denied too,
@@ -44,6 +43,8 @@ impl Engine {
     }
 
     fn skippable(&mut self, ctx: &Ctx, c: u8, every: u64) -> Option<Skip> {
+        // Its one server is `locks[0]` (the caller, `retry_acquire`, asks only for such a client).
+        debug_assert!(crate::services::polls_one_server(ctx.service));
         let st = &self.clients[usize::from(c)];
         let (now, lat) = (self.now.0, ctx.lock_latency);
         let (first, free) = (now.saturating_add(every), self.locks[0].free_at().0);
@@ -59,14 +60,7 @@ impl Engine {
         );
         let period = every.checked_add(2 * lat)?;
         let st = &self.clients[usize::from(c)];
-        if self.skip.is_some()
-            || period == 0
-            || ctx.service == ServiceKind::Redlock
-            || st.session_dead
-            || frozen
-            || late
-            || free_first
-        {
+        if self.skip.is_some() || period == 0 || st.session_dead || frozen || late || free_first {
             return None;
         }
         let denied = (free - lat - 1 - first) / period + 1;
