@@ -14,6 +14,7 @@ pub mod client;
 pub mod clock;
 pub mod error;
 pub mod scenario;
+mod services;
 pub mod sig;
 pub mod store;
 pub mod time;

@@ -1,0 +1,86 @@
+//! Kubernetes's own part of the scenario format: `service: kubernetes [lease=D] [renew-deadline=D]
+//! [retry=D] [request-timeout=D] [client-go=1.11|1.12] [tokens=transitions|no]` — client-go's leader
+//! election on a Lease object: LeaseDuration 15 s, RenewDeadline 10 s, RetryPeriod 2 s, a request the
+//! API server never answers fails after 60 s; a candidate takes over a lease duration after it last
+//! saw the record change, by its own clock; the naive switch is client-go 1.11's renew, whose request
+//! the deadline does not bound (`client-go=1.11` makes it the scenario's default); no token unless
+//! `tokens=transitions`; its API server is `n1` (`cut A n1` cuts a client off it).
+
+use super::ServiceFormat;
+use crate::client::Dur;
+use crate::error::Error;
+use crate::scenario::parser::Parser;
+use crate::scenario::{Scenario, ServiceSpec};
+use crate::time::MS;
+
+pub(crate) struct Kubernetes;
+
+impl ServiceFormat for Kubernetes {
+    fn defaults(&self, svc: &mut ServiceSpec) {
+        svc.tokens = false; // client-go hands the leader no token
+        svc.ttl = Dur::Lit(15_000 * MS);
+    }
+
+    fn keys(&self) -> &'static [&'static str] {
+        &[
+            "lease",
+            "renew-deadline",
+            "retry",
+            "request-timeout",
+            "client-go",
+        ]
+    }
+
+    /// client-go's `lease=D` (LeaseDuration), `renew-deadline=D`, `retry=D` (RetryPeriod), the API
+    /// server's `request-timeout=D`, and `client-go=1.11|1.12`.
+    fn setting(&self, p: &mut Parser<'_>, k: &str, v: &str) -> Result<(), Error> {
+        match k {
+            "lease" => p.sc().service.ttl = p.dur(v)?,
+            "renew-deadline" => p.sc().service.renew_deadline = p.dur(v)?,
+            "retry" => p.sc().service.retry_period = p.dur(v)?,
+            "request-timeout" => p.sc().service.request_timeout = p.dur(v)?,
+            _ => {
+                p.sc().service.naive_default = match v {
+                    "1.11" => true,
+                    "1.12" => false,
+                    _ => return Err(p.err("client-go must be 1.11 or 1.12")),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn token_words(&self) -> &'static [&'static str] {
+        &["transitions"]
+    }
+
+    fn named_nodes(&self) -> bool {
+        true
+    }
+
+    /// client-go's own checks (`NewLeaderElector`), on the defaults: LeaseDuration > RenewDeadline >
+    /// JitterFactor (1.2) × RetryPeriod > 0. A run with other values is the lab's to try.
+    fn check_whole(&self, sc: &Scenario) -> Result<(), Error> {
+        let (svc, d) = (&sc.service, sc.defaults());
+        let (lease, renew) = (svc.ttl.resolve(&d), svc.renew_deadline.resolve(&d));
+        let (retry, timeout) = (
+            svc.retry_period.resolve(&d),
+            svc.request_timeout.resolve(&d),
+        );
+        let why = if lease <= renew {
+            "the lease duration must be longer than the renew deadline (client-go refuses it)"
+        } else if renew * 5 <= retry * 6 {
+            "the renew deadline must be longer than 1.2 × the retry period (client-go refuses it)"
+        } else if retry == 0 || timeout == 0 {
+            "the retry period and the request timeout must be longer than zero"
+        } else {
+            return Ok(());
+        };
+        Err(Error::Scenario {
+            id: sc.id.to_string(),
+            line: 0,
+            col: 0,
+            why: why.into(),
+        })
+    }
+}

@@ -1,0 +1,17 @@
+//! The lease service's own part of the scenario format: `service: lease ttl=D [lock-delay=D]
+//! [tokens=yes|no] [first-token=N]` — one lock server with leases on its own clock, fencing tokens on
+//! by default (`tokens=yes`). Its settings are all shared ones; its clients may `renew`.
+
+use super::ServiceFormat;
+
+pub(crate) struct Lease;
+
+impl ServiceFormat for Lease {
+    fn token_words(&self) -> &'static [&'static str] {
+        &["yes"]
+    }
+
+    fn renews(&self) -> bool {
+        true
+    }
+}

@@ -1,0 +1,328 @@
+//! The lock services a scenario can run against, and the one list of them: [`ServiceKind`], and each
+//! service's own part of the scenario format in its home, `services/NAME.rs` — its defaults, its own
+//! `key=value` settings and their checks, its word for `tokens=`, its faults — behind one interface,
+//! [`ServiceFormat`]. The shared parser (`scenario/`) names no service: it asks the scenario's service
+//! through [`format_of`], and the messages that list services are made here from [`LISTED`].
+//!
+//! Adding a service to the model: a `ServiceKind` variant with its `name()`, its home file, its
+//! `mod` line, a line in [`format_of`] and one in [`LISTED`].
+//!
+//! A trait of unit structs rather than a table of function pointers: each service overrides only what
+//! it has, the rest is the trait's default. The parser alone reaches these (through `format_of`), so
+//! a build that never parses (the page's wasm) carries none of it; [`ServiceKind::name`] and
+//! [`ServiceKind::has_naive`], which runs read, stay plain matches.
+
+mod consul;
+mod dynamodb;
+pub(crate) mod etcd;
+mod hazelcast;
+mod kubernetes;
+mod lease;
+mod redis;
+pub(crate) mod redlock;
+mod session;
+mod zookeeper;
+
+use crate::error::Error;
+use crate::scenario::parser::Parser;
+use crate::scenario::{Scenario, ServiceSpec};
+
+/// What kind of lock service.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ServiceKind {
+    /// A lease with a TTL on the service's clock, fencing tokens optional.
+    Lease,
+    /// A PostgreSQL advisory lock: no TTL; held until unlock or until the holder's session ends
+    /// (terminated by an admin, or timed out by keepalives while the client is frozen). No tokens.
+    Session,
+    /// A single redis: `SET key value NX PX ttl` on the server's wall clock, value-checked release.
+    /// Tokens only from `INCR` on the same redis (`tokens=incr`), which an async-replica failover
+    /// can roll back.
+    Redis,
+    /// Redlock: `nodes` independent redis servers; a client holds the lock when a majority granted it
+    /// and, unless it is naive, the validity `ttl − elapsed − drift` is still positive.
+    Redlock,
+    /// etcd's lock API (`v3lock`) on a lease the client keeps alive: each waiter's key is queued by its
+    /// create revision; the lowest live key holds the lock; a lease that is not kept alive expires and
+    /// its keys are deleted. The holder's key revision is the fencing token (or, as `contrib/lock`
+    /// does, the lease ID).
+    Etcd,
+    /// ZooKeeper's lock recipe (as Curator's InterProcessMutex runs it): a session kept alive by
+    /// pings, an ephemeral sequential node per contender, the lowest holds, each waiter watches its
+    /// predecessor; an expired session's nodes are deleted. The holder's node `czxid` is the token.
+    Zookeeper,
+    /// The DynamoDB lock client (awslabs): the lock is an item whose record version number (RVN) is
+    /// a random GUID; the holder's heartbeats write a new one; a waiter that sees the same RVN for
+    /// the lease duration, on its own clock, takes the item over with a put conditional on it. The
+    /// RVN is the token (an ID: only equality means anything).
+    Dynamodb,
+    /// Hazelcast's FencedLock on a CP session kept alive by heartbeats: the CP group closes a session
+    /// that sent none for its TTL and releases its lock to the next waiter; the fence (the Raft commit
+    /// index of the holder's lock call) is the token.
+    Hazelcast,
+    /// Kubernetes leader election (client-go's `LeaderElector` on a `coordination.k8s.io` Lease): the
+    /// record is updated optimistically (resourceVersion); a candidate takes over once a lease
+    /// duration has passed, by its own clock, since it last saw the record change; the leader renews
+    /// every retry period and stops leading when it cannot renew within the renew deadline. No token
+    /// unless `tokens=transitions` (the record's `leaseTransitions`).
+    Kubernetes,
+    /// Consul's sessions and KV locks (as the Go client's `api.Lock` uses them): a session with a TTL
+    /// renewed every half TTL, invalidated by the server after twice the TTL without a renewal; its
+    /// lock is then released and closed for the session's lock-delay. `PUT ?acquire` succeeds on a
+    /// key no session holds once no lock-delay is in force; the key's `LockIndex` is the token.
+    Consul,
+}
+
+impl ServiceKind {
+    /// The name scenario files and the run JSON use.
+    pub fn name(self) -> &'static str {
+        match self {
+            ServiceKind::Lease => "lease",
+            ServiceKind::Session => "session",
+            ServiceKind::Redis => "redis",
+            ServiceKind::Redlock => "redlock",
+            ServiceKind::Etcd => "etcd",
+            ServiceKind::Zookeeper => "zookeeper",
+            ServiceKind::Dynamodb => "dynamodb",
+            ServiceKind::Hazelcast => "hazelcast",
+            ServiceKind::Kubernetes => "kubernetes",
+            ServiceKind::Consul => "consul",
+        }
+    }
+
+    /// Whether the naive switch means something for this service: Redlock clients that trust a
+    /// majority of OKs without checking the validity; an etcd server without the waiter check that
+    /// etcd 3.4.4 added (it grants a waiter whose lease expired while it waited); client-go before
+    /// Kubernetes 1.12, whose renew waits for a hung request past the renew deadline.
+    pub fn has_naive(self) -> bool {
+        matches!(
+            self,
+            ServiceKind::Redlock | ServiceKind::Etcd | ServiceKind::Kubernetes
+        )
+    }
+}
+
+/// A lock service's own part of the scenario format. Every method has a default, what a service
+/// without that part needs: a service overrides what it has.
+pub(crate) trait ServiceFormat {
+    /// Its defaults, set on the empty scenario's service when `service: NAME` names it.
+    fn defaults(&self, _svc: &mut ServiceSpec) {}
+
+    /// The keys of its own `key=value` settings (the shared ones, `ttl=` and the like, are the
+    /// parser's). Two services may share a key (`heartbeat`, `lease`): the scenario's reads it.
+    fn keys(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// One of its own settings (`k` is one of its `keys`), in a scenario of this service.
+    fn setting(&self, _p: &mut Parser<'_>, _k: &str, _v: &str) -> Result<(), Error> {
+        Ok(())
+    }
+
+    /// Checks the value of one of its own settings that a scenario of another service writes, before
+    /// the error that says which service it needs.
+    fn check_foreign(&self, _p: &mut Parser<'_>, _k: &str, _v: &str) -> Result<(), Error> {
+        Ok(())
+    }
+
+    /// The words of `tokens=` that turn its tokens on (`no` turns any service's off).
+    fn token_words(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// What a token word of its own chooses besides turning tokens on.
+    fn token(&self, _svc: &mut ServiceSpec, _word: &str) {}
+
+    /// Whether its clients may `renew` (the other services keep their locks alive themselves).
+    fn renews(&self) -> bool {
+        false
+    }
+
+    /// Whether a scenario names its servers (`n1` …: in `node`, `reach=`, `latency=`, `cut`).
+    fn named_nodes(&self) -> bool {
+        false
+    }
+
+    /// The faults only it has (`at D: WORD …`).
+    fn faults(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Its checks on the service line, once every setting on it is read.
+    fn check_line(&self, _p: &mut Parser<'_>) -> Result<(), Error> {
+        Ok(())
+    }
+
+    /// Its checks on the whole scenario, once every line has parsed.
+    fn check_whole(&self, _sc: &Scenario) -> Result<(), Error> {
+        Ok(())
+    }
+}
+
+/// The service's own part of the format: the one dispatch by kind, one line per service.
+pub(crate) fn format_of(kind: ServiceKind) -> &'static dyn ServiceFormat {
+    match kind {
+        ServiceKind::Lease => &lease::Lease,
+        ServiceKind::Session => &session::Session,
+        ServiceKind::Redis => &redis::Redis,
+        ServiceKind::Redlock => &redlock::Redlock,
+        ServiceKind::Etcd => &etcd::Etcd,
+        ServiceKind::Zookeeper => &zookeeper::Zookeeper,
+        ServiceKind::Dynamodb => &dynamodb::Dynamodb,
+        ServiceKind::Hazelcast => &hazelcast::Hazelcast,
+        ServiceKind::Kubernetes => &kubernetes::Kubernetes,
+        ServiceKind::Consul => &consul::Consul,
+    }
+}
+
+/// Every service, in the order the format's messages list them.
+const LISTED: [ServiceKind; 10] = [
+    ServiceKind::Lease,
+    ServiceKind::Session,
+    ServiceKind::Redis,
+    ServiceKind::Redlock,
+    ServiceKind::Etcd,
+    ServiceKind::Zookeeper,
+    ServiceKind::Hazelcast,
+    ServiceKind::Kubernetes,
+    ServiceKind::Consul,
+    ServiceKind::Dynamodb,
+];
+
+/// A node named in a scenario whose service names none.
+pub(crate) const NODES_NEEDED: &str =
+    "nodes need `service: redlock` (or zookeeper's or kubernetes's one server, n1) declared before them";
+
+/// The service `service: WORD` names, if any.
+pub(crate) fn named(word: &str) -> Option<ServiceKind> {
+    LISTED.into_iter().find(|k| k.name() == word)
+}
+
+/// `a, b, c and d` (or `… or d`): a list in a message.
+fn words(items: &[String], last: &str) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., end] => format!("{} {last} {end}", init.join(", ")),
+    }
+}
+
+/// "lease, session, … or dynamodb": what `service:` may name.
+pub(crate) fn names() -> String {
+    let names: Vec<String> = LISTED.iter().map(|k| k.name().to_string()).collect();
+    words(&names, "or")
+}
+
+/// "yes or no (lease), incr or no (redis), …": every service's words for `tokens=`.
+pub(crate) fn token_words() -> String {
+    let each: Vec<String> = LISTED
+        .iter()
+        .filter(|k| !format_of(**k).token_words().is_empty())
+        .map(|k| {
+            let own: Vec<String> = format_of(*k)
+                .token_words()
+                .iter()
+                .map(|w| w.to_string())
+                .collect();
+            format!("{} or no ({})", own.join(", "), k.name())
+        })
+        .collect();
+    each.join(", ")
+}
+
+/// "lease, session and redis": the services whose clients may `renew`.
+pub(crate) fn renewers() -> String {
+    let names: Vec<String> = LISTED
+        .iter()
+        .filter(|k| format_of(**k).renews())
+        .map(|k| k.name().to_string())
+        .collect();
+    words(&names, "and")
+}
+
+/// The services a setting's key belongs to, in [`LISTED`]'s order.
+fn owners(key: &str) -> impl Iterator<Item = ServiceKind> + '_ {
+    LISTED
+        .into_iter()
+        .filter(move |k| format_of(*k).keys().contains(&key))
+}
+
+/// A service setting that is not the scenario's service's own: the first owner's check of its value,
+/// then "KEY needs `service: A` or `service: B`"; `None` if no service has that key.
+pub(crate) fn foreign_setting(p: &mut Parser<'_>, k: &str, v: &str) -> Option<Error> {
+    let first = owners(k).next()?;
+    if let Err(e) = format_of(first).check_foreign(p, k, v) {
+        return Some(e);
+    }
+    let needs: Vec<String> = owners(k)
+        .map(|o| format!("`service: {}`", o.name()))
+        .collect();
+    Some(p.err(format!("{k} needs {}", needs.join(" or "))))
+}
+
+/// "crash and restart need `service: redlock` declared before them": a fault only another service
+/// has; `None` if no service has it.
+pub(crate) fn fault_needs(word: &str) -> Option<String> {
+    let owner = LISTED
+        .into_iter()
+        .find(|k| format_of(*k).faults().contains(&word))?;
+    let own: Vec<String> = format_of(owner)
+        .faults()
+        .iter()
+        .map(|w| w.to_string())
+        .collect();
+    let (verb, it) = if own.len() == 1 {
+        ("needs", "it")
+    } else {
+        ("need", "them")
+    };
+    let name = owner.name();
+    Some(format!(
+        "{} {verb} `service: {name}` declared before {it}",
+        words(&own, "and")
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::client::Dur;
+    use crate::time::SEC;
+
+    /// Each service once in the list the messages are made from, each with its own format.
+    #[test]
+    fn every_service_is_listed_once() {
+        for (i, k) in LISTED.iter().enumerate() {
+            assert_eq!(named(k.name()), Some(*k));
+            assert!(!LISTED[..i].contains(k), "{k:?} listed twice");
+        }
+    }
+
+    /// `lease` belongs to Kubernetes and DynamoDB, `heartbeat` to Hazelcast and DynamoDB: each is
+    /// read by the scenario's service, and elsewhere the error names both.
+    #[test]
+    fn a_shared_setting_goes_to_the_scenario_s_service() {
+        let svc = |line: &str| {
+            let body = "title: t\nsummary: s\nclient A: acquire; read; write 1; release\n";
+            Scenario::parse(&format!("id: x\nservice: {line}\n{body}"))
+        };
+        let k8s = svc("kubernetes lease=20s").unwrap();
+        let dynamo = svc("dynamodb lease=20s heartbeat=2s").unwrap();
+        let hz = svc("hazelcast heartbeat=2s").unwrap();
+        assert_eq!(k8s.service.kind, ServiceKind::Kubernetes);
+        assert_eq!(k8s.service.ttl, Dur::Lit(20 * SEC));
+        assert_eq!(dynamo.service.ttl, Dur::Lit(20 * SEC));
+        assert_eq!(dynamo.service.keepalive, Dur::Lit(2 * SEC));
+        assert_eq!(hz.service.keepalive, Dur::Lit(2 * SEC));
+        let lease = svc("etcd lease=20s").unwrap_err().to_string();
+        assert!(
+            lease.contains("`service: kubernetes` or `service: dynamodb`"),
+            "{lease}"
+        );
+        let beat = svc("etcd heartbeat=2s").unwrap_err().to_string();
+        assert!(
+            beat.contains("`service: hazelcast` or `service: dynamodb`"),
+            "{beat}"
+        );
+    }
+}

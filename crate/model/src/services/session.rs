@@ -1,0 +1,23 @@
+//! The session service's own part of the scenario format: `service: session [idle=D]` — a PostgreSQL
+//! advisory lock: no TTL, no tokens; `idle` ends a frozen client's session after that long without
+//! keepalives. Its own fault: `at D: terminate A` (an admin ends A's database session). Its clients
+//! may `renew`, and `read via session` / `write N via session` go through the session holding the lock.
+
+use super::ServiceFormat;
+use crate::scenario::ServiceSpec;
+
+pub(crate) struct Session;
+
+impl ServiceFormat for Session {
+    fn defaults(&self, svc: &mut ServiceSpec) {
+        svc.tokens = false;
+    }
+
+    fn renews(&self) -> bool {
+        true
+    }
+
+    fn faults(&self) -> &'static [&'static str] {
+        &["terminate"]
+    }
+}

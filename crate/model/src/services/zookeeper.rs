@@ -1,0 +1,48 @@
+//! ZooKeeper's own part of the scenario format: `service: zookeeper session=D [tick=D]
+//! [suspended=error|tolerate] [tokens=czxid|no]` — a session (6 s by default) kept alive by pings
+//! every third of its timeout; ephemeral sequential nodes, the lowest holds; Curator's SUSPENDED after
+//! two thirds of the timeout without a reply, LOST a timeout later; its one server is `n1`
+//! (`cut A n1` cuts a client off it).
+
+use super::ServiceFormat;
+use crate::client::Dur;
+use crate::error::Error;
+use crate::scenario::parser::Parser;
+use crate::scenario::ServiceSpec;
+use crate::time::MS;
+
+pub(crate) struct Zookeeper;
+
+impl ServiceFormat for Zookeeper {
+    fn defaults(&self, svc: &mut ServiceSpec) {
+        svc.ttl = Dur::Lit(6_000 * MS);
+    }
+
+    fn keys(&self) -> &'static [&'static str] {
+        &["session", "tick", "suspended"]
+    }
+
+    /// `session=D` (the session timeout), `tick=D` (the server's tickTime), `suspended=error|tolerate`.
+    fn setting(&self, p: &mut Parser<'_>, k: &str, v: &str) -> Result<(), Error> {
+        match k {
+            "session" => p.sc().service.ttl = p.dur(v)?,
+            "tick" => p.sc().service.tick = p.dur(v)?,
+            _ => {
+                p.sc().service.tolerate_suspended = match v {
+                    "error" => false,
+                    "tolerate" => true,
+                    _ => return Err(p.err("suspended must be error or tolerate")),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn token_words(&self) -> &'static [&'static str] {
+        &["czxid"]
+    }
+
+    fn named_nodes(&self) -> bool {
+        true
+    }
+}
