@@ -34,18 +34,21 @@ impl ServiceFormat for Kubernetes {
     /// client-go's `lease=D` (LeaseDuration), `renew-deadline=D`, `retry=D` (RetryPeriod), the API
     /// server's `request-timeout=D`, and `client-go=1.11|1.12`.
     fn setting(&self, p: &mut Parser<'_>, k: &str, v: &str) -> Result<(), Error> {
+        if k == "client-go" {
+            p.sc().service.naive_default = match v {
+                "1.11" => true,
+                "1.12" => false,
+                _ => return Err(p.err("client-go must be 1.11 or 1.12")),
+            };
+            return Ok(());
+        }
+        let d = p.dur(v)?;
+        let svc = &mut p.sc().service;
         match k {
-            "lease" => p.sc().service.ttl = p.dur(v)?,
-            "renew-deadline" => p.sc().service.renew_deadline = p.dur(v)?,
-            "retry" => p.sc().service.retry_period = p.dur(v)?,
-            "request-timeout" => p.sc().service.request_timeout = p.dur(v)?,
-            _ => {
-                p.sc().service.naive_default = match v {
-                    "1.11" => true,
-                    "1.12" => false,
-                    _ => return Err(p.err("client-go must be 1.11 or 1.12")),
-                }
-            }
+            "lease" => svc.ttl = d,
+            "renew-deadline" => svc.renew_deadline = d,
+            "retry" => svc.retry_period = d,
+            _ => svc.request_timeout = d,
         }
         Ok(())
     }

@@ -198,66 +198,78 @@ pub(crate) fn named(word: &str) -> Option<ServiceKind> {
     LISTED.into_iter().find(|k| k.name() == word)
 }
 
-/// `a, b, c and d` (or `… or d`): a list in a message.
-fn words(items: &[String], last: &str) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [init @ .., end] => format!("{} {last} {end}", init.join(", ")),
+/// Appends `a, b, c and d` to a message: `items` parted by `sep`, the last two by `last`.
+fn push_list(out: &mut String, items: &[&str], sep: &str, last: &str) {
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push_str(if i + 1 == items.len() { last } else { sep });
+        }
+        out.push_str(item);
     }
+}
+
+/// The names of the services `pick` chooses, in [`LISTED`]'s order, and how many (no allocation:
+/// the parser's wasm build is budgeted for size).
+fn picked(pick: impl Fn(&dyn ServiceFormat) -> bool) -> ([&'static str; LISTED.len()], usize) {
+    let (mut names, mut n) = ([""; LISTED.len()], 0);
+    for k in LISTED {
+        if pick(format_of(k)) {
+            names[n] = k.name();
+            n += 1;
+        }
+    }
+    (names, n)
 }
 
 /// "lease, session, … or dynamodb": what `service:` may name.
 pub(crate) fn names() -> String {
-    let names: Vec<String> = LISTED.iter().map(|k| k.name().to_string()).collect();
-    words(&names, "or")
+    let (names, n) = picked(|_| true);
+    let mut out = String::new();
+    push_list(&mut out, &names[..n], ", ", " or ");
+    out
 }
 
 /// "yes or no (lease), incr or no (redis), …": every service's words for `tokens=`.
 pub(crate) fn token_words() -> String {
-    let each: Vec<String> = LISTED
-        .iter()
-        .filter(|k| !format_of(**k).token_words().is_empty())
-        .map(|k| {
-            let own: Vec<String> = format_of(*k)
-                .token_words()
-                .iter()
-                .map(|w| w.to_string())
-                .collect();
-            format!("{} or no ({})", own.join(", "), k.name())
-        })
-        .collect();
-    each.join(", ")
+    let mut out = String::new();
+    for k in LISTED {
+        let own = format_of(k).token_words();
+        if own.is_empty() {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(", ");
+        }
+        push_list(&mut out, own, ", ", ", ");
+        out.push_str(" or no (");
+        out.push_str(k.name());
+        out.push(')');
+    }
+    out
 }
 
 /// "lease, session and redis": the services whose clients may `renew`.
 pub(crate) fn renewers() -> String {
-    let names: Vec<String> = LISTED
-        .iter()
-        .filter(|k| format_of(**k).renews())
-        .map(|k| k.name().to_string())
-        .collect();
-    words(&names, "and")
-}
-
-/// The services a setting's key belongs to, in [`LISTED`]'s order.
-fn owners(key: &str) -> impl Iterator<Item = ServiceKind> + '_ {
-    LISTED
-        .into_iter()
-        .filter(move |k| format_of(*k).keys().contains(&key))
+    let (names, n) = picked(|f| f.renews());
+    let mut out = String::new();
+    push_list(&mut out, &names[..n], ", ", " and ");
+    out
 }
 
 /// A service setting that is not the scenario's service's own: the first owner's check of its value,
 /// then "KEY needs `service: A` or `service: B`"; `None` if no service has that key.
 pub(crate) fn foreign_setting(p: &mut Parser<'_>, k: &str, v: &str) -> Option<Error> {
-    let first = owners(k).next()?;
+    let (owners, n) = picked(|f| f.keys().contains(&k));
+    let first = named(owners[..n].first()?)?;
     if let Err(e) = format_of(first).check_foreign(p, k, v) {
         return Some(e);
     }
-    let needs: Vec<String> = owners(k)
-        .map(|o| format!("`service: {}`", o.name()))
-        .collect();
-    Some(p.err(format!("{k} needs {}", needs.join(" or "))))
+    let mut why = String::from(k);
+    why.push_str(" needs `service: ");
+    let or = "` or `service: ";
+    push_list(&mut why, &owners[..n], or, or);
+    why.push('`');
+    Some(p.err(why))
 }
 
 /// "crash and restart need `service: redlock` declared before them": a fault only another service
@@ -266,11 +278,9 @@ pub(crate) fn fault_needs(word: &str) -> Option<String> {
     let owner = LISTED
         .into_iter()
         .find(|k| format_of(*k).faults().contains(&word))?;
-    let own: Vec<String> = format_of(owner)
-        .faults()
-        .iter()
-        .map(|w| w.to_string())
-        .collect();
+    let own = format_of(owner).faults();
+    let mut list = String::new();
+    push_list(&mut list, own, ", ", " and ");
     let (verb, it) = if own.len() == 1 {
         ("needs", "it")
     } else {
@@ -278,8 +288,7 @@ pub(crate) fn fault_needs(word: &str) -> Option<String> {
     };
     let name = owner.name();
     Some(format!(
-        "{} {verb} `service: {name}` declared before {it}",
-        words(&own, "and")
+        "{list} {verb} `service: {name}` declared before {it}"
     ))
 }
 
@@ -296,6 +305,39 @@ mod tests {
             assert_eq!(named(k.name()), Some(*k));
             assert!(!LISTED[..i].contains(k), "{k:?} listed twice");
         }
+    }
+
+    /// The messages made from the list read as they did when they were written out.
+    #[test]
+    fn the_messages_list_services_in_their_order() {
+        assert_eq!(
+            names(),
+            "lease, session, redis, redlock, etcd, zookeeper, hazelcast, kubernetes, consul or dynamodb"
+        );
+        assert_eq!(
+            token_words(),
+            "yes or no (lease), incr or no (redis), revision, lease-id or no (etcd), czxid or no \
+             (zookeeper), fence or no (hazelcast), transitions or no (kubernetes), lock-index or no \
+             (consul), rvn or no (dynamodb)"
+        );
+        assert_eq!(renewers(), "lease, session and redis");
+        assert_eq!(
+            fault_needs("restart").unwrap(),
+            "crash and restart need `service: redlock` declared before them"
+        );
+        assert_eq!(
+            fault_needs("terminate").unwrap(),
+            "terminate needs `service: session` declared before it"
+        );
+        assert_eq!(fault_needs("pause"), None);
+        let err = |line: &str| {
+            let text = format!("id: x\nservice: {line}\n");
+            Scenario::parse(&text).unwrap_err().to_string()
+        };
+        assert!(err("lease nodes=4").ends_with(": nodes must be 1, 3, 5 or 7"));
+        assert!(err("lease nodes=3").ends_with(": nodes needs `service: redlock`"));
+        assert!(err("lease tick=1s").ends_with(": tick needs `service: zookeeper`"));
+        assert!(err("lease bogus=1").ends_with(": unknown service setting \"bogus\""));
     }
 
     /// `lease` belongs to Kubernetes and DynamoDB, `heartbeat` to Hazelcast and DynamoDB: each is

@@ -24,16 +24,19 @@ impl ServiceFormat for Zookeeper {
 
     /// `session=D` (the session timeout), `tick=D` (the server's tickTime), `suspended=error|tolerate`.
     fn setting(&self, p: &mut Parser<'_>, k: &str, v: &str) -> Result<(), Error> {
+        if k == "suspended" {
+            p.sc().service.tolerate_suspended = match v {
+                "error" => false,
+                "tolerate" => true,
+                _ => return Err(p.err("suspended must be error or tolerate")),
+            };
+            return Ok(());
+        }
+        let d = p.dur(v)?;
+        let svc = &mut p.sc().service;
         match k {
-            "session" => p.sc().service.ttl = p.dur(v)?,
-            "tick" => p.sc().service.tick = p.dur(v)?,
-            _ => {
-                p.sc().service.tolerate_suspended = match v {
-                    "error" => false,
-                    "tolerate" => true,
-                    _ => return Err(p.err("suspended must be error or tolerate")),
-                }
-            }
+            "session" => svc.ttl = d,
+            _ => svc.tick = d,
         }
         Ok(())
     }
