@@ -14,13 +14,13 @@ use crate::time::{parse_duration, MS};
 /// A parse under way: [`Scenario::parse_all`] runs one.
 #[derive(Default)]
 pub(crate) struct Parser<'t> {
-    pub(super) sc: Option<Scenario>,
+    sc: Option<Scenario>,
     pub(super) line: usize,
     /// The current line as written, to turn a word of it into a column.
-    pub(super) raw: &'t str,
+    raw: &'t str,
     /// The column (from 1, in characters) of the word being read: where an error points.
-    pub(super) col: usize,
-    pub(super) errors: Vec<Error>,
+    col: usize,
+    errors: Vec<Error>,
     /// A `service:` line was read (there may be one).
     pub(super) service_seen: bool,
 }
@@ -53,7 +53,7 @@ fn shown(why: String) -> String {
     out
 }
 
-pub(super) fn split_key(line: &str) -> Option<(&str, &str)> {
+fn split_key(line: &str) -> Option<(&str, &str)> {
     let (k, v) = line.split_once(':')?;
     Some((k.trim(), v.trim()))
 }
