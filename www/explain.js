@@ -50,8 +50,9 @@ export function describeEvent(e, run, d, num) {
   else if (key === 'released' && e.ended_lease === false && run.service === 'dynamodb') key = 'released-failed';
   // Consul: a session destroyed while it holds the key releases it under lock-delay.
   if (run.service === 'consul' && key === 'session-ended-disconnected' && e.freed_lock) key = 'session-ended-freed';
-  // etcd, ZooKeeper, Hazelcast, Kubernetes, Consul and DynamoDB word their grants, failures, expiries and unlocks in their own terms.
-  if (OWN_WORDS.includes(run.service) && `${run.service}-${key}` in d.ev) key = `${run.service}-${key}`;
+  // A service beyond the seed's three words its grants, failures, expiries and unlocks in its own
+  // terms where the dictionary has them (`SERVICE-KIND` in the language's `ev`).
+  if (!CORE_WORDS.includes(run.service) && `${run.service}-${key}` in d.ev) key = `${run.service}-${key}`;
   // Redlock: the node's own words for what happens on it.
   if (e.node != null && ['granted', 'grantedNoToken', 'denied', 'released', 'lease-expired', 'server-clock-step'].includes(key)) key = `node-${key}`;
   v.freed = e.freed_lock ? d.ev.freed : '';
@@ -59,8 +60,9 @@ export function describeEvent(e, run, d, num) {
   return key in d.ev ? fmt(d.ev[key], v) : `${e.actor}: ${e.kind}`;
 }
 
-// The services that word their own events in the table (keys `SERVICE-KIND` in the language's `ev`).
-export const OWN_WORDS = ['etcd', 'zookeeper', 'hazelcast', 'kubernetes', 'consul', 'dynamodb'];
+// The seed's services, worded by the events' own keys: their names begin keys of other kinds
+// (`lease-granted` is etcd's lease, not the seed's grant).
+const CORE_WORDS = ['lease', 'session', 'redis'];
 
 /** Who the events table names: the client itself, or the lock service / storage acting on it. */
 export function whoOf(e, d) {
@@ -190,7 +192,7 @@ export function safetyMargin(run, d, num) {
     const broke = causes.length ? fmt(d.marginBecause, { causes: causes.join(d.marginAnd) }) : '';
     out.push(`${head} ${broke}`.trim());
   }
-  if (!out.length) out.push(run.service === 'session' ? d.marginNoTtl : d.marginOk);
+  if (!out.length) out.push(['session', 'mysql'].includes(run.service) ? d.marginNoTtl : d.marginOk);
   return out;
 }
 

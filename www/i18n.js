@@ -29,7 +29,7 @@ const en = {
 
   settings: 'Settings',
   scenario: 'Scenario',
-  groups: { seed: 'The seed', kleppmann: 'Kleppmann’s cases', antirez: 'antirez’s replies', postgres: 'PostgreSQL', networks: 'Networks', services: 'Lock services', clocks: 'Clocks', etcd: 'etcd', zookeeper: 'ZooKeeper', storage: 'Storage that fences', hazelcast: 'Hazelcast', kubernetes: 'Kubernetes', consul: 'Consul', dynamodb: 'DynamoDB' },
+  groups: { seed: 'The seed', kleppmann: 'Kleppmann’s cases', antirez: 'antirez’s replies', postgres: 'PostgreSQL', networks: 'Networks', services: 'Lock services', clocks: 'Clocks', etcd: 'etcd', zookeeper: 'ZooKeeper', storage: 'Storage that fences', hazelcast: 'Hazelcast', kubernetes: 'Kubernetes', consul: 'Consul', dynamodb: 'DynamoDB', mysql: 'MySQL' },
   ttl: 'TTL (lease length)',
   pause: 'Pause',
   pauseAsDelay: 'Pause (here: network delay of A’s write)',
@@ -139,7 +139,7 @@ const en = {
 
   svgDescService: 'The lock service here is the {s}.',
 
-  lanes: { lock: 'Lock service', redis: 'Redis (one server)', etcd: 'etcd server', zookeeper: 'ZooKeeper ensemble', hazelcast: 'Hazelcast CP group', kubernetes: 'Kubernetes API server', consul: 'Consul server', dynamodb: 'DynamoDB lock table', node: 'Redis node n{n}', client: 'Client {c}', storage: 'Storage' },
+  lanes: { lock: 'Lock service', redis: 'Redis (one server)', etcd: 'etcd server', zookeeper: 'ZooKeeper ensemble', hazelcast: 'Hazelcast CP group', kubernetes: 'Kubernetes API server', consul: 'Consul server', dynamodb: 'DynamoDB lock table', mysql: 'MySQL server', node: 'Redis node n{n}', client: 'Client {c}', storage: 'Storage' },
   clockWall: 'wall clock',
   clockMonotonic: 'monotonic clock',
   reaches: 'reaches only {n}',
@@ -327,6 +327,14 @@ const en = {
     'zookeeper-lease-expired': 'ZooKeeper heard nothing from {a} for a session timeout: the session expires and its node is deleted. Nobody tells {a}.',
     'zookeeper-deniedNoSession': '{a}’s request fails: its session has expired.',
     'zookeeper-released': '{a} deletes its node.',
+    'mysql-grantedSession': 'MySQL grants {a} the named lock: GET_LOCK returns 1{tok}. {a}’s connection holds it until RELEASE_LOCK or until the connection ends (no TTL).',
+    'mysql-queued': '{a}’s GET_LOCK waits at the server: {behind}’s connection holds the lock.',
+    'mysql-denied': '{a}’s GET_LOCK returns 0: {holder}’s connection holds the lock.',
+    'mysql-deniedNoSession': '{a}’s GET_LOCK fails: its connection is gone (lost connection to server).',
+    'mysql-session-ended-terminated': 'An admin runs KILL CONNECTION on {a}’s connection: it ends{freed}.',
+    'mysql-session-ended-idle-timeout': '{a}, frozen, sends nothing: after wait_timeout the server closes its idle connection{freed}.',
+    'mysql-session-ended-disconnected': '{a} disconnects{freed}.',
+    'mysql-released': '{a} runs RELEASE_LOCK: the lock is free.',
     'dynamodb-queued': '{a} reads the lock item: {behind} holds it (RVN {rev}). {a} starts timing that RVN on its own clock and reads again every refresh period.',
     'dynamodb-denied': '{a} reads the lock item again: still {holder}’s, with the same RVN.',
     'dynamodb-deniedDelay': '{a}’s conditional put fails: the item changed first.',

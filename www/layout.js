@@ -233,7 +233,8 @@ function laneName(k, run, c) {
   const { d, nodes } = c;
   // Named by the service where it has a name of its own: Redis, the etcd server, the ZooKeeper ensemble,
   // Hazelcast's CP group, the Kubernetes API server, the Consul server, DynamoDB's lock table.
-  if (k === 'lock') return (!nodes && ['redis', 'etcd', 'zookeeper', 'hazelcast', 'kubernetes', 'consul', 'dynamodb'].includes(run.service) && d.lanes[run.service]) || d.lanes.lock;
+  // The service's own lane name where the dictionary has one (`lanes.SERVICE`), else the generic one.
+  if (k === 'lock') return (!nodes && d.lanes[run.service]) || d.lanes.lock;
   if (k === 'storage') return d.lanes.storage;
   if (nodes && nodes.includes(k)) {
     const i = nodes.indexOf(k);

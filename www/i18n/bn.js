@@ -24,7 +24,7 @@ export default {
 
   settings: 'সেটিং',
   scenario: 'পরিস্থিতি',
-  groups: { seed: 'বীজ-উদাহরণ', kleppmann: 'ক্লেপম্যানের উদাহরণ', antirez: 'antirez-এর জবাব', postgres: 'PostgreSQL', networks: 'নেটওয়ার্ক', services: 'লক সার্ভিস', clocks: 'ঘড়ি', etcd: 'etcd', zookeeper: 'ZooKeeper', storage: 'যে স্টোরেজ ফেন্স করে', hazelcast: 'Hazelcast', kubernetes: 'Kubernetes', consul: 'Consul', dynamodb: 'DynamoDB' },
+  groups: { seed: 'বীজ-উদাহরণ', kleppmann: 'ক্লেপম্যানের উদাহরণ', antirez: 'antirez-এর জবাব', postgres: 'PostgreSQL', networks: 'নেটওয়ার্ক', services: 'লক সার্ভিস', clocks: 'ঘড়ি', etcd: 'etcd', zookeeper: 'ZooKeeper', storage: 'যে স্টোরেজ ফেন্স করে', hazelcast: 'Hazelcast', kubernetes: 'Kubernetes', consul: 'Consul', dynamodb: 'DynamoDB', mysql: 'MySQL' },
   ttl: 'TTL (লিজের মেয়াদ)',
   pause: 'বিরতি',
   pauseAsDelay: 'বিরতি (এখানে: A-র লেখার নেটওয়ার্ক বিলম্ব)',
@@ -133,7 +133,7 @@ export default {
 
   svgDescService: 'এখানে লক সার্ভিস হলো {s}।',
 
-  lanes: { lock: 'লক সার্ভিস', redis: 'Redis (একটি সার্ভার)', etcd: 'etcd সার্ভার', zookeeper: 'ZooKeeper এনসেম্বল', hazelcast: 'Hazelcast CP গ্রুপ', kubernetes: 'Kubernetes API সার্ভার', consul: 'Consul সার্ভার', dynamodb: 'DynamoDB লক টেবিল', node: 'Redis নোড n{n}', client: 'ক্লায়েন্ট {c}', storage: 'স্টোরেজ' },
+  lanes: { lock: 'লক সার্ভিস', redis: 'Redis (একটি সার্ভার)', etcd: 'etcd সার্ভার', zookeeper: 'ZooKeeper এনসেম্বল', hazelcast: 'Hazelcast CP গ্রুপ', kubernetes: 'Kubernetes API সার্ভার', consul: 'Consul সার্ভার', dynamodb: 'DynamoDB লক টেবিল', mysql: 'MySQL সার্ভার', node: 'Redis নোড n{n}', client: 'ক্লায়েন্ট {c}', storage: 'স্টোরেজ' },
   clockWall: 'দেয়াল-ঘড়ি',
   clockMonotonic: 'মনোটোনিক ঘড়ি',
   reaches: 'কেবল {n}-এ পৌঁছায়',
@@ -321,6 +321,14 @@ export default {
     'zookeeper-lease-expired': 'এক সেশন টাইমআউট ধরে ZooKeeper {a}-র কোনো সাড়া পায়নি: সেশন ফুরোয় আর তার নোড মুছে যায়। {a}-কে কেউ জানায় না।',
     'zookeeper-deniedNoSession': '{a}-র অনুরোধ ব্যর্থ: তার সেশন ফুরিয়েছে।',
     'zookeeper-released': '{a} তার নোড মুছে দেয়।',
+    'mysql-grantedSession': 'MySQL {a}-কে নামযুক্ত লকটি দেয়: GET_LOCK ১ ফেরত দেয়{tok}। RELEASE_LOCK বা সংযোগ শেষ না হওয়া পর্যন্ত {a}-র সংযোগ সেটি ধরে রাখে (কোনো TTL নেই)।',
+    'mysql-queued': '{a}-র GET_LOCK সার্ভারে অপেক্ষা করে: লক {behind}-র সংযোগের কাছে।',
+    'mysql-denied': '{a}-র GET_LOCK ০ ফেরত দেয়: লক {holder}-র সংযোগের কাছে।',
+    'mysql-deniedNoSession': '{a}-র GET_LOCK ব্যর্থ: তার সংযোগ আর নেই (সার্ভারের সঙ্গে সংযোগ হারিয়েছে)।',
+    'mysql-session-ended-terminated': 'একজন অ্যাডমিন {a}-র সংযোগে KILL CONNECTION চালান: সংযোগ শেষ{freed}।',
+    'mysql-session-ended-idle-timeout': 'থমকে থাকা {a} কিছুই পাঠায় না: wait_timeout পরে সার্ভার তার অলস সংযোগ বন্ধ করে{freed}।',
+    'mysql-session-ended-disconnected': '{a} সংযোগ ছেড়ে দেয়{freed}।',
+    'mysql-released': '{a} RELEASE_LOCK চালায়: লক মুক্ত।',
     'dynamodb-queued': '{a} লক আইটেমটি পড়ে: সেটি {behind}-র কাছে (RVN {rev})। {a} নিজের ঘড়িতে সেই RVN-এর সময় গুনতে শুরু করে আর প্রতি রিফ্রেশ-ব্যবধানে আবার পড়ে।',
     'dynamodb-denied': '{a} লক আইটেমটি আবার পড়ে: এখনও {holder}-র, একই RVN।',
     'dynamodb-deniedDelay': '{a}-র শর্তসাপেক্ষ পুট ব্যর্থ: আইটেমটি আগেই বদলে গেছে।',
