@@ -60,16 +60,11 @@ fn wasm() -> bool {
 /// from the same features: the page's core wasm has lease, session and redis only.
 fn left_out(kind: scenario::ServiceKind) -> bool {
     use scenario::ServiceKind as K;
-    let feature = match kind {
-        K::Lease | K::Session | K::Redis => return false,
-        K::Redlock => "REDLOCK",
-        K::Etcd => "ETCD",
-        K::Zookeeper => "ZOOKEEPER",
-        K::Hazelcast => "HAZELCAST",
-        K::Kubernetes => "KUBERNETES",
-        K::Consul => "CONSUL",
-        K::Dynamodb => "DYNAMODB",
-    };
+    if matches!(kind, K::Lease | K::Session | K::Redis) {
+        return false;
+    }
+    // Every other service is the cargo feature of its own name.
+    let feature = kind.name().to_uppercase();
     std::env::var_os(format!("CARGO_FEATURE_{feature}")).is_none()
 }
 

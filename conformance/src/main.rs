@@ -416,6 +416,7 @@ fn fresh_servers<'a>(
         | ServiceKind::Kubernetes
         | ServiceKind::Consul
         | ServiceKind::Dynamodb
+        | ServiceKind::Mysql
         | ServiceKind::Hazelcast => {}
         // A fresh ZooKeeper for every attempt: its zxids start at 0, as the model's do.
         ServiceKind::Zookeeper => {

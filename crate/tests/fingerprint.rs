@@ -8,7 +8,8 @@
 
 use leaselab::{catalogue, report, simulate, Config, Engine, Policy};
 
-const EXPECTED: u64 = 0xfaad_0cc5_36e9_afbb;
+// Moved by a new scenario, mysql-get-lock-pause (issue 37); without it, the value before.
+const EXPECTED: u64 = 0x1512_9464_ba04_f06d;
 
 /// FNV-1a over bytes, so the value does not depend on std's hasher.
 fn fnv(mut h: u64, bytes: &[u8]) -> u64 {

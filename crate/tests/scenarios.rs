@@ -84,6 +84,7 @@ scenario_tests! {
     consul_lock_delay => "consul-lock-delay",
     consul_lock_delay_exceeded => "consul-lock-delay-exceeded",
     dynamodb_heartbeat_pause => "dynamodb-heartbeat-pause",
+    mysql_get_lock_pause => "mysql-get-lock-pause",
 }
 
 #[test]

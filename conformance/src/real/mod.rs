@@ -216,6 +216,7 @@ pub fn no_server_for(kind: ServiceKind) -> Option<&'static str> {
         ServiceKind::Dynamodb => Some("DynamoDB (a cloud service)"),
         ServiceKind::Consul => Some("Consul (no real Consul rows yet)"),
         ServiceKind::Hazelcast => Some("a Hazelcast cluster with a CP Subsystem"),
+        ServiceKind::Mysql => Some("MariaDB (no real MySQL rows yet)"),
         ServiceKind::Session
         | ServiceKind::Lease
         | ServiceKind::Redis

@@ -33,7 +33,8 @@
 //! million), `step=-200ms@100ms` (at true 100 ms its reading jumps back 200 ms), `monotonic` (ignores
 //! steps). The lock server's clock likewise in the service line: `server-step=+300ms@50ms`,
 //! `server-monotonic`.
-//! Faults: `at D: terminate A` (an admin ends A's database session; needs `service: session`),
+//! Faults: `at D: terminate A` (an admin ends A's database session or connection; needs `service:
+//! session` or `service: mysql`),
 //! `at D: pause A D2` (A freezes for D2 wherever it is in its script, replies in flight included),
 //! `at D: crash n3 [restart D2]` (a Redlock node crashes, keeping what its persistence saved, and
 //! restarts D2 later by its own clock), `at D: restart n3`, `at D: failover` (a single redis's async

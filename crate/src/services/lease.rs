@@ -135,7 +135,7 @@ impl Engine {
     /// The lock is held (by `holder`), or a lock-delay runs: a refusal, which carries nothing (no
     /// message through the mailbox for the answer of nearly every poll).
     #[inline(always)]
-    fn refuse_request(&mut self, ctx: &Ctx, c: u8, holder: Option<u8>) {
+    pub(super) fn refuse_request(&mut self, ctx: &Ctx, c: u8, holder: Option<u8>) {
         self.floor(grant_word(Grant::Denied { holder }));
         let session_gone = false;
         self.record(
@@ -151,7 +151,7 @@ impl Engine {
 
     /// The lock is free: the server grants it.
     #[inline(never)]
-    fn grant_request(&mut self, ctx: &Ctx, c: u8) {
+    pub(super) fn grant_request(&mut self, ctx: &Ctx, c: u8) {
         let grant = self.locks[0].acquire(c, self.now, None);
         self.answer_request(ctx, c, grant);
     }
@@ -159,7 +159,7 @@ impl Engine {
     /// A grant, or no session (the request came over a session that has ended): an answer with a
     /// message.
     #[inline(never)]
-    fn answer_request(&mut self, ctx: &Ctx, c: u8, grant: Grant) {
+    pub(super) fn answer_request(&mut self, ctx: &Ctx, c: u8, grant: Grant) {
         self.floor(grant_word(grant));
         let what = match grant {
             Grant::Granted {
@@ -215,7 +215,7 @@ impl Engine {
         self.retry_acquire(ctx, c, 0);
     }
 
-    fn release_at(&mut self, ev: Ev) {
+    pub(super) fn release_at(&mut self, ev: Ev) {
         let c = ev.client;
         let Msg::Value(value) = self.msg(ev) else {
             unreachable!("a release carries the lock value")

@@ -54,6 +54,7 @@ registry! {
     Hazelcast => hazelcast::Hazelcast if feature = "hazelcast";
     Kubernetes => kubernetes::Kubernetes if feature = "kubernetes";
     Consul => consul::Consul if feature = "consul";
+    Mysql => mysql::Mysql if feature = "mysql";
 }
 
 #[cfg(feature = "redlock")]

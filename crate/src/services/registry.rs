@@ -171,6 +171,15 @@ macro_rules! registry {
                 }
             }
 
+            /// An admin ends the client's session or connection ([`Serve::on_terminate`]).
+            pub(crate) fn on_terminate(&mut self, ctx: &Ctx, c: u8) {
+                match ctx.service {
+                    $( $(#[cfg($cfg)])? ServiceKind::$kind =>
+                        <Self as Serve<$module::$ty>>::on_terminate(self, ctx, c), )*
+                    _ => {}
+                }
+            }
+
             /// Whether the service refuses the client's request without reaching the lock.
             pub(crate) fn refuses_request(&self, ctx: &Ctx, c: u8) -> bool {
                 match ctx.service {

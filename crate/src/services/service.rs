@@ -65,6 +65,10 @@ pub(crate) trait Serve<S: LockService> {
     /// The client's script is over.
     fn on_script_end(&mut self, _ctx: &Ctx, _c: u8) {}
 
+    /// An admin ends the client's session or connection (a `terminate` fault, which the scenario
+    /// format allows only where the service has one).
+    fn on_terminate(&mut self, _ctx: &Ctx, _c: u8) {}
+
     /// Whether the service refuses the client's request without reaching the lock.
     fn refuses_request(&self, _ctx: &Ctx, _c: u8) -> bool {
         false

@@ -54,6 +54,10 @@ impl Serve<Session> for Engine {
         self.session_on_script_end(c);
     }
 
+    fn on_terminate(&mut self, _ctx: &Ctx, c: u8) {
+        self.end_session(c, SessionEnd::Terminated);
+    }
+
     /// Its session is gone: the request fails without reaching the lock.
     fn refuses_request(&self, _ctx: &Ctx, c: u8) -> bool {
         self.clients[usize::from(c)].session_dead
@@ -62,7 +66,7 @@ impl Serve<Session> for Engine {
 
 #[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Engine {
-    fn on_session_event(&mut self, ev: Ev) {
+    pub(super) fn on_session_event(&mut self, ev: Ev) {
         let c = ev.client;
         let st = &self.clients[usize::from(c)];
         match ev.tag {
@@ -77,7 +81,7 @@ impl Engine {
     /// Frozen, the client sends no keepalives: if the server times sessions out, and sooner than the
     /// pause ends, it gives up on the session. Each comparison on its own: "off, or longer than the
     /// pause" is not one interval.
-    fn session_on_pause(&mut self, ctx: &Ctx, c: u8, d: u64) {
+    pub(super) fn session_on_pause(&mut self, ctx: &Ctx, c: u8, d: u64) {
         let on = self.decide(ctx.idle > 0);
         let longer = self.decide(d > ctx.idle);
         if on && longer {
@@ -87,7 +91,7 @@ impl Engine {
 
     /// Its script is over: the client disconnects, which ends its session (and frees a lock it still
     /// holds) — after the messages it already sent.
-    fn session_on_script_end(&mut self, c: u8) {
+    pub(super) fn session_on_script_end(&mut self, c: u8) {
         if !self.clients[usize::from(c)].session_dead {
             self.schedule(self.now, Ev::bare(Tag::Disconnect, c));
         }

@@ -147,6 +147,9 @@ tags! {
     ConnTimeout = (OWN, Bare),
     /// Curator: a session timeout after SUSPENDED, the client declares the session LOST.
     ConnLost = (OWN, Bare),
+    /// A request that waits at the server for the lock (MySQL's `GET_LOCK` with a timeout) stops
+    /// waiting; it carries the wait's number.
+    WaitTimeout = (LOCK, Inline),
 }
 
 // The masks above hold one bit per kind.

@@ -4,7 +4,7 @@
 use super::Phase;
 use super::{Ctx, Engine, Ev, Tag};
 use crate::scenario::FaultAction;
-use crate::trace::{SessionEnd, What};
+use crate::trace::What;
 
 #[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Engine {
@@ -25,7 +25,7 @@ impl Engine {
     /// The scenario's fault number `i` happens.
     fn fault(&mut self, ctx: &Ctx, i: u8) {
         match ctx.sc.faults[usize::from(i)].action {
-            FaultAction::Terminate(x) => self.end_session(x, SessionEnd::Terminated),
+            FaultAction::Terminate(x) => self.on_terminate(ctx, x),
             FaultAction::Crash(k, restart) => {
                 let now = self.now;
                 let node = &mut self.locks[usize::from(k)];

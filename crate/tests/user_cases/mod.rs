@@ -47,6 +47,7 @@ pub const SOURCES: &[&str] = &[
     include_str!("../../scenarios/consul-lock-delay.txt"),
     include_str!("../../scenarios/consul-lock-delay-exceeded.txt"),
     include_str!("../../scenarios/dynamodb-heartbeat-pause.txt"),
+    include_str!("../../scenarios/mysql-get-lock-pause.txt"),
 ];
 
 /// How many mutated texts follow the catalogue's own (bounded: each runs its expectation lines).

@@ -18,6 +18,7 @@ pub(crate) mod etcd;
 mod hazelcast;
 mod kubernetes;
 mod lease;
+mod mysql;
 mod redis;
 pub(crate) mod redlock;
 mod session;
@@ -71,6 +72,11 @@ pub enum ServiceKind {
     /// lock is then released and closed for the session's lock-delay. `PUT ?acquire` succeeds on a
     /// key no session holds once no lock-delay is in force; the key's `LockIndex` is the token.
     Consul,
+    /// MySQL's (and MariaDB's) named locks: `GET_LOCK(name, timeout)` held by the connection that
+    /// took it, no TTL, freed by `RELEASE_LOCK` or when the connection ends (closed after
+    /// `wait_timeout` idle, killed, or at the end of the script); a request waits at the server up to
+    /// its timeout, waiters granted in turn. No token: the connection's id is not a fence.
+    Mysql,
 }
 
 impl ServiceKind {
@@ -87,6 +93,7 @@ impl ServiceKind {
             ServiceKind::Hazelcast => "hazelcast",
             ServiceKind::Kubernetes => "kubernetes",
             ServiceKind::Consul => "consul",
+            ServiceKind::Mysql => "mysql",
         }
     }
 
@@ -172,13 +179,15 @@ pub(crate) fn format_of(kind: ServiceKind) -> &'static dyn ServiceFormat {
         ServiceKind::Hazelcast => &hazelcast::Hazelcast,
         ServiceKind::Kubernetes => &kubernetes::Kubernetes,
         ServiceKind::Consul => &consul::Consul,
+        ServiceKind::Mysql => &mysql::Mysql,
     }
 }
 
 /// Every service, in the order the format's messages list them.
-const LISTED: [ServiceKind; 10] = [
+const LISTED: [ServiceKind; 11] = [
     ServiceKind::Lease,
     ServiceKind::Session,
+    ServiceKind::Mysql,
     ServiceKind::Redis,
     ServiceKind::Redlock,
     ServiceKind::Etcd,
@@ -275,10 +284,8 @@ pub(crate) fn foreign_setting(p: &mut Parser<'_>, k: &str, v: &str) -> Option<Er
 /// "crash and restart need `service: redlock` declared before them": a fault only another service
 /// has; `None` if no service has it.
 pub(crate) fn fault_needs(word: &str) -> Option<String> {
-    let owner = LISTED
-        .into_iter()
-        .find(|k| format_of(*k).faults().contains(&word))?;
-    let own = format_of(owner).faults();
+    let (owners, n) = picked(|f| f.faults().contains(&word));
+    let own = format_of(named(owners[..n].first()?)?).faults();
     let mut list = String::new();
     push_list(&mut list, own, ", ", " and ");
     let (verb, it) = if own.len() == 1 {
@@ -286,10 +293,10 @@ pub(crate) fn fault_needs(word: &str) -> Option<String> {
     } else {
         ("need", "them")
     };
-    let name = owner.name();
-    Some(format!(
-        "{list} {verb} `service: {name}` declared before {it}"
-    ))
+    let mut services = String::from("`service: ");
+    let or = "` or `service: ";
+    push_list(&mut services, &owners[..n], or, or);
+    Some(format!("{list} {verb} {services}` declared before {it}"))
 }
 
 #[cfg(test)]
@@ -312,11 +319,11 @@ mod tests {
     fn the_messages_list_services_in_their_order() {
         assert_eq!(
             names(),
-            "lease, session, redis, redlock, etcd, zookeeper, hazelcast, kubernetes, consul or dynamodb"
+            "lease, session, mysql, redis, redlock, etcd, zookeeper, hazelcast, kubernetes, consul or dynamodb"
         );
         assert_eq!(
             token_words(),
-            "yes or no (lease), incr or no (redis), revision, lease-id or no (etcd), czxid or no \
+            "yes or no (lease), counter or no (mysql), incr or no (redis), revision, lease-id or no (etcd), czxid or no \
              (zookeeper), fence or no (hazelcast), transitions or no (kubernetes), lock-index or no \
              (consul), rvn or no (dynamodb)"
         );
@@ -327,7 +334,7 @@ mod tests {
         );
         assert_eq!(
             fault_needs("terminate").unwrap(),
-            "terminate needs `service: session` declared before it"
+            "terminate needs `service: session` or `service: mysql` declared before it"
         );
         assert_eq!(fault_needs("pause"), None);
         let err = |line: &str| {

@@ -1,0 +1,275 @@
+//! MySQL's (and MariaDB's) named locks, as the reference manual's "Locking Functions" describe them.
+//!
+//! `GET_LOCK(name, timeout)` takes an exclusive lock on a name for the client's session (its
+//! connection): it returns 1 at once if no session holds the name, and otherwise waits at the
+//! server up to `timeout` seconds for it — 1 when it gets the lock, 0 when the timeout runs out
+//! (`timeout = 0` is a try). The lock has no TTL. It is released by `RELEASE_LOCK(name)`, or
+//! implicitly when the session ends, "either normally or abnormally": the client disconnects, an
+//! admin runs `KILL CONNECTION`, or the server closes a connection that has been idle for
+//! `wait_timeout` seconds (whole seconds, 8 hours by default) — which is what a frozen client's
+//! connection is. The lock is then granted to the next session waiting in `GET_LOCK`, in the order
+//! they asked (since MySQL 5.7 and MariaDB 10.0 user-level locks are metadata locks, granted to
+//! pending requests in turn).
+//!
+//! There is no fencing token: the only number a holder could send is its connection id
+//! (`CONNECTION_ID()`, `IS_USED_LOCK(name)`), which names a connection and is not ordered with the
+//! grants. A fence needs a counter of its own: `tokens=counter` is a row incremented under the lock
+//! (`UPDATE fence SET n = LAST_INSERT_ID(n + 1)`), one per grant.
+//!
+//! What it shares with a PostgreSQL advisory lock (`session.rs`) — a lock held by a connection, the
+//! connection's end — is that service's code; the lease server's request and answer (`lease.rs`)
+//! carry the requests. Its own part is the wait at the server.
+
+use super::{LockService, Said, Serve};
+use crate::lock::Grant;
+use crate::scenario::Scenario;
+use crate::sim::{Ctx, Engine, Ev, Tag};
+use crate::trace::{SessionEnd, TraceEvent, What};
+
+/// MySQL's `GET_LOCK` (see the module's note).
+pub(crate) struct Mysql;
+
+/// The server's sessions blocked in `GET_LOCK`, during a run.
+#[derive(Default)]
+pub(crate) struct State {
+    /// Clients waiting for the lock, in the order they asked.
+    waiting: Vec<u8>,
+    /// Per client: the number of its latest wait, which its timeout carries (a timeout of an earlier
+    /// wait, which ended by a grant, is not this one's).
+    wait: Vec<u16>,
+}
+
+impl State {
+    fn reset(&mut self, clients: usize) {
+        self.waiting.clear();
+        self.wait.clear();
+        self.wait.resize(clients, 0);
+    }
+
+    /// Takes `c` out of the queue; whether it was waiting.
+    fn leave(&mut self, c: u8) -> bool {
+        let at = self.waiting.iter().position(|&w| w == c);
+        at.map(|i| self.waiting.remove(i)).is_some()
+    }
+}
+
+impl LockService for Mysql {
+    type State = State;
+    const EXPIRES: bool = false;
+
+    fn reset(state: &mut State, clients: usize) {
+        state.reset(clients);
+    }
+
+    fn say(sc: &Scenario, e: &TraceEvent, who: char) -> Option<Said> {
+        say(sc, e, who)
+    }
+}
+
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
+impl Serve<Mysql> for Engine {
+    fn on_event(&mut self, ctx: &Ctx, ev: Ev) {
+        match ev.tag {
+            Tag::AcquireAt => self.get_lock_at(ctx, ev.client),
+            Tag::WaitTimeout => self.wait_timeout(ctx, ev),
+            Tag::ReleaseAt => {
+                self.release_at(ev);
+                self.hand_on(ctx);
+            }
+            Tag::SessionTimeout | Tag::Disconnect => {
+                self.on_session_event(ev);
+                self.hand_on(ctx);
+            }
+            _ => self.on_lease_event(ctx, ev),
+        }
+    }
+
+    fn acquire(&mut self, ctx: &Ctx, c: u8) {
+        self.lease_acquire(ctx, c);
+    }
+
+    fn release(&mut self, ctx: &Ctx, c: u8, value: u64) {
+        self.lease_release(ctx, c, value);
+    }
+
+    fn rightful(&self, _ctx: &Ctx) -> Option<u8> {
+        self.locks[0].latest_grantee()
+    }
+
+    /// Frozen, the client's connection is idle: `wait_timeout` closes it (as a session's keepalives).
+    fn on_pause(&mut self, ctx: &Ctx, c: u8, d: u64) {
+        self.session_on_pause(ctx, c, d);
+    }
+
+    fn on_script_end(&mut self, _ctx: &Ctx, c: u8) {
+        self.session_on_script_end(c);
+    }
+
+    /// `KILL CONNECTION`: a `GET_LOCK` it was blocked in fails; a lock it held goes to the next.
+    fn on_terminate(&mut self, ctx: &Ctx, c: u8) {
+        self.end_session(c, SessionEnd::Terminated);
+        if self.services.mysql.leave(c) {
+            self.answer_request(ctx, c, Grant::NoSession);
+        }
+        self.hand_on(ctx);
+    }
+
+    fn refuses_request(&self, _ctx: &Ctx, c: u8) -> bool {
+        self.clients[usize::from(c)].session_dead
+    }
+}
+
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
+impl Engine {
+    /// `GET_LOCK` reaches the server: granted if the name is free; otherwise 0 at once for a try, or
+    /// the session waits.
+    fn get_lock_at(&mut self, ctx: &Ctx, c: u8) {
+        if self.clients[usize::from(c)].session_dead {
+            return self.answer_request(ctx, c, Grant::NoSession);
+        }
+        let Some(holder) = self.locks[0].denies(self.now) else {
+            return self.grant_request(ctx, c);
+        };
+        if self.decide(ctx.timeout == 0) {
+            return self.refuse_request(ctx, c, holder);
+        }
+        let st = &mut self.services.mysql;
+        st.waiting.push(c);
+        let wait = &mut st.wait[usize::from(c)];
+        *wait = wait.wrapping_add(1);
+        let (wait, place) = (*wait, st.waiting.len() as u64);
+        self.record(
+            c,
+            What::Queued {
+                rev: place,
+                behind: holder,
+            },
+        );
+        let at = self.now.plus(ctx.timeout);
+        self.schedule(at, Ev::inline(Tag::WaitTimeout, c, wait));
+    }
+
+    /// The timeout of a wait: `GET_LOCK` returns 0, unless this wait already ended with the lock.
+    fn wait_timeout(&mut self, ctx: &Ctx, ev: Ev) {
+        let c = ev.client;
+        let st = &mut self.services.mysql;
+        if st.wait[usize::from(c)] != ev.inline_payload() || !st.leave(c) {
+            return;
+        }
+        let holder = self.locks[0].denies(self.now).flatten();
+        self.refuse_request(ctx, c, holder);
+    }
+
+    /// The name may be free now (a release, a connection's end): the first session still waiting
+    /// gets it.
+    fn hand_on(&mut self, ctx: &Ctx) {
+        if self.services.mysql.waiting.is_empty() || self.locks[0].denies(self.now).is_some() {
+            return;
+        }
+        let c = self.services.mysql.waiting.remove(0);
+        self.grant_request(ctx, c);
+    }
+}
+
+/// The two clients' SQL, as a console would show it, and how connections end.
+fn say(sc: &Scenario, e: &TraceEvent, who: char) -> Option<Said> {
+    let line = match e.what {
+        What::Granted { .. } => format!("{who}: SELECT GET_LOCK('lock', …) → 1"),
+        What::Denied {
+            session_gone: true, ..
+        } => format!("{who}: SELECT GET_LOCK('lock', …) → ERROR 2013: lost connection"),
+        What::Denied { .. } => format!("{who}: SELECT GET_LOCK('lock', …) → 0"),
+        What::Queued { behind, .. } => {
+            let holder = behind.map_or('?', |h| sc.client_name(h));
+            format!("{who}: SELECT GET_LOCK('lock', …) waits: {holder}'s connection holds it")
+        }
+        What::Released { ended_lease: true } => format!("{who}: SELECT RELEASE_LOCK('lock') → 1"),
+        What::SessionEnded {
+            cause: SessionEnd::Disconnected,
+            freed: false,
+        } => return Some(Said::Nothing),
+        What::SessionEnded { cause, freed } => {
+            let freed = if freed { "; the lock is free" } else { "" };
+            match cause {
+                SessionEnd::Terminated => format!("admin: KILL CONNECTION ({who}'s){freed}"),
+                SessionEnd::IdleTimeout => {
+                    format!("server: {who}'s connection idle past wait_timeout, closed{freed}")
+                }
+                SessionEnd::Disconnected => format!("{who}: disconnects{freed}"),
+            }
+        }
+        _ => return None,
+    };
+    Some(Said::Line(line))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::scenario::Scenario;
+    use crate::trace::Kind;
+    use crate::{catalogue, simulate, Config, Policy};
+
+    fn times(o: &crate::Outcome<'_>, client: u8, kind: Kind) -> Vec<u64> {
+        let at = |e: &&crate::trace::TraceEvent| e.client == client && e.kind() == kind;
+        o.run
+            .trace
+            .iter()
+            .filter(at)
+            .map(|e| e.t.0 / 1000)
+            .collect()
+    }
+
+    fn run(service: &str, clients: &str) -> crate::Outcome<'static> {
+        let text = format!("id: t\ntitle: t\nsummary: t\nservice: mysql {service}\n{clients}");
+        let sc: &'static Scenario = Box::leak(Box::new(Scenario::parse(&text).unwrap()));
+        simulate(sc, &Config::new(sc, Policy::None)).unwrap()
+    }
+
+    #[test]
+    fn wait_timeout_closes_the_frozen_holders_connection_and_the_waiter_gets_the_lock_at_once() {
+        let sc = catalogue::find("mysql-get-lock-pause").unwrap();
+        let o = simulate(sc, &Config::new(sc, Policy::None)).unwrap();
+        assert_eq!(times(&o, 0, Kind::SessionEnded), [1_020], "A froze at 20 ms; 1 s idle");
+        assert_eq!(times(&o, 1, Kind::Queued), [300], "B's GET_LOCK waits at the server");
+        assert_eq!(times(&o, 1, Kind::Granted), [1_020], "the moment A's connection is closed");
+        assert_eq!(o.run.leases[1].token, 2, "the counter row's second value");
+    }
+
+    #[test]
+    fn a_try_returns_0_at_once_and_a_wait_returns_0_when_its_timeout_runs_out() {
+        let clients = "client A: acquire; work 5s; release\n\
+                       client B: start 1s; acquire every 1500ms tries 2\n";
+        let o = run("", clients);
+        assert_eq!(times(&o, 1, Kind::Denied), [1_000, 2_500], "GET_LOCK(name, 0) is a try");
+        let o = run("timeout=3s", clients);
+        assert_eq!(times(&o, 1, Kind::Queued), [1_000]);
+        assert_eq!(times(&o, 1, Kind::Denied), [4_000], "0 after its 3 s");
+        assert_eq!(
+            times(&o, 1, Kind::Granted),
+            [5_500],
+            "its second GET_LOCK, 1.5 s after the 0; A released at 5 s"
+        );
+    }
+
+    #[test]
+    fn waiters_get_the_lock_in_the_order_they_asked() {
+        let clients = "client A: acquire; work 1s; release\n\
+                       client B: start 200ms; acquire; work 1s; release\n\
+                       client C: start 100ms; acquire; work 1s; release\n";
+        let o = run("timeout=10s", clients);
+        assert_eq!(times(&o, 2, Kind::Granted), [1_000], "C asked first");
+        assert_eq!(times(&o, 1, Kind::Granted), [2_000]);
+    }
+
+    #[test]
+    fn kill_connection_frees_the_lock_and_fails_a_waiting_get_lock() {
+        let clients = "client A: acquire; work 5s; release\n\
+                       client B: start 100ms; acquire; work 1s; release\n\
+                       client C: start 200ms; acquire\n\
+                       at 300ms: terminate C\n\
+                       at 1s: terminate A\n";
+        let o = run("timeout=10s", clients);
+        assert_eq!(times(&o, 2, Kind::Denied), [300], "C's GET_LOCK fails with its connection");
+        assert_eq!(times(&o, 1, Kind::Granted), [1_000], "A's kill hands the lock to B");
+    }
+}
