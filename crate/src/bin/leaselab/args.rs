@@ -40,7 +40,7 @@ pub enum Command {
 #[derive(Args)]
 pub struct RunArgs {
     /// The seed's argument: fenced is --fencing token, unfenced --fencing none
-    #[arg(value_enum)]
+    #[arg(value_enum, value_name = "fenced|unfenced")]
     pub mode: Option<Mode>,
     /// A second mode: always a conflict, said as such
     #[arg(value_enum, hide = true)]
