@@ -66,7 +66,7 @@ fn one_line(rendered: &str, command: Option<&str>) -> String {
             in_usage = true;
         } else if line.is_empty() {
             in_usage = false;
-        } else if !in_usage && !line.starts_with("For more information") {
+        } else if !in_usage && !line.starts_with("For more information") && !dash_dash_tip(line) {
             // A line that ends in `:` introduces the next (the arguments not given).
             let sep = if out.is_empty() || out.ends_with(':') {
                 " "
@@ -84,6 +84,13 @@ fn one_line(rendered: &str, command: Option<&str>) -> String {
     out.trim_start().to_string()
 }
 
+/// clap's tip to pass a value that starts with `-` after `--`: never the way here, since every
+/// positional argument either takes such values as they are (`check PATH`) or is a word
+/// (`fenced|unfenced`, the shell), so an unknown flag is just that.
+fn dash_dash_tip(line: &str) -> bool {
+    line.starts_with("tip: to pass '") && line.contains("as a value, use '-- ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::one_line;
@@ -97,6 +104,12 @@ mod tests {
             one_line(rendered, Some("run")),
             "unexpected argument '--tll' found; tip: a similar argument exists: '--ttl'; \
              see `leaselab run --help`"
+        );
+        let rendered = "error: unexpected argument '--frobnicate' found\n\n  tip: to pass \
+                        '--frobnicate' as a value, use '-- --frobnicate'\n\nUsage: leaselab run\n";
+        assert_eq!(
+            one_line(rendered, Some("run")),
+            "unexpected argument '--frobnicate' found; see `leaselab run --help`"
         );
         let rendered = "error: the following required arguments were not provided:\n  <PATH>\n\n\
                         Usage: leaselab check PATH\n\nFor more information, try '--help'.\n";
