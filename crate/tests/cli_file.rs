@@ -147,7 +147,11 @@ fn unreadable_files_are_one_clear_line() {
     let out = leaselab(&["check"]);
     assert_eq!(out.status.code(), Some(2));
     let out = leaselab(&["run", "--file", &latin1, "--scenario", "gc-pause"]);
-    assert!(text(&out.stderr).contains("--scenario and --file conflict"));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("'--file <PATH>' cannot be used with '--scenario <ID>'"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -43,6 +43,11 @@ fn cases(file: &str) -> Vec<Vec<String>> {
         &["search", "--json", "--vary", "pause=0..1s:100ms"],
         &["estimate", "--ops", "1000"],
         &["estimate", "--json", "--ops", "1000"],
+        &["completions", "bash"],
+        &["completions", "zsh"],
+        &["completions", "fish"],
+        &["help", "run"],
+        &["run", "--help"],
     ];
     lines
         .iter()

@@ -307,6 +307,7 @@ fn cli_page_covers_every_command_and_flag_of_the_help() {
             "sweep",
             "search",
             "estimate",
+            "completions",
             "help",
         ]
         .contains(&word);
@@ -330,6 +331,56 @@ fn cli_page_covers_every_command_and_flag_of_the_help() {
         Some(2),
         "--markdown takes no other flags"
     );
+}
+
+/// docs/cli.md's usage block is `leaselab help`'s usage, which clap's definitions generate: the page
+/// cannot drift from the binary.
+#[test]
+fn cli_page_usage_block_is_what_the_help_prints() {
+    let out = Command::new(env!("CARGO_BIN_EXE_leaselab"))
+        .arg("help")
+        .output()
+        .unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    let usage = help
+        .strip_prefix("usage:\n")
+        .and_then(|rest| rest.split("\n\n").next())
+        .unwrap_or_else(|| panic!("`leaselab help` starts with its usage:\n{help}"));
+    let usage: Vec<&str> = usage
+        .lines()
+        .map(|l| {
+            l.strip_prefix("  ")
+                .unwrap_or_else(|| panic!("indented: {l:?}"))
+        })
+        .collect();
+    let page = std::fs::read_to_string(repo("docs/cli.md")).unwrap();
+    let block = page
+        .split("\n```\n")
+        .find(|b| b.starts_with("leaselab run "))
+        .expect("docs/cli.md has a usage block starting with `leaselab run`");
+    let block: Vec<&str> = block.lines().collect();
+    assert_eq!(
+        block,
+        usage,
+        "docs/cli.md's usage block differs from `leaselab help`; paste this:\n{}",
+        usage.join("\n")
+    );
+    for command in [
+        "run",
+        "check",
+        "scenarios",
+        "sweep",
+        "search",
+        "estimate",
+        "completions",
+    ] {
+        assert!(
+            usage
+                .iter()
+                .any(|l| l.starts_with(&format!("leaselab {command} "))),
+            "the usage names {command}"
+        );
+    }
 }
 
 /// The folders at the repository's root that a path written in the docs can start with.
