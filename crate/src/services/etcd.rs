@@ -179,7 +179,8 @@ impl Engine {
             (Tag::HeartbeatReply, Msg::Renewed(r)) => self.on_keepalive_reply(ctx, c, r),
             (Tag::SessionExpiry, _) => self.lease_expiry(ctx, c),
             (Tag::SessionCloseAt, _) => self.lease_revoke_at(ctx, c),
-            _ => unreachable!("every etcd event carries its own message"),
+            // Unreachable: every etcd event carries its own message.
+            _ => unreachable!(),
         }
     }
 

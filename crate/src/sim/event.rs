@@ -72,7 +72,8 @@ macro_rules! tags {
                 $(if n == Tag::$name as u8 {
                     return Tag::$name;
                 })*
-                unreachable!("no event kind {n}")
+                // Unreachable: no event kind has number n.
+                unreachable!()
             }
         }
     };
