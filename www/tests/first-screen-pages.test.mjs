@@ -110,3 +110,40 @@ async function withCount(lang) {
   assert.ok(n >= 7, `${n} chapters`);
   return n;
 }
+
+/** Where explore's maps and readout are in the viewport, in px. */
+const exploreBoxes = (page) =>
+  page.evaluate(() => {
+    const box = (sel) => {
+      const b = document.querySelector(sel).getBoundingClientRect();
+      return { top: Math.round(b.top), bottom: Math.round(b.bottom) };
+    };
+    return { a: box('#map-a .heat'), b: box('#map-b .heat'), readout: box('#detail'), text: document.getElementById('detail').textContent, H: innerHeight, sw: document.documentElement.scrollWidth };
+  });
+
+// A reader looks at a map and moves over it (here: by the keys): the map whole and the readout, which
+// says what the cell is, on the screen together, apart. Wide, both maps side by side; on a phone the
+// maps stack and the readout stays at the screen's foot.
+for (const view of [PHONE, LAPTOP]) {
+  test(`explore.html at ${view.width} × ${view.height}: a phase map and its readout fit one screen, en and bn`, async (t) => {
+    for (const lang of ['en', 'bn']) {
+      await withView(view, `explore.html?lang=${lang}`, async (page) => {
+        await page.locator('#map-a .heat .run').first().waitFor({ state: 'attached' });
+        const first = await exploreBoxes(page);
+        const name = `${view.width} × ${view.height} ${lang}`;
+        t.diagnostic(`${name}, as it opens: maps ${first.a.top}–${first.a.bottom} and ${first.b.top}–${first.b.bottom}, readout ${first.readout.top}–${first.readout.bottom} px`);
+        await page.locator('#map-a .heat').focus();
+        await page.keyboard.press('ArrowRight');
+        await page.evaluate(() => document.getElementById('map-a').scrollIntoView({ block: 'start' }));
+        const m = await exploreBoxes(page);
+        t.diagnostic(`${name}, the first map at the top: maps ${m.a.top}–${m.a.bottom} and ${m.b.top}–${m.b.bottom}, readout ${m.readout.top}–${m.readout.bottom} px: ${m.text}`);
+        const maps = view.width >= 1000 ? [m.a, m.b] : [m.a];
+        for (const map of maps) assert.ok(map.top >= 0 && map.bottom <= m.H, `${name}: a map (${map.top}–${map.bottom}) is not whole on the screen (${m.H})`);
+        assert.ok(m.readout.top >= Math.max(...maps.map((x) => x.bottom)) && m.readout.bottom <= m.H, `${name}: the readout (${m.readout.top}–${m.readout.bottom}) is not on the screen under the map`);
+        assert.match(m.text, /ms —/, `${name}: the readout tells the cell`);
+        assert.ok(m.sw <= view.width, `${name}: the page scrolls sideways (${m.sw} px)`);
+        await page.screenshot({ path: join(RESULTS, `explore-first-screen-${view.width}-${lang}.png`) });
+      });
+    }
+  });
+}
