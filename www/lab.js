@@ -497,8 +497,11 @@ export class Lab {
     // and the keys its controls act on, stop here: a docs site's own "," and "." must not fire too.
     scopeKeys($('lab'), { '.': 1, ',': -1 }, (dir) => playback.step(dir));
     // Re-lay the diagram out when its container changes width (it draws at 1 unit = 1 CSS pixel).
-    this.resize = new ResizeObserver(([entry]) => {
-      const w = Math.round(entry.contentRect.width);
+    // And when the diagram or its box changes size, whether it scrolls in its box (view.js).
+    this.resize = new ResizeObserver((entries) => {
+      view.markScrolling(this.v);
+      const entry = entries.find((e) => e.target === $('chart'));
+      const w = Math.round(entry ? entry.contentRect.width : this.width);
       if (this.run && w > 0 && Math.abs(w - this.width) >= 1) {
         this.width = w;
         this.renderDiagram();
@@ -506,6 +509,7 @@ export class Lab {
       }
     });
     this.resize.observe($('chart'));
+    this.resize.observe($('svg'));
   }
 
   /**

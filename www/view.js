@@ -499,6 +499,14 @@ export function renderDiagram(v, { st, d, num, run, other, width }) {
   return diagram;
 }
 
+/** A diagram taller than the room its box has (style.css: the wide, sticky column) scrolls in the box:
+ * then, and only then, the box takes the keyboard's focus, so that keys scroll it too. */
+export function markScrolling(v) {
+  const chart = v.$('chart');
+  if (chart.scrollHeight > chart.clientHeight + 1) chart.tabIndex = 0;
+  else chart.removeAttribute('tabindex');
+}
+
 /**
  * The playhead at sim time `t` (BEFORE, -1: before the run): the diagram's veil, the scrubber, the
  * "now" line, the play button, and the events table's past and future rows. `shown` is the index of
