@@ -10,6 +10,7 @@ import { BEFORE, Playback } from './playback.js';
 import { scopeKeys } from './keys.js';
 import { atDefaults, compareOf, defaultsOf, paramsOf, pauseParam, readSettings, resetOf, settingNames, takeSettings, ttlParam } from './settings.js';
 import * as view from './view.js';
+import { labMarkup } from './lab-markup.js';
 
 /** The parts a lab can show, by their `controls` token (the verdict, diagram and events always show). */
 export const FEATURES = ['scenario', 'sliders', 'params', 'fencing', 'retries', 'reset', 'lang', 'play', 'share', 'compare', 'info', 'search'];
@@ -90,7 +91,7 @@ export class Lab {
     Object.assign(this.state, st);
     this.notices = notices;
     await Promise.all([this.setLang(this.state.lang), this.firstRuns()]);
-    this.o.mount.innerHTML = view.labMarkup({ langPicker: !this.o.page, compact: Boolean(this.o.compact) });
+    this.o.mount.innerHTML = labMarkup({ langPicker: !this.o.page, compact: Boolean(this.o.compact) });
     view.renderStatic(this.v, this.snapshot());
     view.applyFeatures(this.v, this.features);
     this.$('compare').open = Boolean(this.state.sideBySide);
