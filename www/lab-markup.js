@@ -38,7 +38,7 @@ ${p.search}${p.info}${p.live}`;
   // scenario's other settings after them, then why (the safety margin), the transcript and sharing.
   return `${p.notice}<div class="grid first" id="grid">
 ${p.settings('')}  <section class="verdict-wrap" aria-labelledby="h-verdict">
-    <h2 id="h-verdict" data-i18n="verdict"></h2>
+    <h2 id="h-verdict" class="sr-only" data-i18n="verdict"></h2>
 ${p.verdict}  </section>
   <section class="timeline" aria-labelledby="h-timeline">
 ${p.heading}${p.chart}${p.player}${p.now}${p.compare}  </section>
@@ -83,7 +83,7 @@ function markupParts(langPicker) {
 </div>
 `,
     settings: (more) => `  <section class="controls" aria-labelledby="h-settings" data-feature="scenario sliders ${more ? 'params fencing retries reset' : 'fencing'} lang">
-    <h2 id="h-settings" data-i18n="settings"></h2>
+    <h2 id="h-settings" class="sr-only" data-i18n="settings"></h2>
     ${langPicker ? '<div class="field" data-feature="lang"><label for="lang" data-i18n="language"></label><select id="lang"></select></div>' : ''}
     <div class="field" data-feature="scenario"><label for="scenario" data-i18n="scenario"></label><select id="scenario"></select></div>
     ${slider('ttl')}
