@@ -10,7 +10,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { setup, verdict, RESULTS } from './helpers.mjs';
+import { setup, verdict, RESULTS, axeViolations } from './helpers.mjs';
 
 let env;
 before(async () => {
@@ -252,6 +252,8 @@ test('wide, the sticky diagram column is no taller than the screen; a diagram ta
           await page.locator('#chart').focus();
           await page.keyboard.press('PageDown');
           await page.waitForFunction(() => document.getElementById('chart').scrollTop > 0);
+          const { bad } = await axeViolations(page);
+          assert.deepEqual(bad, [], `${name}: axe-core's serious or critical findings with the diagram's box focusable`);
         }
       });
     }
