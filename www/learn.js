@@ -74,7 +74,8 @@ function renderIndex() {
   if (current) ol.scrollLeft += current.getBoundingClientRect().left - ol.getBoundingClientRect().left - 16;
 }
 
-const motion = () => (matchMedia('(prefers-reduced-motion: reduce)').matches ? 'instant' : 'smooth');
+// 'auto' (no page sets scroll-behavior) rather than 'instant', which older WebKit refuses.
+const motion = () => (matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth');
 
 /**
  * Once a step shows its run (answered, or a step that asks nothing), its question (or its text), the
