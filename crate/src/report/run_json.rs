@@ -83,6 +83,27 @@ fn header(j: &mut Json, o: &Outcome, sc: &Scenario) {
     j.key("service").str(service_name(sc));
     j.key("nodes").int(i64::from(sc.service.nodes));
     j.key("naive").bool(o.naive);
+    diagram(j, sc);
+}
+
+/// What the page's diagram draws for the service beyond what every service has: its own marks and its
+/// capabilities ([`crate::services::Diagram`]).
+fn diagram(j: &mut Json, sc: &Scenario) {
+    use crate::services::Diagram;
+    let d = crate::services::diagram(sc.service.kind);
+    j.key("diagram").begin_obj();
+    j.key("marks").begin_arr();
+    for (k, name) in Diagram::NAMES.iter().enumerate() {
+        if k == Diagram::MARKS {
+            j.end_arr();
+            j.key("has").begin_arr();
+        }
+        if d.has(k) {
+            j.str(name);
+        }
+    }
+    j.end_arr();
+    j.end_obj();
 }
 
 /// Redlock: how many nodes make a majority, the drift allowance a client subtracts from its validity,

@@ -128,6 +128,13 @@ impl LockService for Consul {
     }
 }
 
+/// What the page's diagram draws for it (docs/run-json.md, `diagram`). Session renewals;
+/// invalidation releases the key under lock-delay; its TTL is the session's.
+pub(super) const DIAGRAM: super::Diagram = {
+    use super::Diagram as D;
+    D::KA.and(D::SESSION_TTL).and(D::LOCK_DELAY)
+};
+
 #[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Serve<Consul> for Engine {
     fn on_event(&mut self, ctx: &Ctx, ev: Ev) {

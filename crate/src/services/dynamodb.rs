@@ -141,6 +141,13 @@ impl LockService for Dynamodb {
     }
 }
 
+/// What the page's diagram draws for it (docs/run-json.md, `diagram`). Heartbeats; its token is a
+/// random record version number.
+pub(super) const DIAGRAM: super::Diagram = {
+    use super::Diagram as D;
+    D::KA.and(D::RANDOM_TOKENS)
+};
+
 #[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Serve<Dynamodb> for Engine {
     fn on_event(&mut self, ctx: &Ctx, ev: Ev) {

@@ -137,6 +137,13 @@ impl LockService for Etcd {
     }
 }
 
+/// What the page's diagram draws for it (docs/run-json.md, `diagram`). Keepalive ticks and the
+/// queue of keys by revision.
+pub(super) const DIAGRAM: super::Diagram = {
+    use super::Diagram as D;
+    D::KA.and(D::QUEUE)
+};
+
 #[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Serve<Etcd> for Engine {
     fn on_event(&mut self, ctx: &Ctx, ev: Ev) {

@@ -128,6 +128,13 @@ impl LockService for Hazelcast {
     }
 }
 
+/// What the page's diagram draws for it (docs/run-json.md, `diagram`). Heartbeats, the CP group's
+/// queue of lock calls by commit index; its TTL is the CP session's.
+pub(super) const DIAGRAM: super::Diagram = {
+    use super::Diagram as D;
+    D::KA.and(D::QUEUE).and(D::SESSION_TTL)
+};
+
 #[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Serve<Hazelcast> for Engine {
     fn on_event(&mut self, ctx: &Ctx, ev: Ev) {

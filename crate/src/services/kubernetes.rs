@@ -144,6 +144,13 @@ impl LockService for Kubernetes {
     }
 }
 
+/// What the page's diagram draws for it (docs/run-json.md, `diagram`). Renewals; expiry is judged
+/// by each candidate's observation of the Lease.
+pub(super) const DIAGRAM: super::Diagram = {
+    use super::Diagram as D;
+    D::KA.and(D::OBSERVES)
+};
+
 #[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Serve<Kubernetes> for Engine {
     fn on_event(&mut self, ctx: &Ctx, ev: Ev) {

@@ -19,6 +19,10 @@ impl LockService for Lease {
     const POLLS_ONE_SERVER: bool = true;
 }
 
+/// What the page's diagram draws for it (docs/run-json.md, `diagram`). The lease bars alone; its
+/// events worded by their kinds.
+pub(super) const DIAGRAM: super::Diagram = super::Diagram::GENERIC_WORDS;
+
 #[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Serve<Lease> for Engine {
     fn on_event(&mut self, ctx: &Ctx, ev: Ev) {

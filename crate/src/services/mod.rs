@@ -21,7 +21,7 @@
 mod registry;
 mod service;
 
-pub use service::Said;
+pub use service::{Diagram, Said};
 pub(crate) use service::{LockService, Serve};
 
 use crate::scenario::{Scenario, ServiceKind};

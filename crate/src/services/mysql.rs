@@ -66,6 +66,10 @@ impl LockService for Mysql {
     }
 }
 
+/// What the page's diagram draws for it (docs/run-json.md, `diagram`). The lease bars alone (a lock
+/// held by a connection: no marks of its own).
+pub(super) const DIAGRAM: super::Diagram = super::Diagram::PLAIN;
+
 #[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Serve<Mysql> for Engine {
     fn on_event(&mut self, ctx: &Ctx, ev: Ev) {

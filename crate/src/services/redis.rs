@@ -21,6 +21,10 @@ impl LockService for Redis {
     }
 }
 
+/// What the page's diagram draws for it (docs/run-json.md, `diagram`). The lease bars alone; its
+/// events worded by their kinds.
+pub(super) const DIAGRAM: super::Diagram = super::Diagram::GENERIC_WORDS;
+
 /// The protocol is the lease service's.
 #[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Serve<Redis> for Engine {

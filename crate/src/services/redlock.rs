@@ -86,6 +86,10 @@ impl LockService for Redlock {
     }
 }
 
+/// What the page's diagram draws for it (docs/run-json.md, `diagram`). A lane per node (the run's
+/// `nodes`) and nothing of its own beyond.
+pub(super) const DIAGRAM: super::Diagram = super::Diagram::PLAIN;
+
 /// Its rounds are its own events; the rest (a renewal) is the lease service's protocol.
 #[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Serve<Redlock> for Engine {

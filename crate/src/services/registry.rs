@@ -57,6 +57,15 @@ macro_rules! registry {
             }
         }
 
+        /// What the page's diagram draws for `kind`: its service's `DIAGRAM` ([`Diagram`]).
+        #[allow(unreachable_patterns)]
+        pub const fn diagram(kind: ServiceKind) -> Diagram {
+            match kind {
+                $( $(#[cfg($cfg)])? ServiceKind::$kind => $module::DIAGRAM, )*
+                _ => Diagram::PLAIN,
+            }
+        }
+
         /// The services' own state during a run, one field per service in this build.
         #[derive(Default)]
         pub(crate) struct Services {

@@ -75,6 +75,61 @@ pub(crate) trait Serve<S: LockService> {
     }
 }
 
+/// What the page's diagram draws for a service beyond what every service has, as data: its own marks
+/// and named capabilities, so that the page has no code per service (its own words are the
+/// dictionaries', `ownWords.SERVICE`, as its lane name and its events' words are). Each service's
+/// file holds its own, `DIAGRAM`, after its `LockService` impl (the registry reads it: a service
+/// without one is a build error); the run JSON writes it as `diagram` (docs/run-json.md). A set of
+/// flags, one bit per name in [`Diagram::NAMES`], joined with [`Diagram::and`]: a byte per service
+/// in the wasm, where lists of strings cost the full build 240 B gzipped.
+#[derive(Clone, Copy)]
+pub struct Diagram(u8);
+
+impl Diagram {
+    /// Nothing beyond the lease bars.
+    pub const PLAIN: Diagram = Diagram(0);
+    /// Mark: keepalive ticks (keepalives, pings, heartbeats, renewals) on the clients' lanes.
+    pub const KA: Diagram = Diagram(1);
+    /// Mark: the queue of waiters, noted on the lock lane.
+    pub const QUEUE: Diagram = Diagram(2);
+    /// Mark: connection-state bands (Curator's SUSPENDED, LOST).
+    pub const CONN: Diagram = Diagram(4);
+    /// Expiry judged by each candidate's observation of one record.
+    pub const OBSERVES: Diagram = Diagram(8);
+    /// An invalidated session releases the key under a lock-delay.
+    pub const LOCK_DELAY: Diagram = Diagram(16);
+    /// The TTL is a session's, not a lease's.
+    pub const SESSION_TTL: Diagram = Diagram(32);
+    /// Its tokens are random, not ordered.
+    pub const RANDOM_TOKENS: Diagram = Diagram(64);
+    /// Its events are worded by their kinds alone, never `SERVICE-KIND`.
+    pub const GENERIC_WORDS: Diagram = Diagram(128);
+    /// Each bit's name in the run JSON, from the lowest: the first [`Diagram::MARKS`] are marks
+    /// (`diagram.marks`), the others capabilities (`diagram.has`).
+    pub const NAMES: [&'static str; 8] = [
+        "ka",
+        "queue",
+        "conn",
+        "observes",
+        "lock-delay",
+        "session-ttl",
+        "random-tokens",
+        "generic-words",
+    ];
+    /// How many of [`Diagram::NAMES`] are marks.
+    pub const MARKS: usize = 3;
+
+    /// Both sets.
+    pub const fn and(self, other: Diagram) -> Diagram {
+        Diagram(self.0 | other.0)
+    }
+
+    /// Whether the set has the `k`th of [`Diagram::NAMES`].
+    pub fn has(self, k: usize) -> bool {
+        self.0 >> k & 1 != 0
+    }
+}
+
 /// How a service words one of its trace events in the transcript.
 pub enum Said {
     Line(String),

@@ -24,6 +24,10 @@ impl LockService for Session {
     }
 }
 
+/// What the page's diagram draws for it (docs/run-json.md, `diagram`). The lease bars alone; its
+/// events worded by their kinds.
+pub(super) const DIAGRAM: super::Diagram = super::Diagram::GENERIC_WORDS;
+
 /// The request/reply protocol is the lease service's; the session's own events are its end.
 #[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Serve<Session> for Engine {

@@ -124,6 +124,13 @@ impl LockService for Zookeeper {
     }
 }
 
+/// What the page's diagram draws for it (docs/run-json.md, `diagram`). Pings, the queue of
+/// sequential nodes, Curator's connection states.
+pub(super) const DIAGRAM: super::Diagram = {
+    use super::Diagram as D;
+    D::KA.and(D::QUEUE).and(D::CONN)
+};
+
 #[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Serve<Zookeeper> for Engine {
     fn on_event(&mut self, ctx: &Ctx, ev: Ev) {
