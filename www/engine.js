@@ -1,6 +1,6 @@
 // Where a lab's runs come from. The engine is one crate in two wasm builds (crate/src/services/mod.rs):
 // the core (pkg/leaselab.js: the lease, session and redis services, the seed's and most of the
-// catalogue's) and the full build (pkg/leaselab_full.js: Redlock, etcd and ZooKeeper as well); the
+// catalogue's) and the full build (pkg/leaselab_full.js: every other service as well); the
 // catalogue says which a scenario needs, as its `engine`. Neither is fetched to show a first verdict:
 // the build wrote every scenario's run at its defaults under every policy, computed by the same wasm
 // (tools/prerender.mjs), and a lab whose settings are a scenario's defaults draws those. The first

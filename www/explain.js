@@ -1,12 +1,12 @@
 // Words for a run: the verdict's explanation and one sentence per event. Pure functions of
 // (run JSON, dictionary, number formatter); they only read what the wasm reported.
-import { fmt } from './i18n.js';
+import { fmt, ownKey, serviceHas } from './i18n.js';
 
 /** How far a clock stepped, in ms with its sign: +300, −300. */
 export const stepText = (ms, num) => `${ms > 0 ? '+' : '−'}${num(Math.abs(ms))}`;
-/** Redlock's validity, in ms from µs, with a minus sign when it is spent. */
+/** A majority round's validity, in ms from µs, with a minus sign when it is spent. */
 export const validityText = (us, num) => `${us < 0 ? '−' : ''}${num(Math.abs(us) / 1000)}`;
-/** Redlock nodes by their names (n1, n2, …) from their 0-based indexes. */
+/** Lock nodes by their names (n1, n2, …) from their 0-based indexes. */
 export const nodeNames = (ks) => ks.map((k) => `n${k + 1}`).join(', ');
 
 /** The sentence for one event, for the events table and the "now" line. */
@@ -43,26 +43,22 @@ export function describeEvent(e, run, d, num) {
   else if (key === 'partition') key = e.cut ? 'partition-cut' : 'partition-heal';
   else if (key === 'redlock-acquired' && e.validity_us <= 0) key = 'redlock-trusted';
   else if (key === 'redlock-failed' && e.granted_nodes >= run.quorum) key = 'redlock-late';
-  // An unlock that freed nothing: Hazelcast's fails (LockOwnershipLostException); Consul's PUT
-  // ?release by a session that no longer holds the key does nothing.
-  else if (key === 'released' && e.ended_lease === false && ['hazelcast', 'consul'].includes(run.service)) key = 'releasedNothing';
-  // DynamoDB: a delete refused on the RVN (ConditionalCheckFailed): its lock was taken over.
-  else if (key === 'released' && e.ended_lease === false && run.service === 'dynamodb') key = 'released-failed';
-  // Consul: a session destroyed while it holds the key releases it under lock-delay.
-  if (run.service === 'consul' && key === 'session-ended-disconnected' && e.freed_lock) key = 'session-ended-freed';
-  // A service beyond the seed's three words its grants, failures, expiries and unlocks in its own
-  // terms where the dictionary has them (`SERVICE-KIND` in the language's `ev`).
-  if (!CORE_WORDS.includes(run.service) && `${run.service}-${key}` in d.ev) key = `${run.service}-${key}`;
-  // Redlock: the node's own words for what happens on it.
+  // An unlock that freed nothing, where the service has words for it (`released-nothing` in its
+  // `ownWords`): an unlock that fails (LockOwnershipLostException), a release by a session that
+  // no longer holds the key, a delete refused on the record's version (its lock was taken over).
+  else if (key === 'released' && e.ended_lease === false) key = ownKey(d, run, 'released-nothing', key);
+  // Under a `lock-delay`: a session destroyed while it holds the key releases it under lock-delay.
+  if (serviceHas(run, 'lock-delay') && key === 'session-ended-disconnected' && e.freed_lock) key = 'session-ended-freed';
+  // A service words its grants, failures, expiries and unlocks in its own terms where the dictionary
+  // has them (`SERVICE-KIND` in the language's `ev`), unless its events keep the `generic-words` (the
+  // seed's services: their names begin keys of other kinds, `lease-granted` is not the seed's grant).
+  if (!serviceHas(run, 'generic-words') && `${run.service}-${key}` in d.ev) key = `${run.service}-${key}`;
+  // On one of many nodes: the node's own words for what happens on it.
   if (e.node != null && ['granted', 'grantedNoToken', 'denied', 'released', 'lease-expired', 'server-clock-step'].includes(key)) key = `node-${key}`;
   v.freed = e.freed_lock ? d.ev.freed : '';
   v.tok = e.token != null && run.tokens ? fmt(d.ev.tok, { token: num(e.token) }) : '';
   return key in d.ev ? fmt(d.ev[key], v) : `${e.actor}: ${e.kind}`;
 }
-
-// The seed's services, worded by the events' own keys: their names begin keys of other kinds
-// (`lease-granted` is etcd's lease, not the seed's grant).
-const CORE_WORDS = ['lease', 'session', 'redis'];
 
 /** Who the events table names: the client itself, or the lock service / storage acting on it. */
 export function whoOf(e, d) {
@@ -134,8 +130,8 @@ export function explainVerdict(run, d, num) {
     // S3's ETag is the content: a stale writer's condition holds again once the content is back (ABA).
     if (stale && run.fencing === 'etag') lines.push(fmt(d.etagAba, { c: stale.client, v: num(stale.snapshot) }));
   }
-  // DynamoDB's token is a random RVN: whatever a guard that orders tokens did, it did by chance.
-  if (run.service === 'dynamodb' && run.tokens && ['token', 'first-touch'].includes(run.fencing)) lines.push(d.rvnNoOrder);
+  // `random-tokens` (a random record version number): whatever a guard that orders tokens did, it did by chance.
+  if (serviceHas(run, 'random-tokens') && run.tokens && ['token', 'first-touch'].includes(run.fencing)) lines.push(d[ownKey(d, run, 'rvnNoOrder')]);
   if (run.locked_out) lines.push(fmt(d.lockedOut, { c: run.locked_out }));
   return {
     lost,
@@ -158,7 +154,7 @@ export function safetyMargin(run, d, num) {
     // The writer's lease at the time: the last one granted to it before the write landed.
     const lease = run.leases.filter((l) => l.client === w.client && l.granted_ms <= w.t_ms).pop();
     if (!lease) {
-      // Told it held the lock, though it never did (etcd 3.4's waiter whose lease expired).
+      // Told it held the lock, though it never did (a waiter whose lease expired: a stale grant).
       if (w.stale && w.accepted) out.push(fmt(d.marginNeverHeld, { c: w.client, t: num(w.t_ms) }));
       continue;
     }
@@ -170,39 +166,37 @@ export function safetyMargin(run, d, num) {
     for (const p of run.pauses.filter(within)) causes.push(fmt(d.marginPause, { c: w.client, dur: num(p.to_ms - p.from_ms) }));
     for (const h of run.held.filter(within)) causes.push(fmt(d.marginHeld, { dur: num(h.to_ms - h.from_ms) }));
     const check = run.events.filter((e) => e.actor === w.client && e.kind === 'check-ok' && e.t_ms >= lease.granted_ms && e.t_ms <= w.t_ms).pop();
-    // (A lock without a TTL — ZooKeeper's — has no end by the client's clock: its check is not a clock's.)
+    // (A lock without a TTL — a session's — has no end by the client's clock: its check is not a clock's.)
     const byClock = check && check.left_us < Number.MAX_SAFE_INTEGER;
     if (byClock && !lease.open && check.t_ms >= lease.ends_ms) {
       causes.push(fmt(d.marginClock, { c: w.client, left: num(check.left_us / 1000), t: num(check.t_ms), over: num(check.t_ms - lease.ends_ms) }));
     }
-    if (run.service === 'kubernetes') causes.push(...k8sCauses(run, w, lease, d, num));
+    if (serviceHas(run, 'observes')) causes.push(...observerCauses(run, w, lease, d, num));
     const ttl = run.ttl_ms;
-    if (run.service === 'consul' && !lease.session_ended && late > 0) {
-      out.push(consulMargin(w, lease, causes, run, d, num, late));
-      continue;
-    }
     const words = { c: w.client, t: num(w.t_ms), ttl: num(ttl), from: num(lease.granted_ms), end: num(lease.ends_ms), late: num(late) };
+    // Late after a hold its service ended by its timer, in the service's words (`marginLate`: a session
+    // invalidated, an item taken over by a waiter where no server expires it).
     const head = lease.session_ended
       ? fmt(d.marginSession, words)
-      : late > 0 && run.service === 'dynamodb' // no server expires the item: a waiter took it over
-        ? fmt(d.marginTakenOver, words)
-        : late > 0
-        ? fmt(ttl == null ? d.marginLateUntil : d.marginLate, words)
+      : late > 0
+        ? fmt(d[ownKey(d, run, 'marginLate', ttl == null ? 'marginLateUntil' : 'marginLate')], words)
         : fmt(d.marginStale, { c: w.client, t: num(w.t_ms) });
     const broke = causes.length ? fmt(d.marginBecause, { causes: causes.join(d.marginAnd) }) : '';
-    out.push(`${head} ${broke}`.trim());
+    // Under a `lock-delay`, a write after its writer's session was invalidated: whether the delay held.
+    const delayed = !lease.session_ended && late > 0 && serviceHas(run, 'lock-delay');
+    out.push(delayed ? [head, broke, lockDelayHeld(w, lease, run, d, num)].filter(Boolean).join(' ') : `${head} ${broke}`.trim());
   }
-  if (!out.length) out.push(['session', 'mysql'].includes(run.service) ? d.marginNoTtl : d.marginOk);
+  if (!out.length) out.push(d[ownKey(d, run, 'marginOk')]);
   return out;
 }
 
 /**
- * Kubernetes: a leader that had not given up leading when another took over. Its last renewal is in the
- * trace; with client-go before 1.12 (the naive switch) it kept leading on a renew call that had no
- * answer; otherwise it was still inside its renew deadline, which is then no shorter than the lease as
- * the new holder observed it.
+ * A service that `observes` (expiry judged by each candidate's observation of one record): a leader that
+ * had not given up leading when another took over. Its last renewal is in the trace; with the naive
+ * switch (client-go before 1.12) it kept leading on a renew call that had no answer; otherwise it was
+ * still inside its renew deadline, which is then no shorter than the lease as the new holder observed it.
  */
-function k8sCauses(run, w, lease, d, num) {
+function observerCauses(run, w, lease, d, num) {
   const stopped = run.events.some((e) => e.actor === w.client && e.kind === 'renew-denied' && e.t_ms >= lease.granted_ms && e.t_ms <= w.t_ms);
   if (stopped) return [];
   const renewals = run.events.filter((e) => e.actor === w.client && e.kind === 'keepalive' && e.t_ms <= w.t_ms);
@@ -211,20 +205,17 @@ function k8sCauses(run, w, lease, d, num) {
 }
 
 /**
- * Consul's margin for a write after its writer's session was invalidated (TTL × 2 without a renewal):
- * what broke, and whether the key's lock-delay still kept everyone else out when the write landed —
- * the write is stale exactly when another client had been granted the lock before it (the run says).
+ * Under a `lock-delay`, for a write after its writer's session was invalidated: whether the key's
+ * lock-delay still kept everyone else out when the write landed — the write is stale exactly when
+ * another client had been granted the lock before it (the run says); '' without a lock-delay.
  */
-function consulMargin(w, lease, causes, run, d, num, late) {
-  const head = fmt(d.marginConsul, { c: w.client, t: num(w.t_ms), end: num(lease.ends_ms), late: num(late), ttl: num(run.ttl_ms) });
-  const broke = causes.length ? fmt(d.marginBecause, { causes: causes.join(d.marginAnd) }) : '';
+function lockDelayHeld(w, lease, run, d, num) {
   const delay = run.params && run.params.lockdelay_ms;
-  const until = delay > 0 ? fmt(w.stale ? d.marginDelayOver : d.marginDelayHeld, { until: num(lease.ends_ms + delay) }) : '';
-  return [head, broke, until].filter(Boolean).join(' ');
+  return delay > 0 ? fmt(w.stale ? d.marginDelayOver : d.marginDelayHeld, { until: num(lease.ends_ms + delay) }) : '';
 }
 
 /**
- * Redlock's margin: a client holds the lock while it has live keys on a majority of the nodes, and it
+ * The margin over many nodes: a client holds the lock while it has live keys on a majority of them, and it
  * trusts it for validity = TTL − elapsed − drift. The quorum, the drift allowance, the validity and
  * when the writer's majority ended come from the run JSON; this function only picks the causes to
  * name. For each write from a client that no longer held a majority, say when it lost it and why: a

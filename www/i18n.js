@@ -139,6 +139,20 @@ const en = {
 
   svgDescService: 'The lock service here is the {s}.',
 
+  // A service's own words for generic keys (each value a key of this dictionary), where it has them:
+  // how a hold that ended by its timer is said, a keepalive that came too late, a queue's entry, a
+  // belief past the hold, an unlock that freed nothing, a late write's and a clean run's margin, the
+  // naive switch (docs/run-json.md#what-the-diagram-draws). The same in every language: keys, not words.
+  ownWords: {
+    session: { marginOk: 'marginNoTtl' },
+    mysql: { marginOk: 'marginNoTtl' },
+    etcd: { naiveLabel: 'naiveLabelEtcd', noteNaive: 'noteNaiveEtcd' },
+    zookeeper: { keepaliveFailed: 'pingFailed', queueRev: 'queueSeq', expired: 'sessionExpired', stale: 'staleSession' },
+    hazelcast: { keepaliveFailed: 'heartbeatFailed', queueRev: 'queueCommit', 'released-nothing': 'releasedNothing' },
+    kubernetes: { keepaliveFailed: 'renewFailed', expired: 'takenOver', naiveLabel: 'naiveLabelK8s', noteNaive: 'noteNaiveK8s' },
+    consul: { keepaliveFailed: 'consulRenewFailed', expired: 'sessionInvalidated', stale: 'staleSession', 'released-nothing': 'releasedNothing', marginLate: 'marginConsul' },
+    dynamodb: { keepaliveFailed: 'heartbeatTaken', expired: 'itemTakenOver', 'released-nothing': 'released-failed', marginLate: 'marginTakenOver' },
+  },
   lanes: { lock: 'Lock service', redis: 'Redis (one server)', etcd: 'etcd server', zookeeper: 'ZooKeeper ensemble', hazelcast: 'Hazelcast CP group', kubernetes: 'Kubernetes API server', consul: 'Consul server', dynamodb: 'DynamoDB lock table', mysql: 'MySQL server', node: 'Redis node n{n}', client: 'Client {c}', storage: 'Storage' },
   clockWall: 'wall clock',
   clockMonotonic: 'monotonic clock',
@@ -473,3 +487,12 @@ export function numberFormat(lang) {
 export function fmt(s, vars = {}) {
   return String(s).replace(/\{(\w+)\}/g, (m, k) => (k in vars && vars[k] != null ? String(vars[k]) : m));
 }
+
+/**
+ * The key of generic word `key` in the words of `run`'s service, in dictionary `d`: what its
+ * `ownWords` maps `key` to (`expired` → `sessionExpired`), else `otherwise` (`key` itself).
+ */
+export const ownKey = (d, run, key, otherwise = key) => (d.ownWords[run.service] || {})[key] || otherwise;
+
+/** Whether `run`'s service has capability `cap` (its run JSON's `diagram.has`: `observes`, `lock-delay`, …). */
+export const serviceHas = (run, cap) => run.diagram.has.includes(cap);

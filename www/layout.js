@@ -3,13 +3,13 @@
 // bar, arrow and tick, and where every label sits (its row under a lane, flipped near the right edge).
 // No DOM: it returns plain data, which diagram.js paints into an <svg> and the unit tests
 // (www/tests/unit/) check under plain Node. Nothing here simulates: every mark is read from the run.
-import { fmt } from './i18n.js';
+import { fmt, ownKey } from './i18n.js';
 import { nodeNames, stepText, validityText } from './explain.js';
 import { connectionBands, diagramDesc, keepaliveNotes, keepaliveTicks, queueNotes } from './service-marks.js';
 
 const EPS = 1e-6;
 /** How many rows of notes a lane may have; more labels than that share the last row. Five: at the
- * lab page's 720–750 px, etcd's waiter scenario in Bengali needs them on its server's lane. */
+ * lab page's 720–750 px, a scenario with a queue of waiters in Bengali needs them on its server's lane. */
 const MAX_ROWS = 5;
 
 /**
@@ -66,7 +66,7 @@ function timeScale(run, { W, narrow, d, num, tFix, textW }) {
   return { x0, x1, tMax, sx: (t) => x0 + (t / tMax) * (x1 - x0) };
 }
 
-/** Redlock's round as the client's note: holds, trusts a spent majority, too late, or no majority. */
+/** A majority round as the client's note: holds, trusts a spent majority, too late, or no majority. */
 function roundNote(e, run, c) {
   const { d, num } = c;
   const v = fmt(d.validity, { v: validityText(e.validity_us, num) });
@@ -84,7 +84,7 @@ const MARKS = {
   granted(e, m, c) {
     const x = c.slot(e.t_ms);
     m.arrows.push({ from: c.svcOf(e), to: e.actor, xa: x, xb: x, cls: 'grant' });
-    // Redlock: one grant per node; the client's own count (below) says whether it holds the lock.
+    // Many nodes: one grant per node; the client's own count (below) says whether it holds the lock.
     if (!c.nodes) m.note(e.actor, x, c.tok ? fmt(c.d.gets, { t: c.num(e.token) }) : c.d.getsNoToken, 'n-grant');
   },
   renewed(e, m, c) {
@@ -92,7 +92,7 @@ const MARKS = {
     m.arrows.push({ from: 'lock', to: e.actor, xa: x, xb: x, cls: 'grant' });
     m.note('lock', x, c.d.renewed, '');
   },
-  // etcd 3.4: a waiter whose lease expired while it waited is told it holds the lock.
+  // A waiter whose lease expired while it waited is told it holds the lock (a stale grant).
   'stale-grant'(e, m, c) {
     const x = c.slot(e.t_ms);
     m.arrows.push({ from: 'lock', to: e.actor, xa: x, xb: x, cls: 'grant bad' });
@@ -168,10 +168,6 @@ MARKS['read-rejected'] = MARKS.read;
 MARKS['check-failed'] = MARKS['check-ok'];
 MARKS['write-rejected'] = MARKS['write-accepted'];
 
-/** How a lease that was neither released nor lost ended, where the service has its own word for it:
- *  ZooKeeper's session expires; a Kubernetes Lease is overwritten by the candidate that takes over. */
-const END_WORD = { zookeeper: 'sessionExpired', kubernetes: 'takenOver', consul: 'sessionInvalidated', dynamodb: 'itemTakenOver' };
-
 /** Every event's marks, then how each lease ended (expired, released, lost, its session gone). */
 function collectMarks(run, c) {
   const notes = Object.fromEntries(c.laneKeys.map((k) => [k, []]));
@@ -186,7 +182,7 @@ function collectMarks(run, c) {
     if (l.open) continue; // still held when the run ends: no end to mark
     const x = c.sx(l.ends_ms);
     const lane = c.svcOf(l);
-    // Redlock lanes are busy: a release there needs no words (the bar ends), an expiry a short one.
+    // Node lanes are busy: a release there needs no words (the bar ends), an expiry a short one.
     if (l.lost) m.note(lane, x, fmt(narrow ? d.keyLostShort : d.keyLost, { c: l.client }), 'n-bad');
     else if (l.released) {
       if (!nodes) m.note(lane, x, fmt(narrow ? d.releasedShort : d.released, { c: l.client }), '');
@@ -221,19 +217,19 @@ function placeNotes(notes, c) {
   return rowsOf;
 }
 
-/** How a lock's end by its service's timer is said: a lease expires, a ZooKeeper session expires, a
- * Consul session is invalidated (its key released, then closed for the lock-delay); a Kubernetes Lease
- * or a DynamoDB item is taken over by a waiter (no server expires either). */
+/** How a lock's end by its service's timer is said: a lease expires, or the service's own word for a
+ * lease that was neither released nor lost (`expired` in its `ownWords`): a session expires, a session is
+ * invalidated (its key released, then closed for the lock-delay), a record is taken over by a waiter
+ * (where no server expires it). */
 function expiryWords(run, d) {
-  return d[END_WORD[run.service] || 'expired'];
+  return d[ownKey(d, run, 'expired')];
 }
 
-/** A lane's name: the service (or Redlock node and its clock), a client (and the nodes it reaches), storage. */
+/** A lane's name: the service (or a node and its clock), a client (and the nodes it reaches), storage. */
 function laneName(k, run, c) {
   const { d, nodes } = c;
-  // Named by the service where it has a name of its own: Redis, the etcd server, the ZooKeeper ensemble,
-  // Hazelcast's CP group, the Kubernetes API server, the Consul server, DynamoDB's lock table.
-  // The service's own lane name where the dictionary has one (`lanes.SERVICE`), else the generic one.
+  // Named by the service where it has a name of its own (a server, an ensemble, a CP group, a table):
+  // the service's own lane name where the dictionary has one (`lanes.SERVICE`), else the generic one.
   if (k === 'lock') return (!nodes && d.lanes[run.service]) || d.lanes.lock;
   if (k === 'storage') return d.lanes.storage;
   if (nodes && nodes.includes(k)) {
@@ -288,11 +284,11 @@ function bar(out, c, lane, a, b, top, h, cls, labels) {
   if (s) out.push(label(c, xa + inset, lane.line + top + h / 2 + c.fs * 0.35, s, { class: `in-bar ${cls.split(' ').map((k) => `${k}-text`).join(' ')}` }));
 }
 
-/** The lock service's lanes: a crashed Redlock node's downtime, the leases (the truth), lock-delay. */
+/** The lock service's lanes: a crashed node's downtime, the leases (the truth), lock-delay. */
 function serviceBars(out, run, c, lanes) {
   const { d, num, tok, nodes } = c;
   if (nodes) {
-    // Redlock: a crashed node is down until it restarts (dotted, no keys, no answers).
+    // Many nodes: a crashed node is down until it restarts (dotted, no keys, no answers).
     const down = {};
     for (const e of run.events) {
       if (e.kind === 'node-crashed') down[e.node] = e.t_ms;
@@ -310,7 +306,7 @@ function serviceBars(out, run, c, lanes) {
     const x = c.sx(l.ends_ms);
     if (!l.open) out.push({ tag: 'line', attrs: { x1: x, x2: x, y1: lane.line - 13, y2: lane.line + 13, class: l.released ? 'lease-end released' : 'lease-end' } });
   }
-  // Lock-delay (Chubby, Consul): after a lease ends without a release, the lock is not grantable for a while.
+  // Lock-delay (Chubby's, and a session's): after a lease ends without a release, the lock is not grantable for a while.
   const delay = run.params && run.params.lockdelay_ms;
   if (delay > 0) {
     for (const l of run.leases) {
@@ -331,8 +327,8 @@ function clientBars(out, run, c, lanes) {
     const text = tok && t ? fmt(d.belief, { c: b.client, t: num(t) }) : fmt(d.beliefNoToken, { c: b.client });
     const cut = lease && b.to_ms > lease.ends_ms + EPS ? Math.max(lease.ends_ms, b.from_ms) : b.to_ms;
     if (cut > b.from_ms + EPS) bar(out, c, lane, b.from_ms, cut, -17, 14, 'belief', [text, t ? fmt(d.beliefShort, { t: num(t) }) : '']);
-    // A ZooKeeper or Consul lock lives as long as its session: when it is gone, so is the session.
-    const stale = lease && (lease.session_ended || ['zookeeper', 'consul'].includes(run.service)) ? d.staleSession : d.stale;
+    // A lock that lives as long as its session (`stale` in its `ownWords`): when it is gone, so is the session.
+    const stale = lease ? d[lease.session_ended ? 'staleSession' : ownKey(d, run, 'stale')] : d.stale;
     if (cut < b.to_ms - EPS) bar(out, c, lane, cut, b.to_ms, -17, 14, 'belief stale', [narrow ? d.staleShort : stale, d.staleShort]);
   }
   for (const p of run.pauses) {
@@ -397,7 +393,7 @@ function context(run, { width, d, num, lang, tFix = 0, measure = roughMeasure(la
     used.set(t, n + 1);
     return Math.min(scale.x1, scale.sx(t) + n * gap);
   };
-  // Redlock: a lane per node (n1 … nN), each with its own keys and clock; otherwise one lock service.
+  // Many nodes (a majority service): a lane per node (n1 … nN), each with its own keys and clock; otherwise one lock service.
   const nodes = run.nodes > 1 ? Array.from({ length: run.nodes }, (_, k) => `n${k + 1}`) : null;
   return {
     ...scale,

@@ -3,9 +3,8 @@
 // right answer is computed here from the run, never stored: the choice whose predicate holds.
 import { loadEngine, loadStart, simulationForId } from './engine.js';
 import { Lab } from './lab.js';
-import { fmt } from './i18n.js';
+import { fmt, ownKey } from './i18n.js';
 import { chapters, words } from './lessons.js';
-import { naiveMeaning } from './view.js';
 import { scopeKeys } from './keys.js';
 
 export { chapters, words };
@@ -316,7 +315,7 @@ export class Lesson {
   async show() {
     const b = this.current;
     this.answered = null;
-    // A beat on etcd, ZooKeeper or Redlock needs the full build (fetched once: engine.js).
+    // A beat on a service outside the core engine needs the full build (fetched once: engine.js).
     await loadEngine(this.core.byId[b.set.scenario]);
     this.run = runOf(b.set);
     this.scan = b.scan ? scanOf(b.set, b.scan) : null;
@@ -422,8 +421,9 @@ export class Lesson {
     }
     let params = parts.length ? `${parts.join(', ')}${w.stop} ` : '';
     params += fmt(w.fencingIs, { policy: this.lab.d.policies[b.set.fencing || 'none'] });
-    // Naive is Redlock's word; for etcd or Kubernetes say which client it stands for.
-    const meaning = naiveMeaning(this.lab.d, s.service);
+    // Naive is the majority client's word; a service with its own (`naiveLabel`) says which client it is.
+    const own = ownKey(this.lab.d, this.run, 'naiveLabel', null);
+    const meaning = own && this.lab.d[own];
     if (b.set.naive) params += meaning ? ` ${meaning}${w.stop}` : ` ${w.naive}`;
     if (b.set.retries) params += ` ${w.retries}`;
     return fmt(w.setup, { title, params });

@@ -1,31 +1,32 @@
-// The marks of etcd's, ZooKeeper's, Hazelcast's, Kubernetes's, Consul's and DynamoDB's own on the diagram, read from
-// the run's trace alone; pure (no DOM), called by layout.js. Four of them, and the text alternative that
-// says what they are:
+// The marks of the services that keep a session or a lease alive, read from the run's trace alone;
+// what to draw, and in which words, is the run's `diagram` (docs/run-json.md): the page names no
+// service. Pure (no DOM), called by layout.js. Four of them, and the text alternative that says what
+// they are:
 //
-// - Keepalive ticks: each keepalive (etcd), ping (ZooKeeper), heartbeat (Hazelcast, DynamoDB), Lease renewal
-//   (Kubernetes: the leader's update of its own record, every retry period) or session renewal (Consul)
-//   that reached the server, a small upward
-//   triangle on the sending client's lane line at the instant it arrived. The trace records a keepalive
-//   only when it arrives, so the ticks stop where the client stops sending — frozen in a pause, or cut
-//   off by the network — and the gap lines up with the pause's hatched block. One that arrives after
-//   its lease (or session) is gone is hollow, with a note on the client's lane: that reply is how the
-//   client learns it. (Kubernetes: a renew call that never got an answer, when the client learns it
-//   failed; and when the leader gives up leading, a note of its own.)
-// - The queue of waiters, on the lock-service lane: both keep the lock as an ordered list — etcd the
-//   lock's keys by create revision, ZooKeeper its ephemeral sequential nodes by sequence number — whose
-//   first entry holds the lock while each other one waits for the entry before it; Hazelcast's CP group
-//   queues the waiting lock calls themselves, first come first served (by commit index). Noted each time
-//   its waiters change, from `queued` (a key or node created behind another), `granted` (an entry
-//   reaches the front) and the entry going away (`lease-expired`, `released`, `session-ended`).
-// - Kubernetes: what a candidate judges expiry by — the last change of the record it saw before it
-//   took over, noted on its lane (it takes over a lease duration later, by its own clock).
-// - Curator's connection states on a ZooKeeper client's lane: SUSPENDED from the moment the client has
-//   heard nothing from the server for two thirds of the session timeout, LOST from when Curator takes
-//   the session as gone, each a band in the row under the lane line (where a pause's block goes; a
-//   frozen client changes no state) until the next change — RECONNECTED ends it — or the end of the run.
+// - Keepalive ticks (`diagram.marks` has `ka`): each keepalive, ping, heartbeat, session or Lease
+//   renewal that reached the server, a small upward triangle on the sending client's lane line at the
+//   instant it arrived. The trace records a keepalive only when it arrives, so the ticks stop where the
+//   client stops sending — frozen in a pause, or cut off by the network — and the gap lines up with the
+//   pause's hatched block. One that arrives after its lease (or session) is gone is hollow, with a note
+//   on the client's lane in the service's words (`keepaliveFailed`, or its `ownWords`' key):
+//   that reply is how the client learns it. A service that `observes` (expiry judged by each
+//   candidate's observation of one record): a renew call that was refused is the leader giving up
+//   leading, a note of its own.
+// - The queue of waiters (`queue`), on the lock-service lane: the lock kept as an ordered list — keys
+//   by create revision, sequential nodes by sequence number, or the waiting lock calls themselves by
+//   commit index (the entry's word: `queueRev` or the service's own) — whose first entry holds the
+//   lock while each other one waits for the entry before it. Noted each time its waiters change, from
+//   `queued` (a key or node created behind another), `granted` (an entry reaches the front) and the
+//   entry going away (`lease-expired`, `released`, `session-ended`).
+// - A service that `observes`: what a candidate judges expiry by — the last change of the record it
+//   saw before it took over, noted on its lane (it takes over a lease duration later, by its own clock).
+// - Connection states (`conn`, Curator's) on a client's lane: SUSPENDED from the moment the client has
+//   heard nothing from the server for two thirds of the session timeout, LOST from when the client
+//   takes the session as gone, each a band in the row under the lane line (where a pause's block goes;
+//   a frozen client changes no state) until the next change — RECONNECTED ends it — or the end of the run.
 //
 // (One module, not four: each request costs the page's budget its headers.)
-import { fmt } from './i18n.js';
+import { fmt, ownKey, serviceHas } from './i18n.js';
 
 // ---------- keepalive ticks
 
@@ -34,21 +35,20 @@ const HALF = 4;
 const UP = 3;
 const DOWN = 4.5;
 
-const FAILED = { zookeeper: 'pingFailed', hazelcast: 'heartbeatFailed', kubernetes: 'renewFailed', consul: 'consulRenewFailed', dynamodb: 'heartbeatTaken' };
-
 /**
- * The note of a keepalive that came too late: "keepalive ✗: lease gone" (etcd), "ping ✗: session
- * gone", "renew ✗: no answer" (Kubernetes); and Kubernetes's leader giving up: "stops leading".
+ * The note of a keepalive that came too late, in the service's words: "keepalive ✗: lease gone",
+ * "ping ✗: session gone", "renew ✗: no answer"; and, where the service `observes`, a leader giving
+ * up: "stops leading".
  */
 export function keepaliveNotes(run, c, note) {
-  const text = c.d[FAILED[run.service] || 'keepaliveFailed'];
+  const text = c.d[ownKey(c.d, run, 'keepaliveFailed')];
   for (const e of run.events) if (e.kind === 'keepalive-failed') note(e.actor, c.sx(e.t_ms), text, 'n-bad');
-  if (run.service !== 'kubernetes') return;
+  if (!serviceHas(run, 'observes')) return;
   for (const e of run.events) if (e.kind === 'renew-denied') note(e.actor, c.sx(e.t_ms), c.d.stoppedLeading, 'n-bad');
   observedNotes(run, c, note);
 }
 
-/** Kubernetes: each takeover's last observation of the record, on the candidate's lane. */
+/** A service that `observes`: each takeover's last observation of the record, on the candidate's lane. */
 function observedNotes(run, c, note) {
   const last = {};
   for (const e of run.events) {
@@ -79,19 +79,16 @@ export function keepaliveTicks(out, run, c, lanes) {
 
 // ---------- the queue of waiters
 
-/** The services whose lock is a queue. */
-const QUEUED = new Set(['etcd', 'zookeeper', 'hazelcast']);
-
 /** What takes a client's key (or node) out of the queue. */
 const GONE = new Set(['lease-expired', 'released', 'session-ended']);
 
 /**
- * One entry's words: the client and, where the trace says it, its revision (etcd), sequence number
- * (ZooKeeper) or lock call's commit index (Hazelcast).
+ * One entry's words: the client and, where the trace says it, its number in the queue — a revision,
+ * a sequence number or a lock call's commit index, in the service's word (`queueRev` or its own).
  */
-function entry(q, c, service) {
+function entry(q, c, run) {
   if (q.n == null) return q.client;
-  const key = { zookeeper: 'queueSeq', hazelcast: 'queueCommit' }[service] || 'queueRev';
+  const key = ownKey(c.d, run, 'queueRev');
   return fmt(c.d[c.narrow ? `${key}Short` : key], { c: q.client, n: c.num(q.n) });
 }
 
@@ -101,7 +98,7 @@ function entry(q, c, service) {
  * `note(lane, x, text, cls)` for each; returns the lists it noted, for the tests: [{ t, queue }].
  */
 export function queueNotes(run, c, note) {
-  if (!QUEUED.has(run.service) || c.nodes) return [];
+  if (!run.diagram.marks.includes('queue') || c.nodes) return [];
   const q = [];
   const noted = [];
   let waiters = '';
@@ -121,14 +118,14 @@ export function queueNotes(run, c, note) {
     const now = q.slice(1).map((k) => k.client).join();
     if (now === waiters) continue;
     waiters = now;
-    const list = q.map((k) => entry(k, c, run.service)).join(c.d.queueSep);
+    const list = q.map((k) => entry(k, c, run)).join(c.d.queueSep);
     note('lock', c.sx(e.t_ms), fmt(c.d.queue, { q: list }), 'n-queue');
     noted.push({ t: e.t_ms, queue: q.map((k) => k.client) });
   }
   return noted;
 }
 
-// ---------- Curator's connection states
+// ---------- connection states (Curator's)
 
 const STATES = { suspended: 'suspended', lost: 'lost', reconnected: null };
 
@@ -170,16 +167,13 @@ export function connectionBands(run, c, lanes, bar) {
 // ---------- the text alternative
 
 /**
- * The description of `run`'s diagram in dictionary `d`: the lanes, and for etcd, ZooKeeper, Hazelcast and DynamoDB which
- * service it is and the legend's words for its marks (ZooKeeper's include Curator's bands).
+ * The description of `run`'s diagram in dictionary `d`: the lanes and, for a service with marks of its
+ * own (`diagram.marks`), which service it is and the legend's words for those marks.
  */
 export function diagramDesc(run, d) {
-  const zk = run.service === 'zookeeper';
-  if (run.nodes > 1 || !(zk || ['etcd', 'hazelcast', 'kubernetes', 'consul', 'dynamodb'].includes(run.service))) return d.svgDesc;
+  const keys = run.diagram.marks;
+  if (run.nodes > 1 || !keys.length) return d.svgDesc;
   const legend = new Map(d.legend);
-  // Kubernetes's Lease, Consul's key and DynamoDB's item are one record, not a queue: their waiters
-  // poll; only the renewals (heartbeats) are marks of their own.
-  const keys = ['kubernetes', 'consul', 'dynamodb'].includes(run.service) ? ['ka'] : ['ka', 'queue', ...(zk ? ['conn'] : [])];
   const marks = keys.map((k) => legend.get(k));
   return [d.svgDesc, fmt(d.svgDescService, { s: d.lanes[run.service] }), ...marks].join(' ');
 }

@@ -69,7 +69,7 @@ export const extraParams = (s) => s.params.filter((p) => p !== ttlParam(s) && p 
 export const urlName = (s, p) => (p === pauseParam(s) ? 'pause' : p.name);
 
 /** Parameter `p` of scenario `s`: its slider's range, the UI's range clamped to the scenario's own —
- *  or the scenario's own range where its default lies outside the UI's (etcd's and ZooKeeper's
+ *  or the scenario's own range where its default lies outside the UI's (a session's TTL in
  *  seconds), so a slider always reaches the scenario's default. */
 export function rangeOf(s, p) {
   const ui = p === ttlParam(s) ? UI_RANGES.ttl : p === pauseParam(s) ? UI_RANGES.pause : UI_RANGES.other;
@@ -154,7 +154,7 @@ export function readSettings(get, c) {
   const note = (key, vars) => notices.push({ key, vars });
   const st = readChoices(get, c, note);
   const s = c.byId[st.scenario];
-  st.naive = Boolean(s.naive); // the scenario's own setting (etcd 3.4's lock), unless the URL says
+  st.naive = Boolean(s.naive); // the scenario's own setting (a lock's old version), unless the URL says
   const def = defaultsOf(s);
   st.ttl = def.ttl;
   if (ttlParam(s)) st.ttl = readMs(get, 'ttl', rangeOf(s, ttlParam(s)), def.ttl, note);

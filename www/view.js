@@ -222,9 +222,8 @@ export function syncSliders(v, snap) {
   const tp = ttlParam(s);
   const session = s.service === 'session';
   const [off, offNote] = session ? [d.ttlOff, d.noteNoTtl] : [d.ttlFixed, d.noteTtlFixed];
-  // Hazelcast's and Consul's TTLs are a session's (after the last heartbeat or renewal), not a lease's:
-  // the scenario's word.
-  const ttlLabel = (['hazelcast', 'consul'].includes(s.service) && tp && paramLabel(d, st.lang, s, tp)) || d.ttl;
+  // A `session-ttl` is a session's (after the last heartbeat or renewal), not a lease's: the scenario's word.
+  const ttlLabel = (snap.run.diagram.has.includes('session-ttl') && tp && paramLabel(d, st.lang, s, tp)) || d.ttl;
   syncSlider(v, snap, 'ttl', tp, st.ttl, tp ? ttlLabel : off, tp ? '' : offNote);
   const p = pauseParam(s);
   const label = !p ? d.pauseOff : p.name === 'delay' ? d.pauseAsDelay : paramLabel(d, st.lang, s, p) || d.pause;
@@ -281,8 +280,8 @@ export function renderEvents(v, { d, num, run }) {
   }
 }
 
-/** Legend entries for marks only some services draw (keepalives, the queue, Curator's states). */
-const LEGEND_FOR = { ka: ['etcd', 'zookeeper', 'hazelcast', 'kubernetes', 'consul', 'dynamodb'], queue: ['etcd', 'zookeeper', 'hazelcast'], conn: ['zookeeper'] };
+/** Legend entries for marks only some services draw (keepalives, the queue, connection states): the run's `diagram.marks`. */
+const LEGEND_FOR = new Set(['ka', 'queue', 'conn']);
 
 /**
  * The diagram at `width`, and with a comparison run the second diagram on the same time scale, with
@@ -290,8 +289,7 @@ const LEGEND_FOR = { ka: ['etcd', 'zookeeper', 'hazelcast', 'kubernetes', 'consu
  */
 export function renderDiagram(v, { st, d, num, run, other, width }) {
   for (const li of v.$('legend').children) {
-    const only = LEGEND_FOR[li.dataset.kind];
-    li.hidden = Boolean(only) && !only.includes(run.service);
+    li.hidden = LEGEND_FOR.has(li.dataset.kind) && !run.diagram.marks.includes(li.dataset.kind);
   }
   const { $ } = v;
   const t = other ? divergence(run, other) : null;
