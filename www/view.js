@@ -3,7 +3,7 @@
 // the notices, the playhead. Every render function here is a function of that snapshot: it reads
 // nothing else and keeps nothing, so drawing the same snapshot twice gives the same page. `v` is where
 // the ids live: { $(id), root }. The Lab (lab.js) owns the state and calls these after every change.
-import { languages, fmt } from './i18n.js';
+import { languages, fmt, ownKey } from './i18n.js';
 import { drawDiagram } from './diagram.js';
 import { divergence } from './layout.js';
 import { describeEvent, explainVerdict, safetyMargin, whoOf } from './explain.js';
@@ -200,22 +200,16 @@ function syncSlider(v, { s, d, num }, id, p, value, label, note) {
   $(`${id}-note`).hidden = !note;
 }
 
-/** The naive switch's words per service (the dictionary's naiveLabel… and noteNaive…). */
-const NAIVE_WORDS = { etcd: 'Etcd', kubernetes: 'K8s' };
-
-/** What the naive switch means for a service other than Redlock, in the dictionary's words (or null). */
-export const naiveMeaning = (d, service) => (NAIVE_WORDS[service] ? d[`naiveLabel${NAIVE_WORDS[service]}`] : null);
-
 /** The settings' controls showing the settings: sliders, boxes. */
 export function syncSliders(v, snap) {
   const { st, s, d } = snap;
   renderExtra(v, snap);
   v.$('retries').checked = st.retries > 0;
-  // The naive switch: Redlock's client that skips the validity check; etcd 3.4's lock; client-go 1.11.
-  const which = NAIVE_WORDS[s.service] || '';
+  // The naive switch: the majority client that skips the validity check, or what the service's own
+  // words (`ownWords`: `naiveLabel`, `noteNaive`) say it stands for.
   v.$('naive-box').hidden = !s.has_naive;
-  v.$('naive-box').querySelector('label span').textContent = d[`naiveLabel${which}`];
-  v.$('naive-note').textContent = d[`noteNaive${which}`];
+  v.$('naive-box').querySelector('label span').textContent = d[ownKey(d, snap.run, 'naiveLabel')];
+  v.$('naive-note').textContent = d[ownKey(d, snap.run, 'noteNaive')];
   v.$('naive').checked = Boolean(st.naive);
   // A session lock (PostgreSQL) has no TTL at all: that is the point of those scenarios. Others may
   // fix their TTL in the scenario itself.

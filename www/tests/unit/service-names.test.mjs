@@ -12,8 +12,6 @@ import { fileURLToPath } from 'node:url';
 const WWW = fileURLToPath(new URL('../../', import.meta.url));
 const WORDS = ['i18n.js', 'lessons.js'];
 const NAMED = /(?<![\w-])(consul|dynamodb|hazelcast|kubernetes|etcd|zookeeper|redlock|mysql)(?![\w-])/i;
-/** Lines still naming a service, per file, until their change lands: view.js's naive switch words. */
-const PENDING = { 'view.js': 3 };
 
 test('the rule names a service as a word, not inside an id', () => {
   for (const s of ['etcd’s lease', 'a ZooKeeper session', 'Redlock: one grant', "['hazelcast', 'consul']", 'MySQL']) assert.ok(NAMED.test(s), s);
@@ -28,9 +26,5 @@ test('no module of the page names a lock service (the run JSON\'s `diagram` says
       .split('\n')
       .flatMap((line, i) => (NAMED.test(line) ? [`www/${f}:${i + 1}: ${line.trim()}`] : [])),
   );
-  const left = named.filter((l) => {
-    const f = l.slice(4, l.indexOf(':'));
-    return !PENDING[f] || named.filter((m) => m.startsWith(`www/${f}:`)).length > PENDING[f];
-  });
-  assert.deepEqual(left, [], 'read it from the run JSON\'s `diagram` (docs/run-json.md), with the words in the dictionaries');
+  assert.deepEqual(named, [], 'read it from the run JSON\'s `diagram` (docs/run-json.md), with the words in the dictionaries');
 });
