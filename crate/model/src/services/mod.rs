@@ -54,9 +54,46 @@ macro_rules! services {
         }
 
         /// The service's own part of the format: the one dispatch by kind.
-        pub(crate) fn format_of(kind: ServiceKind) -> &'static dyn ServiceFormat {
-            match kind {
-                $( ServiceKind::$kind => &$module::$kind, )*
+        pub(crate) fn format_of(kind: ServiceKind) -> Format {
+            Format(kind)
+        }
+
+        /// Each of [`ServiceFormat`]'s questions, asked of the kind's own format by a `match`:
+        /// static dispatch, which the parser's wasm (budgeted for size) takes in fewer bytes than
+        /// a table of trait objects, most services' answers being the trait's defaults.
+        impl ServiceFormat for Format {
+            fn defaults(&self, svc: &mut ServiceSpec) {
+                match self.0 { $( ServiceKind::$kind => $module::$kind.defaults(svc), )* }
+            }
+            fn keys(&self) -> &'static [&'static str] {
+                match self.0 { $( ServiceKind::$kind => $module::$kind.keys(), )* }
+            }
+            fn setting(&self, p: &mut Parser<'_>, k: &str, v: &str) -> Result<(), Error> {
+                match self.0 { $( ServiceKind::$kind => $module::$kind.setting(p, k, v), )* }
+            }
+            fn check_foreign(&self, p: &mut Parser<'_>, k: &str, v: &str) -> Result<(), Error> {
+                match self.0 { $( ServiceKind::$kind => $module::$kind.check_foreign(p, k, v), )* }
+            }
+            fn token_words(&self) -> &'static [&'static str] {
+                match self.0 { $( ServiceKind::$kind => $module::$kind.token_words(), )* }
+            }
+            fn token(&self, svc: &mut ServiceSpec, word: &str) {
+                match self.0 { $( ServiceKind::$kind => $module::$kind.token(svc, word), )* }
+            }
+            fn renews(&self) -> bool {
+                match self.0 { $( ServiceKind::$kind => $module::$kind.renews(), )* }
+            }
+            fn named_nodes(&self) -> bool {
+                match self.0 { $( ServiceKind::$kind => $module::$kind.named_nodes(), )* }
+            }
+            fn faults(&self) -> &'static [&'static str] {
+                match self.0 { $( ServiceKind::$kind => $module::$kind.faults(), )* }
+            }
+            fn check_line(&self, p: &mut Parser<'_>) -> Result<(), Error> {
+                match self.0 { $( ServiceKind::$kind => $module::$kind.check_line(p), )* }
+            }
+            fn check_whole(&self, sc: &Scenario) -> Result<(), Error> {
+                match self.0 { $( ServiceKind::$kind => $module::$kind.check_whole(sc), )* }
             }
         }
 
@@ -136,6 +173,10 @@ pub(crate) trait ServiceFormat {
     }
 }
 
+/// A service's own format, by its kind ([`format_of`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Format(ServiceKind);
+
 /// A node named in a scenario whose service names none.
 pub(crate) const NODES_NEEDED: &str =
     "nodes need `service: redlock` (or zookeeper's or kubernetes's one server, n1) declared before them";
@@ -157,7 +198,7 @@ fn push_list(out: &mut String, items: &[&str], sep: &str, last: &str) {
 
 /// The names of the services `pick` chooses, in [`LISTED`]'s order, and how many (no allocation:
 /// the parser's wasm build is budgeted for size).
-fn picked(pick: impl Fn(&dyn ServiceFormat) -> bool) -> ([&'static str; LISTED.len()], usize) {
+fn picked(pick: impl Fn(Format) -> bool) -> ([&'static str; LISTED.len()], usize) {
     let (mut names, mut n) = ([""; LISTED.len()], 0);
     for k in LISTED {
         if pick(format_of(k)) {
