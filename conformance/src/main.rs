@@ -14,6 +14,8 @@
 
 mod cases;
 mod etcd;
+mod mysql;
+mod mysql_probe;
 mod real;
 mod servers;
 mod step1;
@@ -95,6 +97,14 @@ fn main() -> ExitCode {
     if std::env::args().nth(1).as_deref() == Some("wall-wait") {
         let rest: Vec<String> = std::env::args().skip(2).collect();
         return real::wall_wait_main(&rest);
+    }
+    // What the MySQL rows rest on, measured against the installed MariaDB (see mysql_probe.rs).
+    if std::env::args().nth(1).as_deref() == Some("mariadb-probe") {
+        return mysql_probe::probe_main();
+    }
+    if std::env::args().nth(1).as_deref() == Some("mariadb-probe-holder") {
+        let rest: Vec<String> = std::env::args().skip(2).collect();
+        return mysql_probe::holder_main(&rest);
     }
     // One client of a scripted run, in a process of its own (see real/agent.rs).
     if std::env::args().nth(1).as_deref() == Some("client-agent") {

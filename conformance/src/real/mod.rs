@@ -44,6 +44,7 @@ mod delayed_write;
 mod etcd_lock;
 mod failover;
 mod faults;
+pub mod mysql_lock;
 mod player;
 mod proxy;
 mod record;
