@@ -69,8 +69,9 @@ fn probe() -> Res<()> {
     fifo(port, 20)?;
     wait_timeout_values(port)?;
     for wt in ["1", "1", "1", "1", "1", "2"] {
-        stopped_holder(port, wt)?;
+        stopped_holder(port, wt, true)?;
     }
+    stopped_holder(port, "1", false)?;
     busy_holder(port)?;
     kill_connection(port)?;
     kill_query(port)?;
@@ -271,20 +272,26 @@ fn held_id(line: &str) -> Res<u32> {
         .ok_or_else(|| format!("the holder said {line:?}"))
 }
 
-/// (c) A holder with `wait_timeout` = `wt`, idle after GET_LOCK and stopped (SIGSTOP): when a
-/// waiter gets the lock, counted from the holder's reply to GET_LOCK.
-fn stopped_holder(port: u16, wt: &str) -> Res<()> {
+/// (c) A holder with `wait_timeout` = `wt`, idle after GET_LOCK and stopped (SIGSTOP) or merely
+/// running and sending nothing on that connection: when a waiter gets the lock, counted from the
+/// holder's reply to GET_LOCK.
+fn stopped_holder(port: u16, wt: &str, stop: bool) -> Res<()> {
     let mut w = connect(port)?;
     let mut h = Holder::spawn(port, wt, "idle")?;
     let (l, held_at) = h.line()?;
     let id = held_id(&l)?;
-    h.signal("STOP");
+    let how = if stop {
+        h.signal("STOP");
+        "stopped"
+    } else {
+        "running, silent on that connection,"
+    };
     let got = get_lock(&mut w, A, "20")?;
     let at = Instant::now();
     let said = h.wake_and_try()?;
     let _ = release(&mut w, A);
     println!(
-        "(c) wait_timeout = {wt}, the holder (connection {id}) stopped after its GET_LOCK: the waiter's GET_LOCK → {got:?} {} after the holder's reply; woken, the holder: {said:?}",
+        "(c) wait_timeout = {wt}, the holder (connection {id}) {how} after its GET_LOCK: the waiter's GET_LOCK → {got:?} {} after the holder's reply; woken, the holder: {said:?}",
         ms(at.saturating_duration_since(held_at))
     );
     Ok(())

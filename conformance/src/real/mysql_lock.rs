@@ -12,6 +12,8 @@ use std::time::{Duration, Instant};
 
 use mysql::prelude::Queryable;
 
+use super::player::{Client, Held, Stop};
+use super::us;
 use crate::mysql::connect_with;
 use crate::servers::Res;
 
@@ -109,5 +111,53 @@ pub fn reset(port: u16, first_token: u64) -> Res<()> {
             return Err("a GET_LOCK of an earlier run is still held after 10 s".into());
         }
         sleep(Duration::from_millis(20));
+    }
+}
+
+impl Client<'_> {
+    /// `GET_LOCK` with the scenario's timeout on the client's lock connection: it waits at the server
+    /// (the script goes on from the real grant); a token from the counter row when the scenario has
+    /// `tokens=counter`. 0 is a denial (the acquire's retries follow); NULL or an error (the connection
+    /// is gone) ends the script.
+    pub(super) fn mysql_try_acquire(&mut self, value: i64) -> Result<Option<Held>, Stop> {
+        let timeout = us(self.sc.service.timeout, self.p());
+        let counter = self.sc.service.tokens;
+        let lock = self.mysql.as_mut().ok_or("no MariaDB connection")?;
+        let secs = timeout.as_secs_f64();
+        let got = match lock.get_lock(timeout) {
+            Ok(got) => got,
+            Err(e) => {
+                self.note(format!("GET_LOCK('{NAME}', {secs}) FAILED: {e}"));
+                return Err(Stop::GaveUp);
+            }
+        };
+        let token = match got {
+            Some(1) if counter => Some(lock.fence()?),
+            _ => None,
+        };
+        let tok = token.map_or(String::new(), |t| format!(", fence token {t}"));
+        let shown = got.map_or("NULL".to_string(), |g| g.to_string());
+        self.note(format!("GET_LOCK('{NAME}', {secs}) → {shown}{tok}"));
+        match got {
+            Some(1) => Ok(Some(Held {
+                token,
+                value,
+                believed_end: None,
+            })),
+            Some(_) => Ok(None),
+            None => Err(Stop::GaveUp),
+        }
+    }
+
+    pub(super) fn mysql_release(&mut self) -> Result<(), Stop> {
+        let lock = self.mysql.as_mut().ok_or("no MariaDB connection")?;
+        let r = lock.release();
+        let shown = match r {
+            Ok(Some(v)) => v.to_string(),
+            Ok(None) => "NULL".into(),
+            Err(e) => format!("FAILED: {e}"),
+        };
+        self.note(format!("RELEASE_LOCK('{NAME}') → {shown}"));
+        Ok(())
     }
 }
