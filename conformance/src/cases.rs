@@ -553,9 +553,8 @@ pub fn etcd_waiter_sim() -> Result<(String, String), String> {
 }
 
 /// MySQL's `GET_LOCK` on a real MariaDB (see src/mysql.rs). Gaps that decide the outcomes: A's
-/// connection closed by wait_timeout (1 s after its last statement, GET_LOCK at 0: 1000 ms; the model
-/// counts from the freeze, 1020 ms) and B's write right after, long before A wakes and writes
-/// (2530 ms); with pause=500ms A is done (530 ms) 470 ms before wait_timeout would close it, and with
+/// connection closed by wait_timeout (1 s after its last statement there, GET_LOCK at 0: 1000 ms) and
+/// B's write right after, long before A wakes and writes (2530 ms); with pause=500ms A is done (530 ms) 470 ms before wait_timeout would close it, and with
 /// wait=3s A is done (2530 ms) 470 ms before it. So 200 ms.
 fn mysql_cases() -> Vec<Case> {
     let c = |policy, set, how| Case {
@@ -583,6 +582,20 @@ fn mysql_cases() -> Vec<Case> {
             &[("wait", 3000)],
             "as above, wait_timeout = 3: A wakes and writes before the server closes its connection",
         ),
+        // The idle clock runs from A's last statement on its lock connection (GET_LOCK at 0), not from
+        // its freeze (20 ms): stopped 985 ms, A is still frozen when its connection is closed (1000
+        // ms, ×40: 40 s), wakes at 1005 and writes at 1015, between B's read (1010) and write (1020).
+        // Gaps of 5 ms, 200 ms at ×40: 100 ms.
+        Case {
+            tolerance_ms: 100,
+            ..case(
+                "mysql-get-lock-pause",
+                Policy::None,
+                &[("pause", 985)],
+                40,
+                "as above, A stopped 985 ms (39.4 s), less than wait_timeout (40 s), but idle on its lock connection since GET_LOCK: closed while A is frozen",
+            )
+        },
     ]
 }
 
