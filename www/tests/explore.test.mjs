@@ -152,12 +152,12 @@ function cliAccepts(args) {
   }
 }
 
-/** The crate's preset ids in its order, as the CLI lists them when asked for one it does not know. */
+/** The crate's preset ids in its order, as the CLI (clap) lists them when asked for one it does not know. */
 function cliPresetIds() {
   try {
     execFileSync(CLI, ['estimate', '--preset', '?'], { encoding: 'utf8', stdio: 'pipe' });
   } catch (e) {
-    return /expected one of (.*)$/m.exec(e.stderr)[1].split(', ');
+    return /possible values: ([^\]]*)\]/.exec(e.stderr)[1].split(', ');
   }
   throw new Error('--preset ? was accepted');
 }
