@@ -23,6 +23,7 @@
 //! "session not found"), health checks (`api.Lock` creates its session with none but the node's
 //! `serfHealth`, which a paused process does not fail), and Raft: one server, no leader changes.
 
+use super::keepalive::{KeepAlive, ServerSession};
 use super::{LockService, Said, Serve};
 use crate::lock::{Grant, LeaseRecord};
 use crate::scenario::Scenario;
@@ -67,16 +68,6 @@ struct Key {
     record: usize,
     /// Clients whose blocking query waits for the key to change (bit mask).
     waiters: u8,
-}
-
-#[derive(Clone, Copy, Default)]
-struct ServerSession {
-    id: u64,
-    alive: bool,
-    /// When the server's timer invalidates it: TTL × 2 after creation or the last renewal.
-    expires_at: SimTime,
-    /// An expiry check is queued for it.
-    timer: bool,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -168,7 +159,11 @@ impl Engine {
             (Tag::AcquireReply, Msg::Grant(g)) => self.on_kv_acquire(ctx, c, g),
             (Tag::UnlockAt, _) => self.kv_release_at(ctx, c),
             (Tag::Heartbeat, _) => self.renew_tick(ctx, c),
-            (Tag::HeartbeatAt, _) => self.session_renew_at(ctx, c),
+            // `PUT /v1/session/renew/:id`: a live session's timer is re-armed for TTL × 2 from now;
+            // a session already invalidated (or replaced by a newer one of the client's) is not found.
+            (Tag::HeartbeatAt, _) => {
+                self.renew_session::<Consul>(ctx, c);
+            }
             (Tag::HeartbeatReply, Msg::Renewed(r)) => self.on_session_renewed(ctx, c, r),
             (Tag::SessionExpiry, _) => self.session_timer(ctx, c),
             (Tag::SessionCloseAt, _) => self.session_destroy_at(ctx, c),
@@ -217,32 +212,10 @@ impl Engine {
         }
     }
 
-    /// The session timer's length: TTL × `SessionTTLMultiplier`.
-    fn invalidate_after(ctx: &Ctx) -> u64 {
-        ctx.ttl.saturating_mul(TTL_MULTIPLIER)
-    }
-
     /// `PUT /v1/session/create` with the TTL: the server arms its timer.
     fn session_create_at(&mut self, ctx: &Ctx, c: u8) {
-        let end = self.now.plus(Self::invalidate_after(ctx));
-        let st = self.consul();
-        let id = SESSION_ID_BASE + st.write();
-        let s = &mut st.sessions[usize::from(c)];
-        let timer = s.timer;
-        *s = ServerSession {
-            id,
-            alive: true,
-            expires_at: end,
-            timer: true,
-        };
-        if !timer {
-            self.schedule(end, Ev::bare(Tag::SessionExpiry, c));
-        }
-        let what = What::LeaseGranted {
-            lease: id,
-            lease_end: end,
-        };
-        self.record(c, what);
+        let id = SESSION_ID_BASE + self.consul().write();
+        self.open_session::<Consul>(ctx, c, id);
         self.consul_answer(ctx, c, Tag::SessionOpenReply, Msg::Value(id));
     }
 
@@ -443,21 +416,6 @@ impl Engine {
         self.consul_send(ctx, c, Tag::HeartbeatAt);
     }
 
-    /// `PUT /v1/session/renew/:id`: a live session's timer is re-armed for TTL × 2 from now; a
-    /// session already invalidated (or replaced by a newer one of the client's) is not found.
-    fn session_renew_at(&mut self, ctx: &Ctx, c: u8) {
-        let now = self.now;
-        let s = self.consul().sessions[usize::from(c)];
-        let named = self.consul().clients[usize::from(c)].renewing;
-        let live = s.alive && s.id == named && self.decide(now < s.expires_at);
-        let renewed = live.then(|| now.plus(Self::invalidate_after(ctx)));
-        if let Some(end) = renewed {
-            self.consul().sessions[usize::from(c)].expires_at = end;
-        }
-        self.record(c, What::KeepAlive { lease_end: renewed });
-        self.consul_answer(ctx, c, Tag::HeartbeatReply, Msg::Renewed(renewed));
-    }
-
     /// Renewed: the lock is believed to last a TTL from when the renewal was sent. Not found:
     /// `RenewPeriodic` returns `ErrSessionExpired`, and the client knows it holds nothing.
     fn on_session_renewed(&mut self, ctx: &Ctx, c: u8, renewed: Option<SimTime>) {
@@ -483,14 +441,7 @@ impl Engine {
 
     /// The server's session timer: invalidate the session if no renewal re-armed it, else wait again.
     fn session_timer(&mut self, ctx: &Ctx, c: u8) {
-        let s = self.consul().sessions[usize::from(c)];
-        self.consul().sessions[usize::from(c)].timer = false;
-        if !s.alive {
-            return;
-        }
-        if !self.decide(self.now >= s.expires_at) {
-            self.consul().sessions[usize::from(c)].timer = true;
-            self.schedule(s.expires_at, Ev::bare(Tag::SessionExpiry, c));
+        if !self.session_expired::<Consul>(ctx, c) {
             return;
         }
         let token = self.invalidate(ctx, c);
@@ -523,6 +474,27 @@ impl Engine {
             return 0;
         }
         self.free_key(ctx, true)
+    }
+}
+
+/// Consul's session: the server's timer runs TTL × `SessionTTLMultiplier` from the creation or the
+/// latest renewal, and a renewal names the session it renews.
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
+impl KeepAlive<Consul> for Engine {
+    fn sessions(&mut self) -> &mut [ServerSession] {
+        &mut self.services.consul.sessions
+    }
+
+    fn expiry(&mut self, ctx: &Ctx) -> SimTime {
+        self.now.plus(ctx.ttl.saturating_mul(TTL_MULTIPLIER))
+    }
+
+    fn names(&mut self, c: u8, session: &ServerSession) -> bool {
+        self.services.consul.clients[usize::from(c)].renewing == session.id
+    }
+
+    fn answer(&mut self, ctx: &Ctx, c: u8, tag: Tag, msg: Msg) {
+        self.consul_answer(ctx, c, tag, msg);
     }
 }
 

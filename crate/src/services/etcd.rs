@@ -20,6 +20,7 @@
 //! Go client sends due keepalives on a 500 ms poll, and TTLs are whole seconds (at least 2 s with the
 //! default election timeout). docs/conformance.md says how the real rows leave room for that.
 
+use super::keepalive::{KeepAlive, ServerSession as ServerLease};
 use super::{LockService, Said, Serve};
 use crate::lock::{Grant, LeaseRecord};
 use crate::scenario::{EtcdToken, Scenario};
@@ -49,15 +50,6 @@ pub(crate) struct State {
     pub records: Vec<LeaseRecord>,
     /// The client whose key most recently became the lowest live one (the ideal guard's truth).
     pub owner: Option<u8>,
-}
-
-#[derive(Clone, Copy, Default)]
-struct ServerLease {
-    id: u64,
-    expires_at: SimTime,
-    alive: bool,
-    /// An expiry check is queued for it.
-    timer: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -175,7 +167,10 @@ impl Engine {
             (Tag::LockReply, Msg::Grant(g)) => self.on_lock_reply(ctx, c, g),
             (Tag::UnlockAt, _) => self.unlock_at(ctx, c),
             (Tag::Heartbeat, _) => self.heartbeat(ctx, c),
-            (Tag::HeartbeatAt, _) => self.keepalive_at(ctx, c),
+            // A keepalive arrives: a live lease lives a TTL from now; a lease already gone stays gone.
+            (Tag::HeartbeatAt, _) => {
+                self.renew_session::<Etcd>(ctx, c);
+            }
             (Tag::HeartbeatReply, Msg::Renewed(r)) => self.on_keepalive_reply(ctx, c, r),
             (Tag::SessionExpiry, _) => self.lease_expiry(ctx, c),
             (Tag::SessionCloseAt, _) => self.lease_revoke_at(ctx, c),
@@ -208,36 +203,14 @@ impl Engine {
         }
     }
 
+    /// `LeaseGrant`: a lease that lives a TTL unless kept alive.
     fn lease_grant_at(&mut self, ctx: &Ctx, c: u8) {
-        let now = self.now;
         let st = self.etcd();
         st.leases_granted += 1;
         let id = LEASE_ID_BASE + st.leases_granted;
-        let expires_at = now.plus(ctx.ttl);
-        let timer = st.leases[usize::from(c)].timer;
-        st.leases[usize::from(c)] = ServerLease {
-            id,
-            expires_at,
-            alive: true,
-            timer: true,
-        };
-        if !timer {
-            self.schedule(expires_at, Ev::bare(Tag::SessionExpiry, c));
-        }
-        let lease_end = expires_at;
-        self.record(
-            c,
-            What::LeaseGranted {
-                lease: id,
-                lease_end,
-            },
-        );
-        self.send(
-            now.plus(ctx.lock_latency),
-            Tag::SessionOpenReply,
-            c,
-            Msg::Value(id),
-        );
+        self.open_session::<Etcd>(ctx, c, id);
+        let at = self.now.plus(ctx.lock_latency);
+        self.send(at, Tag::SessionOpenReply, c, Msg::Value(id));
     }
 
     /// The lease is the client's: it starts keeping it alive, and asks for the lock.
@@ -441,24 +414,6 @@ impl Engine {
         );
     }
 
-    /// A keepalive arrives: a live lease lives a TTL from now; a lease already gone stays gone.
-    fn keepalive_at(&mut self, ctx: &Ctx, c: u8) {
-        let now = self.now;
-        let lease = self.etcd().leases[usize::from(c)];
-        let live = lease.alive && self.decide(now < lease.expires_at);
-        let renewed = live.then(|| now.plus(ctx.ttl));
-        if let Some(end) = renewed {
-            self.etcd().leases[usize::from(c)].expires_at = end;
-        }
-        self.record(c, What::KeepAlive { lease_end: renewed });
-        self.send(
-            now.plus(ctx.lock_latency),
-            Tag::HeartbeatReply,
-            c,
-            Msg::Renewed(renewed),
-        );
-    }
-
     /// Renewed: it believes its lease (and lock) lasts a TTL from when it sent the keepalive. Gone:
     /// it knows it holds nothing any more (its credentials stay with what it already sent).
     fn on_keepalive_reply(&mut self, ctx: &Ctx, c: u8, renewed: Option<SimTime>) {
@@ -479,15 +434,7 @@ impl Engine {
 
     /// The lease's expiry check: revoke it if no keepalive came in time, else look again then.
     fn lease_expiry(&mut self, ctx: &Ctx, c: u8) {
-        let now = self.now;
-        let lease = self.etcd().leases[usize::from(c)];
-        self.etcd().leases[usize::from(c)].timer = false;
-        if !lease.alive {
-            return;
-        }
-        if !self.decide(now >= lease.expires_at) {
-            self.etcd().leases[usize::from(c)].timer = true;
-            self.schedule(lease.expires_at, Ev::bare(Tag::SessionExpiry, c));
+        if !self.session_expired::<Etcd>(ctx, c) {
             return;
         }
         let key = self.revoke(c, Deleted::Expired);
@@ -520,6 +467,22 @@ impl Engine {
             EtcdToken::Revision => k.rev,
             EtcdToken::LeaseId => self.etcd().leases[usize::from(k.client)].id,
         }
+    }
+}
+
+/// etcd's lease: a TTL from its grant or latest keepalive, checked when due.
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
+impl KeepAlive<Etcd> for Engine {
+    fn sessions(&mut self) -> &mut [ServerLease] {
+        &mut self.services.etcd.leases
+    }
+
+    fn expiry(&mut self, ctx: &Ctx) -> SimTime {
+        self.now.plus(ctx.ttl)
+    }
+
+    fn answer(&mut self, ctx: &Ctx, c: u8, tag: Tag, msg: Msg) {
+        self.send(self.now.plus(ctx.lock_latency), tag, c, msg);
     }
 }
 

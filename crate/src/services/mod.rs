@@ -36,6 +36,14 @@
 mod registry;
 mod service;
 
+#[cfg(any(
+    feature = "consul",
+    feature = "etcd",
+    feature = "hazelcast",
+    feature = "zookeeper"
+))]
+mod keepalive;
+
 pub use service::Said;
 pub(crate) use service::{LockService, Serve};
 
