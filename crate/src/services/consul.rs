@@ -23,11 +23,11 @@
 //! "session not found"), health checks (`api.Lock` creates its session with none but the node's
 //! `serfHealth`, which a paused process does not fail), and Raft: one server, no leader changes.
 
-use super::keepalive::{KeepAlive, ServerSession};
+use super::keepalive::{ClientSession as Client, KeepAlive, Renewal, ServerSession};
 use super::{LockService, Said, Serve};
 use crate::lock::{Grant, LeaseRecord};
 use crate::scenario::Scenario;
-use crate::sim::{Ctx, Engine, Ev, Msg, Phase, Tag};
+use crate::sim::{Ctx, Engine, Ev, Msg, Tag};
 use crate::store::Credentials;
 use crate::time::{Millis, SimTime, SEC};
 use crate::trace::{SessionEnd, TraceEvent, What};
@@ -68,18 +68,6 @@ struct Key {
     record: usize,
     /// Clients whose blocking query waits for the key to change (bit mask).
     waiters: u8,
-}
-
-#[derive(Clone, Copy, Default)]
-struct Client {
-    /// Its session, as far as it knows.
-    session: Option<u64>,
-    /// Its own clock when it sent the session's creation or its latest renewal.
-    sent_local: i64,
-    /// A renewal timer of its own is queued.
-    ticking: bool,
-    /// The session its renewal in flight names (`PUT /v1/session/renew/:id`).
-    renewing: u64,
 }
 
 impl State {
@@ -158,13 +146,15 @@ impl Engine {
             (Tag::AcquireAt, _) => self.kv_acquire_at(ctx, c),
             (Tag::AcquireReply, Msg::Grant(g)) => self.on_kv_acquire(ctx, c, g),
             (Tag::UnlockAt, _) => self.kv_release_at(ctx, c),
-            (Tag::Heartbeat, _) => self.renew_tick(ctx, c),
+            (Tag::Heartbeat, _) => self.renewal_tick::<Consul>(ctx, c),
             // `PUT /v1/session/renew/:id`: a live session's timer is re-armed for TTL × 2 from now;
             // a session already invalidated (or replaced by a newer one of the client's) is not found.
             (Tag::HeartbeatAt, _) => {
                 self.renew_session::<Consul>(ctx, c);
             }
-            (Tag::HeartbeatReply, Msg::Renewed(r)) => self.on_session_renewed(ctx, c, r),
+            // Renewed: the lock is believed to last a TTL from when the renewal was sent. Not found:
+            // `RenewPeriodic` returns `ErrSessionExpired`, and the client knows it holds nothing.
+            (Tag::HeartbeatReply, Msg::Renewed(r)) => self.renewal_answered::<Consul>(ctx, c, r),
             (Tag::SessionExpiry, _) => self.session_timer(ctx, c),
             (Tag::SessionCloseAt, _) => self.session_destroy_at(ctx, c),
             _ => unreachable!("every Consul event carries its own message"),
@@ -221,11 +211,7 @@ impl Engine {
 
     /// The session is the client's: it starts renewing it, and reads the lock's key.
     fn on_session_created(&mut self, ctx: &Ctx, c: u8, id: u64) {
-        let sent = self.clients[usize::from(c)].acquire_sent_local;
-        let cl = &mut self.consul().clients[usize::from(c)];
-        cl.session = Some(id);
-        cl.sent_local = sent;
-        self.schedule_renew(ctx, c);
+        self.session_opened::<Consul>(ctx, c, id);
         self.consul_send(ctx, c, Tag::LockAt);
     }
 
@@ -385,60 +371,6 @@ impl Engine {
         token
     }
 
-    /// Half the TTL: `RenewPeriodic`'s wait between renewals.
-    fn renew_every(&mut self, ctx: &Ctx) -> u64 {
-        let half = ctx.ttl / 2;
-        self.floor(half); // a floor of the TTL
-        half.max(1)
-    }
-
-    fn schedule_renew(&mut self, ctx: &Ctx, c: u8) {
-        let every = self.renew_every(ctx);
-        let cl = &mut self.consul().clients[usize::from(c)];
-        if !cl.ticking {
-            cl.ticking = true;
-            self.schedule(self.now.plus(every), Ev::bare(Tag::Heartbeat, c));
-        }
-    }
-
-    /// The client's renewal timer: it renews its session, if it still has one and is still running.
-    fn renew_tick(&mut self, ctx: &Ctx, c: u8) {
-        let clock = &ctx.sc.clients[usize::from(c)].clock;
-        let local = clock.local_h(self.now, &mut self.path);
-        let done = self.clients[usize::from(c)].phase == Phase::Done;
-        let cl = &mut self.consul().clients[usize::from(c)];
-        cl.ticking = false;
-        if cl.session.is_none() || done {
-            return;
-        }
-        cl.sent_local = local;
-        cl.renewing = cl.session.unwrap_or(0);
-        self.consul_send(ctx, c, Tag::HeartbeatAt);
-    }
-
-    /// Renewed: the lock is believed to last a TTL from when the renewal was sent. Not found:
-    /// `RenewPeriodic` returns `ErrSessionExpired`, and the client knows it holds nothing.
-    fn on_session_renewed(&mut self, ctx: &Ctx, c: u8, renewed: Option<SimTime>) {
-        let cl = self.consul().clients[usize::from(c)];
-        if cl.session != Some(cl.renewing) {
-            // The answer for a session it has since destroyed (a new one, if any, renews itself).
-            return;
-        }
-        let sent = cl.sent_local;
-        if renewed.is_some() {
-            if let Some(lease) = self.clients[usize::from(c)].lease.as_mut() {
-                lease.believed_end_local = sent.saturating_add(ctx.ttl_local());
-            }
-            self.schedule_renew(ctx, c);
-            return;
-        }
-        self.consul().clients[usize::from(c)].session = None;
-        self.end_belief(c, self.now);
-        if let Some(lease) = self.clients[usize::from(c)].lease.as_mut() {
-            lease.believed_end_local = sent; // no time left, by its own reckoning
-        }
-    }
-
     /// The server's session timer: invalidate the session if no renewal re-armed it, else wait again.
     fn session_timer(&mut self, ctx: &Ctx, c: u8) {
         if !self.session_expired::<Consul>(ctx, c) {
@@ -495,6 +427,24 @@ impl KeepAlive<Consul> for Engine {
 
     fn answer(&mut self, ctx: &Ctx, c: u8, tag: Tag, msg: Msg) {
         self.consul_answer(ctx, c, tag, msg);
+    }
+}
+
+/// Consul's client renews every half TTL (`RenewPeriodic`); `PUT /v1/session/renew/:id` names the
+/// session, so an answer for one it has since destroyed is ignored.
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
+impl Renewal<Consul> for Engine {
+    const IGNORES_STALE: bool = true;
+
+    fn client_session(&mut self, c: u8) -> &mut Client {
+        &mut self.services.consul.clients[usize::from(c)]
+    }
+
+    /// Half the TTL: `RenewPeriodic`'s wait between renewals.
+    fn renew_every(&mut self, ctx: &Ctx) -> u64 {
+        let half = ctx.ttl / 2;
+        self.floor(half); // a floor of the TTL
+        half.max(1)
     }
 }
 

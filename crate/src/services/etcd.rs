@@ -20,7 +20,7 @@
 //! Go client sends due keepalives on a 500 ms poll, and TTLs are whole seconds (at least 2 s with the
 //! default election timeout). docs/conformance.md says how the real rows leave room for that.
 
-use super::keepalive::{KeepAlive, ServerSession as ServerLease};
+use super::keepalive::{ClientSession as Session, KeepAlive, Renewal, ServerSession as ServerLease};
 use super::{LockService, Said, Serve};
 use crate::lock::{Grant, LeaseRecord};
 use crate::scenario::{EtcdToken, Scenario};
@@ -61,16 +61,6 @@ struct Key {
     waiting: bool,
     /// Its entry in `records`, once it held the lock.
     record: Option<usize>,
-}
-
-#[derive(Clone, Copy, Default)]
-struct Session {
-    /// The lease it keeps alive, as far as it knows.
-    lease: Option<u64>,
-    /// Its own clock when it sent the latest grant or keepalive (the lease counts from then).
-    sent_local: i64,
-    /// A keepalive timer of its own is queued.
-    ticking: bool,
 }
 
 /// How a key was deleted.
@@ -166,12 +156,12 @@ impl Engine {
             (Tag::LockAt, _) => self.lock_at(ctx, c),
             (Tag::LockReply, Msg::Grant(g)) => self.on_lock_reply(ctx, c, g),
             (Tag::UnlockAt, _) => self.unlock_at(ctx, c),
-            (Tag::Heartbeat, _) => self.heartbeat(ctx, c),
+            (Tag::Heartbeat, _) => self.renewal_tick::<Etcd>(ctx, c),
             // A keepalive arrives: a live lease lives a TTL from now; a lease already gone stays gone.
             (Tag::HeartbeatAt, _) => {
                 self.renew_session::<Etcd>(ctx, c);
             }
-            (Tag::HeartbeatReply, Msg::Renewed(r)) => self.on_keepalive_reply(ctx, c, r),
+            (Tag::HeartbeatReply, Msg::Renewed(r)) => self.renewal_answered::<Etcd>(ctx, c, r),
             (Tag::SessionExpiry, _) => self.lease_expiry(ctx, c),
             (Tag::SessionCloseAt, _) => self.lease_revoke_at(ctx, c),
             _ => unreachable!("every etcd event carries its own message"),
@@ -180,7 +170,7 @@ impl Engine {
 
     /// The client asks for the lock: with a lease first, if it has none.
     fn etcd_acquire(&mut self, ctx: &Ctx, c: u8) {
-        let tag = if self.etcd().sessions[usize::from(c)].lease.is_some() {
+        let tag = if self.etcd().sessions[usize::from(c)].session.is_some() {
             Tag::LockAt
         } else {
             Tag::SessionOpenAt
@@ -195,7 +185,7 @@ impl Engine {
 
     /// The script is over: the client closes its session, which revokes its lease.
     fn etcd_on_script_end(&mut self, ctx: &Ctx, c: u8) {
-        if self.etcd().sessions[usize::from(c)].lease.take().is_some() {
+        if self.etcd().sessions[usize::from(c)].session.take().is_some() {
             self.schedule(
                 self.now.plus(ctx.lock_latency),
                 Ev::bare(Tag::SessionCloseAt, c),
@@ -215,11 +205,7 @@ impl Engine {
 
     /// The lease is the client's: it starts keeping it alive, and asks for the lock.
     fn on_lease_granted(&mut self, ctx: &Ctx, c: u8, id: u64) {
-        let sent = self.clients[usize::from(c)].acquire_sent_local;
-        let s = &mut self.etcd().sessions[usize::from(c)];
-        s.lease = Some(id);
-        s.sent_local = sent;
-        self.schedule_heartbeat(ctx, c);
+        self.session_opened::<Etcd>(ctx, c, id);
         self.schedule(self.now.plus(ctx.lock_latency), Ev::bare(Tag::LockAt, c));
     }
 
@@ -338,7 +324,7 @@ impl Engine {
             token, lock_value, ..
         } = grant
         else {
-            self.etcd().sessions[usize::from(c)].lease = None; // the session is over
+            self.etcd().sessions[usize::from(c)].session = None; // the session is over
             self.abort(ctx, c);
             return;
         };
@@ -377,58 +363,6 @@ impl Engine {
             rec.ends_at = now;
             rec.released = how == Deleted::Unlocked;
             rec.session_ended = how == Deleted::Revoked;
-        }
-    }
-
-    /// The keepalive interval: a third of the TTL unless the scenario sets one.
-    fn keepalive_every(&mut self, ctx: &Ctx) -> u64 {
-        let every = ctx.sc.service.keepalive.resolve(ctx.params);
-        let every = if every == 0 { ctx.ttl / 3 } else { every };
-        self.floor(every); // a floor of the TTL
-        every.max(1)
-    }
-
-    fn schedule_heartbeat(&mut self, ctx: &Ctx, c: u8) {
-        let every = self.keepalive_every(ctx);
-        let s = &mut self.etcd().sessions[usize::from(c)];
-        if !s.ticking {
-            s.ticking = true;
-            self.schedule(self.now.plus(every), Ev::bare(Tag::Heartbeat, c));
-        }
-    }
-
-    /// The client's keepalive timer: it renews its lease, if it still has one and is still running.
-    fn heartbeat(&mut self, ctx: &Ctx, c: u8) {
-        let clock = &ctx.sc.clients[usize::from(c)].clock;
-        let local = clock.local_h(self.now, &mut self.path);
-        let done = self.clients[usize::from(c)].phase == crate::sim::Phase::Done;
-        let s = &mut self.etcd().sessions[usize::from(c)];
-        s.ticking = false;
-        if s.lease.is_none() || done {
-            return;
-        }
-        s.sent_local = local;
-        self.schedule(
-            self.now.plus(ctx.lock_latency),
-            Ev::bare(Tag::HeartbeatAt, c),
-        );
-    }
-
-    /// Renewed: it believes its lease (and lock) lasts a TTL from when it sent the keepalive. Gone:
-    /// it knows it holds nothing any more (its credentials stay with what it already sent).
-    fn on_keepalive_reply(&mut self, ctx: &Ctx, c: u8, renewed: Option<SimTime>) {
-        let sent = self.etcd().sessions[usize::from(c)].sent_local;
-        if renewed.is_some() {
-            if let Some(lease) = self.clients[usize::from(c)].lease.as_mut() {
-                lease.believed_end_local = sent.saturating_add(ctx.ttl_local());
-            }
-            self.schedule_heartbeat(ctx, c);
-            return;
-        }
-        self.etcd().sessions[usize::from(c)].lease = None;
-        self.end_belief(c, self.now);
-        if let Some(lease) = self.clients[usize::from(c)].lease.as_mut() {
-            lease.believed_end_local = sent; // no time left, by its own reckoning
         }
     }
 
@@ -483,6 +417,22 @@ impl KeepAlive<Etcd> for Engine {
 
     fn answer(&mut self, ctx: &Ctx, c: u8, tag: Tag, msg: Msg) {
         self.send(self.now.plus(ctx.lock_latency), tag, c, msg);
+    }
+}
+
+/// etcd's client sends a keepalive every `keepalive` (a third of the TTL by default).
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
+impl Renewal<Etcd> for Engine {
+    fn client_session(&mut self, c: u8) -> &mut Session {
+        &mut self.services.etcd.sessions[usize::from(c)]
+    }
+
+    /// The keepalive interval: a third of the TTL unless the scenario sets one.
+    fn renew_every(&mut self, ctx: &Ctx) -> u64 {
+        let every = ctx.sc.service.keepalive.resolve(ctx.params);
+        let every = if every == 0 { ctx.ttl / 3 } else { every };
+        self.floor(every); // a floor of the TTL
+        every.max(1)
     }
 }
 

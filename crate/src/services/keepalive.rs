@@ -12,10 +12,15 @@
 //! the expiry, before the check) still renews it, and how an answer reaches the client. What the
 //! services do when a session expires (locks freed, lock-delay, the next waiter) stays their own.
 //!
+//! On the client's side, Consul's and etcd's clients renew on a timer of their own ([`Renewal`]):
+//! armed when the session opens and after each renewal's answer, it freezes with a frozen client
+//! (`Tag::Heartbeat` is a client's own event), sends the renewal (`Tag::HeartbeatAt`), and the
+//! answer moves the end of the client's lease by its own clock, or tells it the session is gone.
+//!
 //! Static dispatch: each shared method is generic over the service's unit type and called as
 //! `self.open_session::<Consul>(ctx, c, id)`; nothing is allocated.
 
-use crate::sim::{Ctx, Engine, Ev, Msg, Tag};
+use crate::sim::{Ctx, Engine, Ev, Msg, Phase, Tag};
 use crate::time::SimTime;
 use crate::trace::What;
 
@@ -28,6 +33,20 @@ pub(crate) struct ServerSession {
     pub alive: bool,
     /// An expiry check is queued for it.
     pub timer: bool,
+}
+
+/// What a client knows of its session, and its renewal timer.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct ClientSession {
+    /// Its session, as far as it knows.
+    pub session: Option<u64>,
+    /// Its own clock when it sent the session's creation or its latest renewal (its lease counts
+    /// from then).
+    pub sent_local: i64,
+    /// A renewal timer of its own is queued.
+    pub ticking: bool,
+    /// The session its renewal in flight names.
+    pub renewing: u64,
 }
 
 /// The engine's half of a service `S` whose sessions are kept alive by renewals: its rules, as the
@@ -57,6 +76,20 @@ pub(crate) trait KeepAlive<S> {
 
     /// An answer from the server to client `c`, one network hop later (if the network carries it).
     fn answer(&mut self, ctx: &Ctx, c: u8, tag: Tag, msg: Msg);
+}
+
+/// The engine's half of a service `S` whose client renews its session on a timer of its own, re-armed
+/// by each renewal's answer (Consul, etcd).
+pub(crate) trait Renewal<S>: KeepAlive<S> {
+    /// An answer for a session the client has since ended or replaced is ignored (Consul's renewal
+    /// names its session).
+    const IGNORES_STALE: bool = false;
+
+    /// What client `c` knows of its session.
+    fn client_session(&mut self, c: u8) -> &mut ClientSession;
+
+    /// The wait between renewals (its floors through `floor`).
+    fn renew_every(&mut self, ctx: &Ctx) -> u64;
 }
 
 #[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
@@ -138,5 +171,79 @@ impl Engine {
             return false;
         }
         true
+    }
+
+    /// The session `id` is client `c`'s: it counts its lease from when it asked for it, and starts
+    /// renewing it.
+    pub(crate) fn session_opened<S>(&mut self, ctx: &Ctx, c: u8, id: u64)
+    where
+        Self: Renewal<S>,
+    {
+        let sent = self.clients[usize::from(c)].acquire_sent_local;
+        let cl = self.client_session(c);
+        cl.session = Some(id);
+        cl.sent_local = sent;
+        self.arm_renewal::<S>(ctx, c);
+    }
+
+    /// Client `c`'s renewal timer, unless one is queued.
+    fn arm_renewal<S>(&mut self, ctx: &Ctx, c: u8)
+    where
+        Self: Renewal<S>,
+    {
+        let every = self.renew_every(ctx);
+        let cl = self.client_session(c);
+        if !cl.ticking {
+            cl.ticking = true;
+            self.schedule(self.now.plus(every), Ev::bare(Tag::Heartbeat, c));
+        }
+    }
+
+    /// Client `c`'s renewal timer: it renews its session, if it still has one and is still running.
+    pub(crate) fn renewal_tick<S>(&mut self, ctx: &Ctx, c: u8)
+    where
+        Self: Renewal<S>,
+    {
+        let clock = &ctx.sc.clients[usize::from(c)].clock;
+        let local = clock.local_h(self.now, &mut self.path);
+        let done = self.clients[usize::from(c)].phase == Phase::Done;
+        let cl = self.client_session(c);
+        cl.ticking = false;
+        if cl.session.is_none() || done {
+            return;
+        }
+        cl.sent_local = local;
+        cl.renewing = cl.session.unwrap_or(0);
+        self.schedule(
+            self.now.plus(ctx.lock_latency),
+            Ev::bare(Tag::HeartbeatAt, c),
+        );
+    }
+
+    /// The renewal's answer. Renewed: the client believes its lease (and lock) lasts a TTL from when
+    /// it sent the renewal, and renews again in time. Gone: it knows it holds nothing any more (its
+    /// credentials stay with what it already sent).
+    pub(crate) fn renewal_answered<S>(&mut self, ctx: &Ctx, c: u8, renewed: Option<SimTime>)
+    where
+        Self: Renewal<S>,
+    {
+        let cl = *self.client_session(c);
+        if <Self as Renewal<S>>::IGNORES_STALE && cl.session != Some(cl.renewing) {
+            // The answer for a session it has since ended (a new one, if any, renews itself).
+            return;
+        }
+        let sent = cl.sent_local;
+        if renewed.is_some() {
+            if let Some(lease) = self.clients[usize::from(c)].lease.as_mut() {
+                lease.believed_end_local = sent.saturating_add(ctx.ttl_local());
+            }
+            self.arm_renewal::<S>(ctx, c);
+            return;
+        }
+        self.client_session(c).session = None;
+        self.end_belief(c, self.now);
+        if let Some(lease) = self.clients[usize::from(c)].lease.as_mut() {
+            lease.believed_end_local = sent; // no time left, by its own reckoning
+        }
     }
 }
