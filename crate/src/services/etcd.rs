@@ -21,6 +21,7 @@
 //! default election timeout). docs/conformance.md says how the real rows leave room for that.
 
 use super::keepalive::{ClientSession as Session, KeepAlive, Renewal, ServerSession as ServerLease};
+use super::waiters::{Waiter, Waiters};
 use super::{LockService, Said, Serve};
 use crate::lock::{Grant, LeaseRecord};
 use crate::scenario::{EtcdToken, Scenario};
@@ -43,7 +44,7 @@ pub(crate) struct State {
     /// Per client: its lease on the server.
     leases: Vec<ServerLease>,
     /// Every lock key put in this run, in create-revision order.
-    keys: Vec<Key>,
+    keys: Waiters<Key>,
     /// Per client: what it knows of its session.
     sessions: Vec<Session>,
     /// The lock's truth: one record per client that came to hold the lowest live key.
@@ -84,19 +85,19 @@ impl State {
         self.owner = None;
     }
 
-    /// The client's live key, if it has one.
-    fn live_key(&self, c: u8) -> Option<usize> {
-        self.keys.iter().position(|k| k.live && k.client == c)
-    }
-
-    /// Whether a live key was created before revision `rev`.
-    fn blocked(&self, rev: u64) -> bool {
-        self.keys.iter().any(|k| k.live && k.rev < rev)
-    }
-
     /// The client holding the lowest live key.
     fn holder(&self) -> Option<u8> {
-        self.keys.iter().find(|k| k.live).map(|k| k.client)
+        self.keys.head().map(|i| self.keys[i].client)
+    }
+}
+
+impl Waiter for Key {
+    fn client(&self) -> u8 {
+        self.client
+    }
+
+    fn live(&self) -> bool {
+        self.live
     }
 }
 
@@ -217,7 +218,7 @@ impl Engine {
             return;
         }
         let st = self.etcd();
-        let i = match st.live_key(c) {
+        let i = match st.keys.of(c) {
             Some(i) => i, // the same lease's key: etcd returns the existing one
             None => {
                 st.revision += 1;
@@ -228,13 +229,12 @@ impl Engine {
                     live: true,
                     waiting: true,
                     record: None,
-                });
-                st.keys.len() - 1
+                })
             }
         };
         st.keys[i].waiting = true;
         let (rev, behind) = (st.keys[i].rev, st.holder());
-        if st.blocked(rev) {
+        if st.keys.before(i).is_some() {
             self.record(c, What::Queued { rev, behind });
         }
         self.wake_waiters(ctx);
@@ -259,7 +259,7 @@ impl Engine {
     fn wake_waiters(&mut self, ctx: &Ctx) {
         for i in 0..self.etcd().keys.len() {
             let k = self.etcd().keys[i];
-            if k.waiting && !self.etcd().blocked(k.rev) {
+            if k.waiting && self.etcd().keys.before(i).is_none() {
                 self.etcd().keys[i].waiting = false;
                 self.answer_waiter(ctx, i);
             }
@@ -339,7 +339,7 @@ impl Engine {
     }
 
     fn unlock_at(&mut self, ctx: &Ctx, c: u8) {
-        let key = self.etcd().live_key(c);
+        let key = self.etcd().keys.of(c);
         if let Some(i) = key {
             self.delete_key(i, Deleted::Unlocked);
         }
@@ -391,7 +391,7 @@ impl Engine {
     /// Revokes the client's lease, deleting its live key; returns that key.
     fn revoke(&mut self, c: u8, how: Deleted) -> Option<Key> {
         self.etcd().leases[usize::from(c)].alive = false;
-        let i = self.etcd().live_key(c)?;
+        let i = self.etcd().keys.of(c)?;
         self.delete_key(i, how);
         Some(self.etcd().keys[i])
     }

@@ -43,6 +43,8 @@ mod service;
     feature = "zookeeper"
 ))]
 mod keepalive;
+#[cfg(any(feature = "etcd", feature = "zookeeper"))]
+mod waiters;
 
 pub use service::Said;
 pub(crate) use service::{LockService, Serve};

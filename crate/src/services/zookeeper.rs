@@ -20,6 +20,7 @@
 //! reconnects after a random wait of up to a second.
 
 use super::keepalive::{KeepAlive, ServerSession};
+use super::waiters::{Waiter, Waiters};
 use super::{LockService, Said, Serve};
 use crate::lock::{Grant, LeaseRecord};
 use crate::scenario::Scenario;
@@ -40,7 +41,7 @@ pub(crate) struct State {
     cversion: u64,
     sessions: Vec<ServerSession>,
     /// The lock's children, in creation (sequence) order.
-    nodes: Vec<Node>,
+    nodes: Waiters<Node>,
     conns: Vec<Conn>,
     /// The lock's truth: one record per client whose node became the lowest.
     pub records: Vec<LeaseRecord>,
@@ -89,12 +90,17 @@ impl State {
     }
 
     fn live_node(&self, c: u8) -> Option<usize> {
-        self.nodes.iter().position(|n| n.live && n.client == c)
+        self.nodes.of(c)
+    }
+}
+
+impl Waiter for Node {
+    fn client(&self) -> u8 {
+        self.client
     }
 
-    /// The live node just before `i`, if any (the one `i`'s client watches).
-    fn predecessor(&self, i: usize) -> Option<usize> {
-        (0..i).rev().find(|&k| self.nodes[k].live)
+    fn live(&self) -> bool {
+        self.live
     }
 }
 
@@ -294,7 +300,7 @@ impl Engine {
         self.touch_session::<Zookeeper>(ctx, c); // every request touches the session
         let node = self.zk().nodes[i];
         let token = if ctx.sc.service.tokens { node.czxid } else { 0 };
-        let grant = match self.zk().predecessor(i) {
+        let grant = match self.zk().nodes.before(i) {
             None => Grant::Granted {
                 token,
                 lock_value: self.zk().sessions[usize::from(c)].id,
@@ -321,7 +327,7 @@ impl Engine {
     fn zk_promote(&mut self, ctx: &Ctx) {
         let now = self.now;
         let st = self.zk();
-        let Some(i) = st.nodes.iter().position(|n| n.live) else {
+        let Some(i) = st.nodes.head() else {
             return;
         };
         if st.nodes[i].record.is_some() {
