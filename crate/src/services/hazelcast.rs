@@ -30,6 +30,7 @@
 //! (it closes only sessions that hold nothing).
 
 use super::keepalive::{KeepAlive, ServerSession};
+use super::waiters::Fifo;
 use super::{LockService, Said, Serve};
 use crate::lock::{Grant, LeaseRecord};
 use crate::scenario::Scenario;
@@ -49,7 +50,7 @@ pub(crate) struct State {
     /// The lock's current owner (with its lock count and fence), if it is held.
     holder: Option<Holder>,
     /// Lock calls waiting on the server, first come first served: the client and its call's index.
-    waiters: Vec<(u8, u64)>,
+    waiters: Fifo<(u8, u64)>,
     /// Per client: what its session manager and lock proxy know.
     clients: Vec<Proxy>,
     /// The lock's truth: one record per owner.
@@ -370,11 +371,12 @@ impl Engine {
     /// The lock is free: the first waiter, if any, owns it with the fence of its waiting call.
     fn hz_next_owner(&mut self, ctx: &Ctx) {
         let st = self.hz();
-        if st.holder.is_some() || st.waiters.is_empty() {
+        if st.holder.is_some() {
             return;
         }
-        let (w, index) = st.waiters.remove(0);
-        self.hz_own(ctx, w, index);
+        if let Some((w, index)) = st.waiters.next() {
+            self.hz_own(ctx, w, index);
+        }
     }
 
     /// The client's heartbeat timer (fixed rate): it commits a heartbeat if its session is in use.
@@ -447,8 +449,7 @@ impl Engine {
         let st = self.hz();
         st.commit();
         st.sessions[usize::from(c)].alive = false;
-        if let Some(i) = st.waiters.iter().position(|w| w.0 == c) {
-            st.waiters.remove(i);
+        if st.waiters.leave(c).is_some() {
             self.hz_answer(ctx, c, Tag::LockReply, Msg::Grant(Grant::NoSession));
         }
         let held = self.hz().holder.filter(|h| h.client == c)?;

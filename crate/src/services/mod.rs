@@ -43,7 +43,12 @@ mod service;
     feature = "zookeeper"
 ))]
 mod keepalive;
-#[cfg(any(feature = "etcd", feature = "zookeeper"))]
+#[cfg(any(
+    feature = "etcd",
+    feature = "hazelcast",
+    feature = "mysql",
+    feature = "zookeeper"
+))]
 mod waiters;
 
 pub use service::Said;

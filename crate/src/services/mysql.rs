@@ -20,6 +20,7 @@
 //! connection's end — is that service's code; the lease server's request and answer (`lease.rs`)
 //! carry the requests. Its own part is the wait at the server.
 
+use super::waiters::Fifo;
 use super::{LockService, Said, Serve};
 use crate::lock::Grant;
 use crate::scenario::Scenario;
@@ -33,7 +34,7 @@ pub(crate) struct Mysql;
 #[derive(Default)]
 pub(crate) struct State {
     /// Clients waiting for the lock, in the order they asked.
-    waiting: Vec<u8>,
+    waiting: Fifo<u8>,
     /// Per client: the number of its latest wait, which its timeout carries (a timeout of an earlier
     /// wait, which ended by a grant, is not this one's).
     wait: Vec<u16>,
@@ -44,12 +45,6 @@ impl State {
         self.waiting.clear();
         self.wait.clear();
         self.wait.resize(clients, 0);
-    }
-
-    /// Takes `c` out of the queue; whether it was waiting.
-    fn leave(&mut self, c: u8) -> bool {
-        let at = self.waiting.iter().position(|&w| w == c);
-        at.map(|i| self.waiting.remove(i)).is_some()
     }
 }
 
@@ -108,7 +103,7 @@ impl Serve<Mysql> for Engine {
     /// `KILL CONNECTION`: a `GET_LOCK` it was blocked in fails; a lock it held goes to the next.
     fn on_terminate(&mut self, ctx: &Ctx, c: u8) {
         self.end_session(c, SessionEnd::Terminated);
-        if self.services.mysql.leave(c) {
+        if self.services.mysql.waiting.leave(c).is_some() {
             self.answer_request(ctx, c, Grant::NoSession);
         }
         self.hand_on(ctx);
@@ -153,7 +148,7 @@ impl Engine {
     fn wait_timeout(&mut self, ctx: &Ctx, ev: Ev) {
         let c = ev.client;
         let st = &mut self.services.mysql;
-        if st.wait[usize::from(c)] != ev.inline_payload() || !st.leave(c) {
+        if st.wait[usize::from(c)] != ev.inline_payload() || st.waiting.leave(c).is_none() {
             return;
         }
         let holder = self.locks[0].denies(self.now).flatten();
@@ -166,8 +161,9 @@ impl Engine {
         if self.services.mysql.waiting.is_empty() || self.locks[0].denies(self.now).is_some() {
             return;
         }
-        let c = self.services.mysql.waiting.remove(0);
-        self.grant_request(ctx, c);
+        if let Some(c) = self.services.mysql.waiting.next() {
+            self.grant_request(ctx, c);
+        }
     }
 }
 
