@@ -413,12 +413,7 @@ impl Engine {
             return;
         }
         p.session = None;
-        let clock = &ctx.sc.clients[usize::from(c)].clock;
-        let local = clock.local_h(self.now, &mut self.path);
-        self.end_belief(c, self.now);
-        if let Some(lease) = self.clients[usize::from(c)].lease.as_mut() {
-            lease.believed_end_local = local;
-        }
+        self.stop_believing_now(ctx, c);
     }
 
     /// The leader's expired-session check: a session whose expiration time has come is closed and its

@@ -241,9 +241,22 @@ impl Engine {
             return;
         }
         self.client_session(c).session = None;
+        self.stop_believing(c, sent); // no time left, by its own reckoning
+    }
+
+    /// Client `c` knows it holds nothing any more: its belief ends now, and its lease, by its own
+    /// reckoning, at `local` on its clock (its credentials stay with what it already sent).
+    pub(crate) fn stop_believing(&mut self, c: u8, local: i64) {
         self.end_belief(c, self.now);
         if let Some(lease) = self.clients[usize::from(c)].lease.as_mut() {
-            lease.believed_end_local = sent; // no time left, by its own reckoning
+            lease.believed_end_local = local;
         }
+    }
+
+    /// As [`Engine::stop_believing`], at its clock's time now (a check fails from now on).
+    pub(crate) fn stop_believing_now(&mut self, ctx: &Ctx, c: u8) {
+        let clock = &ctx.sc.clients[usize::from(c)].clock;
+        let local = clock.local_h(self.now, &mut self.path);
+        self.stop_believing(c, local);
     }
 }

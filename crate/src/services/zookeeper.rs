@@ -472,17 +472,7 @@ impl Engine {
         };
         self.record(c, What::Connection { state: what });
         if lets_go {
-            self.zk_let_go(ctx, c);
-        }
-    }
-
-    /// The client stops believing it holds the lock (a check fails from now on).
-    fn zk_let_go(&mut self, ctx: &Ctx, c: u8) {
-        let clock = &ctx.sc.clients[usize::from(c)].clock;
-        let local = clock.local_h(self.now, &mut self.path);
-        self.end_belief(c, self.now);
-        if let Some(lease) = self.clients[usize::from(c)].lease.as_mut() {
-            lease.believed_end_local = local;
+            self.stop_believing_now(ctx, c);
         }
     }
 
