@@ -6,7 +6,7 @@ PORT ?= 8000
 FUZZ_SECONDS ?= 15
 export PATH := $(HOME)/.cargo/bin:$(PATH)
 
-.PHONY: run test dist package bench fuzz test-rust test-wasm test-unit test-e2e test-engines size conformance test-recipes
+.PHONY: run test dist package bench fuzz test-rust test-wasm test-unit test-e2e test-engines size size-services conformance test-recipes
 
 ## make run — build the lab and serve it on http://127.0.0.1:$(PORT)/ (loopback only)
 run: dist
@@ -79,6 +79,11 @@ test-engines:
 
 size:
 	bash tools/size-check.sh
+
+## make size-services — what each lock service costs the full wasm, gzipped (a build per service)
+size-services:
+	bash tools/setup.sh web
+	bash tools/service-sizes.sh
 
 ## make bench — benchmarks that print figures (not pass/fail): native core, sweep, search, page; then the page as
 ## a reader's browser loads it (page_kib, phone_verdict_ms, phone_docs_verdict_ms: www/tests/phone-bench.mjs)

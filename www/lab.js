@@ -10,6 +10,7 @@ import { BEFORE, Playback } from './playback.js';
 import { scopeKeys } from './keys.js';
 import { atDefaults, compareOf, defaultsOf, paramsOf, pauseParam, readSettings, resetOf, settingNames, takeSettings, ttlParam } from './settings.js';
 import * as view from './view.js';
+import { labMarkup } from './lab-markup.js';
 
 /** The parts a lab can show, by their `controls` token (the verdict, diagram and events always show). */
 export const FEATURES = ['scenario', 'sliders', 'params', 'fencing', 'retries', 'reset', 'lang', 'play', 'share', 'compare', 'info', 'search'];
@@ -90,7 +91,7 @@ export class Lab {
     Object.assign(this.state, st);
     this.notices = notices;
     await Promise.all([this.setLang(this.state.lang), this.firstRuns()]);
-    this.o.mount.innerHTML = view.labMarkup({ langPicker: !this.o.page, compact: Boolean(this.o.compact) });
+    this.o.mount.innerHTML = labMarkup({ langPicker: !this.o.page, compact: Boolean(this.o.compact) });
     view.renderStatic(this.v, this.snapshot());
     view.applyFeatures(this.v, this.features);
     this.$('compare').open = Boolean(this.state.sideBySide);
@@ -497,8 +498,11 @@ export class Lab {
     // and the keys its controls act on, stop here: a docs site's own "," and "." must not fire too.
     scopeKeys($('lab'), { '.': 1, ',': -1 }, (dir) => playback.step(dir));
     // Re-lay the diagram out when its container changes width (it draws at 1 unit = 1 CSS pixel).
-    this.resize = new ResizeObserver(([entry]) => {
-      const w = Math.round(entry.contentRect.width);
+    // And when the diagram or its box changes size, whether it scrolls in its box (view.js).
+    this.resize = new ResizeObserver((entries) => {
+      view.markScrolling(this.v);
+      const entry = entries.find((e) => e.target === $('chart'));
+      const w = Math.round(entry ? entry.contentRect.width : this.width);
       if (this.run && w > 0 && Math.abs(w - this.width) >= 1) {
         this.width = w;
         this.renderDiagram();
@@ -506,6 +510,7 @@ export class Lab {
       }
     });
     this.resize.observe($('chart'));
+    this.resize.observe($('svg'));
   }
 
   /**

@@ -69,6 +69,30 @@ function renderIndex() {
     }
     ol.appendChild(li);
   });
+  // On a phone the index is a row that scrolls sideways (style.css): the current chapter in view.
+  const current = ol.querySelector('[aria-current]');
+  if (current) ol.scrollLeft += current.getBoundingClientRect().left - ol.getBoundingClientRect().left - 16;
+}
+
+// 'auto' (no page sets scroll-behavior) rather than 'instant', which older WebKit refuses.
+const motion = () => (matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth');
+
+/**
+ * Once a step shows its run (answered, or a step that asks nothing), its question (or its text), the
+ * verdict and the diagram in one view (issue 38): the page scrolls by as little as shows the diagram
+ * whole, never past the question's top (the text's), and not at all if they fit.
+ */
+function keepInView() {
+  const question = $(`ls-${$('ls-question').hidden ? 'say' : 'question'}`).getBoundingClientRect();
+  const chart = $('chart').getBoundingClientRect();
+  const by = Math.min(chart.bottom + 8 - innerHeight, question.top - 8);
+  if (by > 0) scrollBy({ top: by, behavior: motion() });
+}
+
+/** A step after the one read lower down (Next under the answer): it starts at its top. */
+function showStepTop() {
+  const top = $('lesson').getBoundingClientRect().top;
+  if (top < 0) scrollBy({ top: top - 8, behavior: motion() });
 }
 
 function writeState() {
@@ -97,7 +121,10 @@ lesson = new Lesson(document, $('learn-host'), {
   onMove() {
     renderIndex();
     writeState();
+    showStepTop();
+    if (!$('lab').hidden) keepInView();
   },
+  onReveal: keepInView,
 });
 lesson.start().then(
   () => {

@@ -8,7 +8,7 @@
 // fencing, retries, lang and the scenario's own parameters by name), and controls, theme, autoplay,
 // height; a scenario of its own as src="URL" or a child <script type="text/x-leaselab"> (user-scenario.js).
 // Its layout is the compact one for docs columns: verdict and diagram first, the margin,
-// transcript, share and events behind disclosures (view.js labMarkup). theme="auto" (the default) follows the host page's own light/dark switch (host-theme.js). The wasm, the stylesheet and the dictionaries are found next to this file, so the folder can
+// transcript, share and events behind disclosures (lab-markup.js). theme="auto" (the default) follows the host page's own light/dark switch (host-theme.js). The wasm, the stylesheet and the dictionaries are found next to this file, so the folder can
 // live under any path; the wasm is initialised once per page. Children of the element are its
 // fallback: shown while it loads, and instead of it where scripts do not run.
 import { Lab, FEATURES } from './lab.js';

@@ -201,6 +201,8 @@ function saveProgress(p) {
 
 // ---------- The view
 
+// The lab comes right after the question, the answer's words after it: a reader who answered sees
+// the verdict and the diagram beside the question (issue 38); why follows.
 const markup = () => `
 <section class="lesson" id="lesson" tabindex="-1" aria-labelledby="ls-title">
   <p class="ls-kicker" id="ls-kicker"></p>
@@ -213,15 +215,15 @@ const markup = () => `
       <p id="ls-q" class="ls-q"></p>
       <div id="ls-choices" class="ls-choices"></div>
     </div>
-    <div id="ls-reveal" class="ls-reveal" aria-live="polite" aria-atomic="true"></div>
   </div>
+  <div id="lab" class="lab ls-lab"><p id="status" class="status" role="status" hidden></p><div id="mount"></div></div>
+  <div id="ls-reveal" class="ls-beat ls-reveal" aria-live="polite" aria-atomic="true"></div>
   <div class="ls-nav">
     <button type="button" id="ls-prev"></button>
     <button type="button" id="ls-replay"></button>
     <button type="button" id="ls-next"></button>
   </div>
   <p class="fine" id="ls-keys"></p>
-  <div id="lab" class="lab ls-lab"><p id="status" class="status" role="status" hidden></p><div id="mount"></div></div>
 </section>`;
 
 const LAB_FIXED = new Set(['play']);
@@ -230,7 +232,8 @@ const LAB_FREE = new Set(['sliders', 'params', 'fencing', 'retries', 'play', 'co
 export class Lesson {
   /**
    * root: document or a shadow root; host: where the lesson's markup goes. opts: lang, chapter
-   * (1-based), beat (0-based), onMove({chapter, beat}) (learn.js keeps the hash and the index).
+   * (1-based), beat (0-based), onMove({chapter, beat}) (learn.js keeps the hash and the index),
+   * onReveal() once an answer has shown the run (learn.js keeps it in view).
    */
   constructor(root, host, opts) {
     this.root = root;
@@ -346,7 +349,7 @@ export class Lesson {
     this.renderReveal();
   }
 
-  choose(i) {
+  async choose(i) {
     if (this.answered !== null) return;
     this.answered = i;
     const right = answerOf(this.current, this.run, this.scan, this.search);
@@ -357,7 +360,8 @@ export class Lesson {
     this.renderChoices();
     // The buttons were re-drawn: keep the keyboard where it was, on the chosen one.
     if (hadFocus) this.$('ls-choices').children[i].focus();
-    return this.reveal();
+    await this.reveal();
+    if (this.o.onReveal) this.o.onReveal();
   }
 
   replay() {

@@ -1,13 +1,8 @@
-// The lab's view: its markup, and how it is filled from a snapshot of the lab — its settings, the
-// scenario, the run (and the comparison run), the dictionary and number format, the parts shown, the
-// notices, the playhead. Every render function here is a function of that snapshot: it reads nothing
-// else and keeps nothing, so drawing the same snapshot twice gives the same page. `v` is where the ids
-// live: { $(id), root }. The Lab (lab.js) owns the state and calls these after every change.
-//
-// The markup is shared by the page (index.html) and every <lease-lab> element. Words come from the
-// dictionary (data-i18n: text, data-i18n-label: aria-label), filled in by renderStatic; `data-feature`
-// names the `controls` token that shows a part (a list: shown if any of them is on). Ids are per root:
-// the page's document, or each element's shadow root.
+// The lab's view: how its markup (lab-markup.js) is filled from a snapshot of the lab — its settings,
+// the scenario, the run (and the comparison run), the dictionary and number format, the parts shown,
+// the notices, the playhead. Every render function here is a function of that snapshot: it reads
+// nothing else and keeps nothing, so drawing the same snapshot twice gives the same page. `v` is where
+// the ids live: { $(id), root }. The Lab (lab.js) owns the state and calls these after every change.
 import { languages, fmt } from './i18n.js';
 import { drawDiagram } from './diagram.js';
 import { divergence } from './layout.js';
@@ -16,181 +11,6 @@ import { extraParams, pauseParam, rangeOf, ttlParam } from './settings.js';
 import { DEFAULT_SPEED, SPEEDS } from './playback.js';
 
 const EPS = 1e-6;
-
-/** What "expected" means: with the safety margin (on the page under it, in the element in its disclosure). */
-const EXPECTED = '  <p id="verdict-expected" class="fine"></p>\n';
-
-/** The markup; `langPicker` adds a language field to the settings (the page has one in its header).
- * `compact` (every <lease-lab>: docs columns) puts the verdict and the diagram first and the safety
- * margin, transcript, share and events behind disclosures; the page keeps its full layout. */
-export function labMarkup({ langPicker = false, compact = false } = {}) {
-  const p = markupParts(langPicker);
-  if (compact) {
-    return `${p.notice}<div class="grid" id="grid">
-${p.settings(p.more)}  <section class="verdict-wrap" aria-labelledby="h-verdict">
-    <h2 id="h-verdict" class="sr-only" data-i18n="verdict"></h2>
-${p.verdict}  </section>
-</div>
-<section class="timeline" aria-labelledby="h-timeline">
-${p.heading}${p.chart}${p.player}${p.now}${p.compare}</section>
-<div class="more">
-  <details class="margin">
-    <summary id="h-margin" data-i18n="marginShort"></summary>
-    <ul id="margin" aria-labelledby="h-margin"></ul>
-  ${EXPECTED}  </details>
-${p.transcript.replace('"transcript"></summary>', '"transcriptShort"></summary>')}  <details class="share-box" data-feature="share">
-    <summary data-i18n="shareTitle"></summary>
-    <div class="share">
-${p.share}    </div>
-  </details>
-${p.events.replace('"events"></summary>', '"eventsShort"></summary>').replace('</details>', `${p.fine}</details>`)}</div>
-${p.search}${p.info}${p.live}`;
-  }
-  // The page: the settings, the verdict and the diagram in one view (style.css, "first screen"); the
-  // scenario's other settings after them, then why (the safety margin), the transcript and sharing.
-  return `${p.notice}<div class="grid first" id="grid">
-${p.settings('')}  <section class="verdict-wrap" aria-labelledby="h-verdict">
-    <h2 id="h-verdict" data-i18n="verdict"></h2>
-${p.verdict}  </section>
-  <section class="timeline" aria-labelledby="h-timeline">
-${p.heading}${p.chart}${p.player}${p.now}${p.compare}  </section>
-  <div class="controls more-set" data-feature="params retries reset">${p.more}</div>
-</div>
-<div class="grid lower after">
-  <section class="margin" aria-labelledby="h-margin">
-    <h2 id="h-margin" data-i18n="marginTitle"></h2>
-    <ul id="margin" aria-labelledby="h-margin"></ul>
-${EXPECTED}${p.transcript}  </section>
-  <div><div class="share" data-feature="share">
-${p.share}</div>
-${p.fine}</div>
-</div>
-${p.search}${p.info}${p.events}${p.live}`;
-}
-
-/** The lab's parts, each a piece of markup with its ids, for labMarkup to arrange. */
-/** The scenario's other settings: with the rest in an element, after the diagram on the page. */
-const MORE_SETTINGS = `    <fieldset id="extra" class="extra" hidden>
-      <legend data-i18n="extraLegend"></legend>
-      <div id="extra-list"></div>
-    </fieldset>
-    <label class="check" data-feature="retries"><input type="checkbox" id="retries"> <span data-i18n="retriesLabel"></span></label>
-    <div data-feature="params"><div class="field" id="naive-box" hidden>
-      <label class="check"><input type="checkbox" id="naive" aria-describedby="naive-note"> <span></span></label>
-      <p class="note" id="naive-note"></p>
-    </div></div>
-    <button type="button" id="reset" data-i18n="reset" data-feature="reset"></button>
-`;
-
-function markupParts(langPicker) {
-  const slider = (id) =>
-    `<div class="field" data-feature="sliders"><label for="${id}" id="${id}-label"></label>` +
-    `<div class="slider"><input type="range" id="${id}" step="1" aria-describedby="${id}-note"><output id="${id}-out" for="${id}"></output></div>` +
-    `<p id="${id}-note" class="note" hidden></p></div>`;
-  return {
-    notice: `<div id="notice" class="notice" role="status" hidden>
-  <p><strong id="notice-title"></strong></p>
-  <ul id="notice-list"></ul>
-  <button type="button" id="notice-close" data-i18n="dismiss"></button>
-</div>
-`,
-    settings: (more) => `  <section class="controls" aria-labelledby="h-settings" data-feature="scenario sliders ${more ? 'params fencing retries reset' : 'fencing'} lang">
-    <h2 id="h-settings" data-i18n="settings"></h2>
-    ${langPicker ? '<div class="field" data-feature="lang"><label for="lang" data-i18n="language"></label><select id="lang"></select></div>' : ''}
-    <div class="field" data-feature="scenario"><label for="scenario" data-i18n="scenario"></label><select id="scenario"></select></div>
-    ${slider('ttl')}
-    ${slider('pause')}
-    <div class="field" data-feature="fencing"><label for="fencing" data-i18n="fencing"></label><select id="fencing"></select></div>
-${more}  </section>
-`,
-    more: MORE_SETTINGS,
-    verdict: `    <div id="outcome" class="verdict" data-testid="outcome">
-      <p class="word"><span id="verdict-mark" aria-hidden="true"></span> <span id="verdict-word"></span></p>
-      <p id="verdict-numbers" class="numbers"></p>
-      <div id="verdict-lines"></div>
-    </div>
-`,
-    transcript: `    <details class="transcript">
-      <summary data-i18n="transcript"></summary>
-      <pre id="transcript"></pre>
-    </details>
-`,
-    heading: '  <h2 id="h-timeline"><span data-i18n="timeline"></span> — <span id="scn-title"></span></h2>\n',
-    player: `  <div class="player" data-feature="play">
-    <button type="button" id="play"></button>
-    <button type="button" id="back" data-i18n="back" aria-keyshortcuts=","></button>
-    <button type="button" id="next" data-i18n="next" aria-keyshortcuts="."></button>
-    <label class="scrub"><span data-i18n="playhead"></span><input type="range" id="scrub" min="0" max="1" step="any" value="1"></label>
-    <label><span data-i18n="speed"></span><select id="speed"></select></label>
-  </div>
-`,
-    share: `    <button type="button" id="copy-link" data-i18n="copyLink"></button>
-    <button type="button" id="copy-embed" data-i18n="copyEmbed"></button>
-    <button type="button" id="copy-iframe" data-i18n="copyIframe"></button>
-    <span data-i18n="exportAs"></span>
-    <button type="button" class="export" data-kind="svg">SVG</button>
-    <button type="button" class="export" data-kind="png">PNG</button>
-    <button type="button" class="export" data-kind="txt" data-i18n="exportTranscript"></button>
-    <button type="button" class="export" data-kind="json">JSON</button>
-    <span id="share-status" role="status"></span>
-    <textarea id="share-text" rows="3" readonly hidden data-i18n-label="shareField"></textarea>
-`,
-    now: '  <p id="now" class="now"></p>\n',
-    chart: `  <div id="chart" class="chart">
-    <svg id="svg" width="100%" role="img" aria-labelledby="svg-title svg-desc" xmlns="http://www.w3.org/2000/svg"></svg>
-  </div>
-`,
-    compare: `  <details id="compare" class="compare" data-feature="compare">
-    <summary data-i18n="compareTitle"></summary>
-    <div class="field"><label for="compare-policy" data-i18n="compareWith"></label><select id="compare-policy"></select></div>
-    <p id="compare-verdict" class="compare-verdict"></p>
-    <div class="chart">
-      <svg id="svg2" width="100%" role="img" aria-labelledby="svg2-title svg2-desc" xmlns="http://www.w3.org/2000/svg"></svg>
-    </div>
-  </details>
-`,
-    fine: `  <p class="fine"><span data-i18n="tieNote"></span> <span data-i18n="keysHint"></span></p>
-`,
-    info: `<div class="grid lower" data-feature="info">
-  <section aria-labelledby="h-legend">
-    <h2 id="h-legend" data-i18n="legendTitle"></h2>
-    <ul id="legend" class="legend"></ul>
-  </section>
-  <section aria-labelledby="h-about">
-    <h2 id="h-about" data-i18n="about"></h2>
-    <p id="about-summary"></p>
-    <p class="fine"><strong data-i18n="source"></strong>: <span id="about-source"></span></p>
-    <p class="fine" id="about-derived" hidden><strong data-i18n="derived"></strong>: <span id="about-derived-text"></span></p>
-  </section>
-</div>
-`,
-    events: `<details class="events">
-  <summary data-i18n="events"></summary>
-  <div class="table-wrap">
-    <table>
-      <thead><tr><th scope="col" data-i18n="colTime"></th><th scope="col" data-i18n="colWho"></th><th scope="col" data-i18n="colWhat"></th></tr></thead>
-      <tbody id="events"></tbody>
-    </table>
-  </div>
-</details>
-`,
-    search: `<details id="search-box" class="search" data-feature="search">
-  <summary data-i18n="searchTitle"></summary>
-  <p class="fine" data-i18n="searchProves"></p>
-  <fieldset class="search-dims"><legend data-i18n="searchVary"></legend><div id="search-dims"></div></fieldset>
-  <div class="search-run">
-    <button type="button" id="search" data-testid="search" data-i18n="searchRun"></button>
-    <button type="button" id="search-cancel" data-i18n="searchCancel" hidden></button>
-    <progress id="search-progress" max="1" value="0" aria-labelledby="search-progress-label" hidden></progress>
-    <span id="search-progress-label" class="sr-only" data-i18n="searchProgress"></span>
-  </div>
-  <p id="search-status" class="note" role="status" aria-live="polite"></p>
-  <div id="search-result" data-testid="search-result" hidden></div>
-</details>
-`,
-    live: '<div id="live" class="sr-only" aria-live="polite" aria-atomic="true"></div>',
-  };
-}
 
 /** A scenario's title or summary in language `lang`: the language file's, the catalogue's, or English. */
 export function scText(d, lang, s, field) {
@@ -461,13 +281,13 @@ export function renderEvents(v, { d, num, run }) {
   }
 }
 
+/** Legend entries for marks only some services draw (keepalives, the queue, Curator's states). */
+const LEGEND_FOR = { ka: ['etcd', 'zookeeper', 'hazelcast', 'kubernetes', 'consul', 'dynamodb'], queue: ['etcd', 'zookeeper', 'hazelcast'], conn: ['zookeeper'] };
+
 /**
  * The diagram at `width`, and with a comparison run the second diagram on the same time scale, with
  * where the two part and the comparison's verdict. Returns the first diagram (for its playhead).
  */
-/** Legend entries for marks only some services draw (keepalives, the queue, Curator's states). */
-const LEGEND_FOR = { ka: ['etcd', 'zookeeper', 'hazelcast', 'kubernetes', 'consul', 'dynamodb'], queue: ['etcd', 'zookeeper', 'hazelcast'], conn: ['zookeeper'] };
-
 export function renderDiagram(v, { st, d, num, run, other, width }) {
   for (const li of v.$('legend').children) {
     const only = LEGEND_FOR[li.dataset.kind];
@@ -497,6 +317,14 @@ export function renderDiagram(v, { st, d, num, run, other, width }) {
   for (const id of ['svg', 'svg2']) $(id).style.setProperty('--drawn-width', `${width}px`);
   $('scrub').max = run.end_ms;
   return diagram;
+}
+
+/** A diagram taller than the room its box has (style.css: the wide, sticky column) scrolls in the box:
+ * then, and only then, the box takes the keyboard's focus, so that keys scroll it too. */
+export function markScrolling(v) {
+  const chart = v.$('chart');
+  if (chart.scrollHeight > chart.clientHeight + 1) chart.tabIndex = 0;
+  else chart.removeAttribute('tabindex');
 }
 
 /**

@@ -26,7 +26,7 @@ use std::borrow::Cow;
 use crate::client::{Dur, Op};
 use crate::clock::Clock;
 use crate::error::Error;
-use crate::scenario::{Fault, FaultAction, ParamSpec, Scenario, ServiceKind, PARAMS_MAX};
+use crate::scenario::{Fault, FaultAction, ParamSpec, Scenario, PARAMS_MAX};
 use crate::search::Dim;
 use crate::time::{parse_duration, DURATION_US_MAX};
 
@@ -299,10 +299,10 @@ impl Injected {
         }
     }
 
-    /// Redlock's node `nK` (from n1): its index.
+    /// Node `nK` (from n1) of a service held by a quorum of nodes (Redlock's): its index.
     fn redlock_node(&self, name: &str) -> Result<usize, String> {
         let svc = &self.scenario.service;
-        if svc.kind != ServiceKind::Redlock {
+        if !crate::services::quorum(svc.kind) {
             return Err(format!(
                 "\"{name}\" names a Redlock node; this scenario's service is {}",
                 svc.kind.name()
@@ -323,7 +323,7 @@ impl Injected {
         let back = keys.iter().any(|(k, _)| *k == "back");
         let [at, by] = want(keys, ["at", if back { "back" } else { "ahead" }])
             .map_err(|e| format!("{e} (a step goes back=R or ahead=R)"))?;
-        let redlock = self.scenario.service.kind == ServiceKind::Redlock;
+        let redlock = crate::services::quorum(self.scenario.service.kind);
         let node = match target {
             "server" if redlock => return Err("Redlock has nodes n1…: step one of them".into()),
             "server" => Node::Server(0),
@@ -335,7 +335,7 @@ impl Injected {
         };
         let sc = &mut self.scenario;
         if let Node::Server(_) = node {
-            if sc.service.kind == ServiceKind::Redlock && sc.service.node_clocks.is_empty() {
+            if crate::services::quorum(sc.service.kind) && sc.service.node_clocks.is_empty() {
                 let every = vec![sc.service.clock.clone(); usize::from(sc.service.nodes)];
                 sc.service.node_clocks = Cow::Owned(every);
             }

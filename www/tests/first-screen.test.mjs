@@ -3,13 +3,14 @@
 // the TTL and Pause sliders, the verdict line and the top of the diagram are on the first screen
 // together (at 1280 × 800 the whole diagram, up to five lanes); on a phone so for every scenario;
 // moving a slider keeps the verdict and the diagram in view; at every viewport, landscape phones and
-// small laptops too, no two of the page's regions overlap and none is off-screen; on a touch screen
-// the sliders are a thumb's size. Against dist/ in headless Chromium (touch emulated where a phone or
+// small laptops too, no two of the page's regions overlap (scrolled anywhere) and none is off-screen;
+// wide, the sticky diagram column is no taller than the screen; on a touch screen the sliders are a
+// thumb's size. Against dist/ in headless Chromium (touch emulated where a phone or
 // tablet is). Each measure is printed: a change in layout shows in the log.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { setup, verdict, RESULTS } from './helpers.mjs';
+import { setup, verdict, RESULTS, axeViolations } from './helpers.mjs';
 
 let env;
 before(async () => {
@@ -74,21 +75,26 @@ const tops = (page) =>
       verdict: r(box('#outcome').top),
       verdictLine: r(Math.max(box('#verdict-word').bottom, box('#verdict-numbers').bottom)),
       diagram: r(box('#chart').top),
-      diagramBottom: r(box('#chart').bottom),
+      // The drawing's bottom, not its box's: wide, a diagram taller than its room scrolls in the box.
+      diagramBottom: r(box('#svg').bottom),
       page: document.documentElement.scrollHeight,
       scrollWidth: document.documentElement.scrollWidth,
     };
   });
 
 /** The page's regions: each a box that must neither overlap another nor leave the screen's width. */
-const REGIONS = ['.top', '.controls', '#outcome', '#h-timeline', '#chart', '.player', '#now', '.after'];
+const REGIONS = ['.top', '.controls', '#outcome', '#h-timeline', '#chart', '.player', '#now', '.more-set', '.after'];
 
-const regionBoxes = (page) =>
-  page.evaluate((sels) => sels.map((sel) => {
-    const e = document.querySelector(sel);
-    const b = e.getBoundingClientRect();
-    return { sel, x: b.left, y: b.top + scrollY, w: b.width, h: b.height, shown: e.checkVisibility() };
-  }), REGIONS);
+/** The regions' boxes with the page scrolled to `at` (0–1 of the way down): sticky ones move with it. */
+const regionBoxes = (page, at = 0) =>
+  page.evaluate(([sels, at]) => {
+    scrollTo(0, at * (document.documentElement.scrollHeight - innerHeight));
+    return sels.map((sel) => {
+      const e = document.querySelector(sel);
+      const b = e.getBoundingClientRect();
+      return { sel, x: b.left, y: b.top + scrollY, w: b.width, h: b.height, shown: e.checkVisibility() };
+    });
+  }, [REGIONS, at]);
 
 function overlaps(boxes) {
   const shown = boxes.filter((b) => b.shown && b.w > 0 && b.h > 0);
@@ -193,8 +199,11 @@ test('no two regions of the page overlap and none leaves the screen, at every vi
   for (const view of [...FIRST, ...OTHERS]) {
     for (const query of ['', '?lang=bn', `?scenario=${MOST_LANES}&lang=bn`]) {
       await withView(view, query, async (page) => {
-        const boxes = await regionBoxes(page);
         const name = label(view, query);
+        // At the top, and scrolled a third, two thirds and all the way down: a sticky region stays
+        // in view over the page, and must pass over nothing.
+        for (const at of [1 / 3, 2 / 3, 1]) assert.deepEqual(overlaps(await regionBoxes(page, at)), [], `${name}: regions overlap, scrolled ${Math.round(at * 100)} %`);
+        const boxes = await regionBoxes(page);
         assert.deepEqual(overlaps(boxes), [], `${name}: regions overlap`);
         for (const b of boxes.filter((x) => x.shown)) {
           assert.ok(b.x >= 0 && b.x + b.w <= view.width + 0.5, `${name}: ${b.sel} spans ${Math.round(b.x)}–${Math.round(b.x + b.w)} px of ${view.width}`);
@@ -206,6 +215,46 @@ test('no two regions of the page overlap and none leaves the screen, at every vi
         const sw = await page.evaluate(() => document.documentElement.scrollWidth);
         assert.ok(sw <= view.width, `${name}: the page scrolls sideways (${sw} px)`);
         t.diagnostic(`${name}: ${boxes.filter((b) => b.shown).length} regions apart`);
+      });
+    }
+  }
+});
+
+// Wide, the diagram's column stays in view beside the settings (sticky): never taller than the screen,
+// so its player and "now" line stay in view too; a diagram with more lanes than the room scrolls in its
+// box, which then takes the keyboard's focus (and only then).
+test('wide, the sticky diagram column is no taller than the screen; a diagram taller than its room scrolls in its box, by keys too', async (t) => {
+  for (const view of [FIRST[2], OTHERS[1]]) {
+    for (const query of ['', `?scenario=${MOST_LANES}`, `?scenario=${MOST_LANES}&lang=bn`]) {
+      await withView(view, query, async (page) => {
+        const name = label(view, query);
+        const m = await page.evaluate(() => {
+          const tl = document.querySelector('.timeline');
+          scrollTo(0, tl.getBoundingClientRect().top + scrollY + 40);
+          const b = (e) => e.getBoundingClientRect();
+          const chart = document.getElementById('chart');
+          return {
+            sticky: getComputedStyle(tl).position,
+            tl: [b(tl).top, b(tl).bottom].map(Math.round),
+            player: Math.round(b(document.querySelector('.player')).bottom),
+            scrolls: chart.scrollHeight > chart.clientHeight + 1,
+            focusable: chart.tabIndex === 0,
+            H: innerHeight,
+          };
+        });
+        t.diagnostic(`${name}: the diagram's column ${m.tl[0]}–${m.tl[1]} px (${m.sticky}), player ends ${m.player}, ${m.scrolls ? 'the diagram scrolls in its box' : 'the diagram whole'}`);
+        assert.equal(m.sticky, 'sticky', `${name}: the diagram's column stays in view`);
+        assert.ok(m.tl[0] >= 0 && m.tl[1] <= m.H, `${name}: the diagram's column (${m.tl}) is taller than the screen (${m.H})`);
+        assert.ok(m.player <= m.H, `${name}: the player ends at ${m.player} px`);
+        assert.equal(m.focusable, m.scrolls, `${name}: the diagram's box takes focus only where it scrolls`);
+        if (query.includes(MOST_LANES) && view === OTHERS[1]) {
+          assert.ok(m.scrolls, `${name}: nine lanes at ${view.height} px scroll in their box`);
+          await page.locator('#chart').focus();
+          await page.keyboard.press('PageDown');
+          await page.waitForFunction(() => document.getElementById('chart').scrollTop > 0);
+          const { bad } = await axeViolations(page);
+          assert.deepEqual(bad, [], `${name}: axe-core's serious or critical findings with the diagram's box focusable`);
+        }
       });
     }
   }

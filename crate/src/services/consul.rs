@@ -157,7 +157,8 @@ impl Engine {
             (Tag::HeartbeatReply, Msg::Renewed(r)) => self.renewal_answered::<Consul>(ctx, c, r),
             (Tag::SessionExpiry, _) => self.session_timer(ctx, c),
             (Tag::SessionCloseAt, _) => self.session_destroy_at(ctx, c),
-            _ => unreachable!("every Consul event carries its own message"),
+            // Unreachable: every Consul event carries its own message.
+            _ => unreachable!(),
         }
     }
 

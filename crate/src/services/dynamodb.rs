@@ -199,7 +199,8 @@ impl Engine {
             (Tag::HeartbeatAt, _) => self.heartbeat_at(ctx, c),
             (Tag::HeartbeatReply, Msg::Accepted(ok)) => self.on_heartbeat(ctx, c, ok),
             (Tag::UnlockAt, _) => self.delete_item_at(c),
-            _ => unreachable!("every DynamoDB event carries its own message"),
+            // Unreachable: every DynamoDB event carries its own message.
+            _ => unreachable!(),
         }
     }
 
@@ -287,7 +288,8 @@ impl Engine {
         }
         let pc = self.clients[usize::from(c)].pc;
         let Op::Acquire { every, .. } = ctx.sc.clients[usize::from(c)].ops[pc] else {
-            unreachable!("a poll is answered only while the client is at its acquire step")
+            // Unreachable: a poll is answered only while the client is at its acquire step.
+            unreachable!()
         };
         let refresh = every.resolve(ctx.params);
         self.schedule(self.now.plus(refresh), Ev::bare(Tag::Step, c));

@@ -165,7 +165,8 @@ impl Engine {
             (Tag::HeartbeatReply, Msg::Renewed(r)) => self.renewal_answered::<Etcd>(ctx, c, r),
             (Tag::SessionExpiry, _) => self.lease_expiry(ctx, c),
             (Tag::SessionCloseAt, _) => self.lease_revoke_at(ctx, c),
-            _ => unreachable!("every etcd event carries its own message"),
+            // Unreachable: every etcd event carries its own message.
+            _ => unreachable!(),
         }
     }
 

@@ -163,7 +163,8 @@ impl Engine {
             (Tag::HeartbeatReply, Msg::Renewed(r)) => self.hz_heartbeat_reply(ctx, c, r.is_some()),
             (Tag::SessionExpiry, _) => self.hz_expiry(ctx, c),
             (Tag::SessionCloseAt, _) => self.hz_close_at(ctx, c),
-            _ => unreachable!("every Hazelcast event carries its own message"),
+            // Unreachable: every Hazelcast event carries its own message.
+            _ => unreachable!(),
         }
     }
 

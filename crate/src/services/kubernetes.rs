@@ -187,7 +187,8 @@ impl Engine {
             (Tag::Heartbeat, _) => self.k8s_renew_timer(ctx, c),
             (Tag::ConnTimeout, _) => self.k8s_request_timeout(ctx, c),
             (Tag::ConnLost, _) => self.k8s_deadline(ctx, c),
-            _ => unreachable!("every Kubernetes event carries its own message"),
+            // Unreachable: every Kubernetes event carries its own message.
+            _ => unreachable!(),
         }
     }
 

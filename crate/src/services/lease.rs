@@ -78,7 +78,8 @@ impl Engine {
             Tag::ReleaseAt => self.release_at(ev),
             Tag::RenewAt => self.renew_at(ctx, ev),
             Tag::RenewReply => self.on_renew_reply(ctx, ev),
-            _ => unreachable!("not a lease event"),
+            // Unreachable: not a lease event.
+            _ => unreachable!(),
         }
     }
 
@@ -101,7 +102,8 @@ impl Engine {
         let clock = &ctx.sc.clients[usize::from(c)].clock;
         let sent = clock.local_h(self.now, &mut self.path);
         let Some(lease) = self.clients[usize::from(c)].lease.as_mut() else {
-            unreachable!("only a client holding a lease renews it")
+            // Unreachable: only a client holding a lease renews it.
+            unreachable!()
         };
         lease.believed_end_local = sent;
         let value = lease.cred.lock_value;
@@ -172,7 +174,8 @@ impl Engine {
                 holder: None,
                 session_gone: true,
             },
-            Grant::Denied { .. } => unreachable!("a refusal is `refuse_request`'s"),
+            // Unreachable: a refusal is `refuse_request`'s.
+            Grant::Denied { .. } => unreachable!(),
         };
         self.record(c, what);
         let at = self.now.plus(ctx.lock_latency);
@@ -185,7 +188,8 @@ impl Engine {
     fn on_acquire_reply(&mut self, ctx: &Ctx, ev: Ev) {
         let c = ev.client;
         let Msg::Grant(grant) = self.msg(ev) else {
-            unreachable!("an acquire reply carries a grant")
+            // Unreachable: an acquire reply carries a grant.
+            unreachable!()
         };
         match grant {
             Grant::Granted {
@@ -204,7 +208,8 @@ impl Engine {
                 self.advance(ctx, c);
             }
             Grant::NoSession => self.abort(ctx, c),
-            Grant::Denied { .. } => unreachable!("a refusal comes as its own event"),
+            // Unreachable: a refusal comes as its own event.
+            Grant::Denied { .. } => unreachable!(),
         }
     }
 
@@ -218,7 +223,8 @@ impl Engine {
     pub(super) fn release_at(&mut self, ev: Ev) {
         let c = ev.client;
         let Msg::Value(value) = self.msg(ev) else {
-            unreachable!("a release carries the lock value")
+            // Unreachable: a release carries the lock value.
+            unreachable!()
         };
         let ended = self.locks[0].release(value, self.now);
         let ended = self.decide(ended);
@@ -228,7 +234,8 @@ impl Engine {
     fn renew_at(&mut self, ctx: &Ctx, ev: Ev) {
         let c = ev.client;
         let Msg::Value(value) = self.msg(ev) else {
-            unreachable!("a renewal carries the lock value")
+            // Unreachable: a renewal carries the lock value.
+            unreachable!()
         };
         let now = self.now;
         let renewed = self.locks[0].renew(value, now);
@@ -255,7 +262,8 @@ impl Engine {
     fn on_renew_reply(&mut self, ctx: &Ctx, ev: Ev) {
         let c = ev.client;
         let Msg::Renewed(renewed) = self.msg(ev) else {
-            unreachable!("a renewal's answer says whether it was renewed")
+            // Unreachable: a renewal's answer says whether it was renewed.
+            unreachable!()
         };
         let renewed = renewed.is_some();
         let st = &mut self.clients[usize::from(c)];

@@ -2,23 +2,8 @@
 //! the events of its own; the engine reaches them only through the dispatch below, keyed by the
 //! scenario's [`ServiceKind`] (static dispatch: a `match`, no trait objects, for speed and wasm size).
 //!
-//! - `lease`: one lock server with leases (the seed's service; also redis's and a session lock's
-//!   request/response protocol);
-//! - `session`: a lock held by a database session (PostgreSQL advisory locks): no TTL, freed when
-//!   the session ends;
-//! - `redis`: a single redis (`SET NX PX`) and its async replica's failover;
-//! - `redlock`: N independent redis nodes and a client that needs a majority in time;
-//! - `etcd`: etcd's lock API on a lease the client keeps alive; waiters queued by revision;
-//! - `zookeeper`: ZooKeeper's lock recipe on a session kept alive by pings, with Curator's
-//!   connection states;
-//! - `hazelcast`: Hazelcast's FencedLock on a CP session kept alive by heartbeats; waiters queued on
-//!   the CP group, the fence a Raft commit index;
-//! - `consul`: Consul's KV lock on a session with a TTL, released under lock-delay when the session
-//!   is invalidated;
-//! - `kubernetes`: client-go's leader election on a Lease object, expiry judged by each candidate's
-//!   own observation;
-//! - `dynamodb`: the DynamoDB lock client: an item with a random record version number, heartbeats
-//!   that change it, waiters that take it over after seeing it unchanged for the lease duration.
+//! What each service is, with its sources, is its own file's opening comment (docs/architecture.md
+//! has the list).
 //!
 //! Each service is a unit type in its own file, implementing the two halves of one interface
 //! ([`service`]): [`LockService`] (its facts, its run state, its transcript words) and, on the engine,

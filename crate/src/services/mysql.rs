@@ -6,8 +6,10 @@
 //! (`timeout = 0` is a try). The lock has no TTL. It is released by `RELEASE_LOCK(name)`, or
 //! implicitly when the session ends, "either normally or abnormally": the client disconnects, an
 //! admin runs `KILL CONNECTION`, or the server closes a connection that has been idle for
-//! `wait_timeout` seconds (whole seconds, 8 hours by default) — which is what a frozen client's
-//! connection is. The lock is then granted to the next session waiting in `GET_LOCK`, in the order
+//! `wait_timeout` seconds (whole seconds, 8 hours by default). Idle is between statements: the
+//! server's clock starts when it finishes the connection's last statement (its socket read times
+//! out), whatever the client does meanwhile — work, or freeze — and a connection blocked in
+//! `GET_LOCK` is not idle (measured against MariaDB: docs/conformance.md). The lock is then granted to the next session waiting in `GET_LOCK`, in the order
 //! they asked (since MySQL 5.7 and MariaDB 10.0 user-level locks are metadata locks, granted to
 //! pending requests in turn).
 //!
@@ -30,21 +32,28 @@ use crate::trace::{SessionEnd, TraceEvent, What};
 /// MySQL's `GET_LOCK` (see the module's note).
 pub(crate) struct Mysql;
 
-/// The server's sessions blocked in `GET_LOCK`, during a run.
+/// The server's connections: those blocked in `GET_LOCK`, and each one's statements, during a run.
 #[derive(Default)]
 pub(crate) struct State {
     /// Clients waiting for the lock, in the order they asked.
     waiting: Fifo<u8>,
-    /// Per client: the number of its latest wait, which its timeout carries (a timeout of an earlier
-    /// wait, which ended by a grant, is not this one's).
-    wait: Vec<u16>,
+    /// Per client: the number of its connection's latest statement, which a wait's timeout and an
+    /// idle check carry (one of an earlier statement is not this one's).
+    stmt: Vec<u16>,
 }
 
 impl State {
     fn reset(&mut self, clients: usize) {
         self.waiting.clear();
-        self.wait.clear();
-        self.wait.resize(clients, 0);
+        self.stmt.clear();
+        self.stmt.resize(clients, 0);
+    }
+
+    /// A statement of `c`'s reaches the server: its number.
+    fn statement(&mut self, c: u8) -> u16 {
+        let n = &mut self.stmt[usize::from(c)];
+        *n = n.wrapping_add(1);
+        *n
     }
 }
 
@@ -68,10 +77,13 @@ impl Serve<Mysql> for Engine {
             Tag::AcquireAt => self.get_lock_at(ctx, ev.client),
             Tag::WaitTimeout => self.wait_timeout(ctx, ev),
             Tag::ReleaseAt => {
+                self.services.mysql.statement(ev.client);
                 self.release_at(ev);
+                self.idle_from(ctx, ev.client);
                 self.hand_on(ctx);
             }
-            Tag::SessionTimeout | Tag::Disconnect => {
+            Tag::IdleTimeout => self.idle_timeout(ctx, ev),
+            Tag::Disconnect => {
                 self.on_session_event(ev);
                 self.hand_on(ctx);
             }
@@ -89,11 +101,6 @@ impl Serve<Mysql> for Engine {
 
     fn rightful(&self, _ctx: &Ctx) -> Option<u8> {
         self.locks[0].latest_grantee()
-    }
-
-    /// Frozen, the client's connection is idle: `wait_timeout` closes it (as a session's keepalives).
-    fn on_pause(&mut self, ctx: &Ctx, c: u8, d: u64) {
-        self.session_on_pause(ctx, c, d);
     }
 
     fn on_script_end(&mut self, _ctx: &Ctx, c: u8) {
@@ -122,17 +129,18 @@ impl Engine {
         if self.clients[usize::from(c)].session_dead {
             return self.answer_request(ctx, c, Grant::NoSession);
         }
+        let wait = self.services.mysql.statement(c);
         let Some(holder) = self.locks[0].denies(self.now) else {
-            return self.grant_request(ctx, c);
+            self.grant_request(ctx, c);
+            return self.idle_from(ctx, c);
         };
         if self.decide(ctx.timeout == 0) {
-            return self.refuse_request(ctx, c, holder);
+            self.refuse_request(ctx, c, holder);
+            return self.idle_from(ctx, c);
         }
         let st = &mut self.services.mysql;
         st.waiting.push(c);
-        let wait = &mut st.wait[usize::from(c)];
-        *wait = wait.wrapping_add(1);
-        let (wait, place) = (*wait, st.waiting.len() as u64);
+        let place = st.waiting.len() as u64;
         self.record(
             c,
             What::Queued {
@@ -148,11 +156,32 @@ impl Engine {
     fn wait_timeout(&mut self, ctx: &Ctx, ev: Ev) {
         let c = ev.client;
         let st = &mut self.services.mysql;
-        if st.wait[usize::from(c)] != ev.inline_payload() || st.waiting.leave(c).is_none() {
+        if st.stmt[usize::from(c)] != ev.inline_payload() || st.waiting.leave(c).is_none() {
             return;
         }
         let holder = self.locks[0].denies(self.now).flatten();
         self.refuse_request(ctx, c, holder);
+        self.idle_from(ctx, c);
+    }
+
+    /// The server has finished a statement of `c`'s: with a `wait_timeout`, it closes the connection
+    /// if no other statement comes within it.
+    fn idle_from(&mut self, ctx: &Ctx, c: u8) {
+        if self.decide(ctx.idle > 0) {
+            let n = self.services.mysql.stmt[usize::from(c)];
+            self.schedule(self.now.plus(ctx.idle), Ev::inline(Tag::IdleTimeout, c, n));
+        }
+    }
+
+    /// `wait_timeout` after a statement: closed, unless another statement came since (or the
+    /// connection is gone already).
+    fn idle_timeout(&mut self, ctx: &Ctx, ev: Ev) {
+        let c = ev.client;
+        let idle = self.services.mysql.stmt[usize::from(c)] == ev.inline_payload();
+        if idle && !self.clients[usize::from(c)].session_dead {
+            self.end_session(c, SessionEnd::IdleTimeout);
+            self.hand_on(ctx);
+        }
     }
 
     /// The name may be free now (a release, a connection's end): the first session still waiting
@@ -163,6 +192,7 @@ impl Engine {
         }
         if let Some(c) = self.services.mysql.waiting.next() {
             self.grant_request(ctx, c);
+            self.idle_from(ctx, c);
         }
     }
 }
@@ -225,9 +255,13 @@ mod tests {
     fn wait_timeout_closes_the_frozen_holders_connection_and_the_waiter_gets_the_lock_at_once() {
         let sc = catalogue::find("mysql-get-lock-pause").unwrap();
         let o = simulate(sc, &Config::new(sc, Policy::None)).unwrap();
-        assert_eq!(times(&o, 0, Kind::SessionEnded), [1_020], "A froze at 20 ms; 1 s idle");
+        assert_eq!(
+            times(&o, 0, Kind::SessionEnded),
+            [1_000],
+            "1 s after the server answered A's GET_LOCK: idle is between statements"
+        );
         assert_eq!(times(&o, 1, Kind::Queued), [300], "B's GET_LOCK waits at the server");
-        assert_eq!(times(&o, 1, Kind::Granted), [1_020], "the moment A's connection is closed");
+        assert_eq!(times(&o, 1, Kind::Granted), [1_000], "the moment A's connection is closed");
         assert_eq!(o.run.leases[1].token, 2, "the counter row's second value");
     }
 
@@ -267,5 +301,16 @@ mod tests {
         let o = run("timeout=10s", clients);
         assert_eq!(times(&o, 2, Kind::Denied), [300], "C's GET_LOCK fails with its connection");
         assert_eq!(times(&o, 1, Kind::Granted), [1_000], "A's kill hands the lock to B");
+    }
+
+    #[test]
+    fn idle_is_between_statements_whatever_the_client_does_and_a_wait_is_not_idle() {
+        let clients = "client A: acquire; work 1500ms; release\n\
+                       client B: acquire every 10ms tries 1; work 10ms; release\n";
+        // B's GET_LOCK (at 0, after A's) waits 3 s and more: a statement running, not idle.
+        let o = run("wait-timeout=1s timeout=5s", clients);
+        assert_eq!(times(&o, 0, Kind::SessionEnded), [1_000], "A works, sends nothing: closed");
+        assert_eq!(times(&o, 1, Kind::Granted), [1_000], "B waited past its wait_timeout");
+        assert_eq!(times(&o, 1, Kind::SessionEnded), [1_010], "B's own script's end");
     }
 }

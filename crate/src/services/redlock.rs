@@ -221,7 +221,8 @@ impl Engine {
                     },
                 );
             }
-            Grant::NoSession => unreachable!("a Redlock node has no sessions"),
+            // Unreachable: a Redlock node has no sessions.
+            Grant::NoSession => unreachable!(),
         }
         if self.clients[usize::from(c)].reach & (1 << m.node) != 0 {
             let ok = matches!(grant, Grant::Granted { .. });

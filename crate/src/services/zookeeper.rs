@@ -172,7 +172,8 @@ impl Engine {
             (Tag::ConnLost, _) => self.zk_conn_lost(ctx, c),
             (Tag::SessionExpiry, _) => self.zk_expiry(ctx, c),
             (Tag::SessionCloseAt, _) => self.zk_close_at(ctx, c),
-            _ => unreachable!("every ZooKeeper event carries its own message"),
+            // Unreachable: every ZooKeeper event carries its own message.
+            _ => unreachable!(),
         }
     }
 

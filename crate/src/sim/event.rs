@@ -72,7 +72,8 @@ macro_rules! tags {
                 $(if n == Tag::$name as u8 {
                     return Tag::$name;
                 })*
-                unreachable!("no event kind {n}")
+                // Unreachable: no event kind has number n.
+                unreachable!()
             }
         }
     };
@@ -150,6 +151,9 @@ tags! {
     /// A request that waits at the server for the lock (MySQL's `GET_LOCK` with a timeout) stops
     /// waiting; it carries the wait's number.
     WaitTimeout = (LOCK, Inline),
+    /// The server closes a connection idle since its last statement (MySQL's `wait_timeout`); it
+    /// carries that statement's number.
+    IdleTimeout = (LOCK, Inline),
 }
 
 // The masks above hold one bit per kind.

@@ -205,7 +205,8 @@ impl EventQueue {
             return false;
         }
         let Some(next) = self.heap_pop() else {
-            unreachable!("a heap layout is never empty")
+            // Unreachable: a heap layout is never empty.
+            unreachable!()
         };
         self.sorted[0] = next;
         if self.heap.is_empty() {

@@ -300,7 +300,8 @@ impl Engine {
     pub(crate) fn retry_acquire(&mut self, ctx: &Ctx, c: u8, extra: u64) {
         let st = &mut self.clients[usize::from(c)];
         let Op::Acquire { every, tries } = ctx.sc.clients[usize::from(c)].ops[st.pc] else {
-            unreachable!("an acquire is answered only while the client is at an acquire step")
+            // Unreachable: an acquire is answered only while the client is at an acquire step.
+            unreachable!()
         };
         if tries != 0 && st.tries >= tries {
             st.phase = Phase::Done;

@@ -28,7 +28,8 @@ impl Engine {
             }
             // A refused read or write: the attempt failed.
             (Tag::ReadReply | Tag::WriteReply, _) => self.abort(ctx, c),
-            _ => unreachable!("every storage event carries its own message"),
+            // Unreachable: every storage event carries its own message.
+            _ => unreachable!(),
         }
     }
 

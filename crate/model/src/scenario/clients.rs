@@ -7,7 +7,7 @@ use super::{CLIENTS_MAX, OPS_MAX};
 use crate::client::{ClientSpec, Dur, Op};
 use crate::clock::Clock;
 use crate::error::Error;
-use crate::services;
+use crate::services::{self, ServiceFormat};
 use crate::time::MS;
 
 impl Parser<'_> {

@@ -5,7 +5,7 @@
 use super::parser::Parser;
 use super::{Fault, FaultAction, FAULTS_MAX};
 use crate::error::Error;
-use crate::services;
+use crate::services::{self, ServiceFormat};
 
 impl Parser<'_> {
     /// `at D: ACTION`: a fault at a time of the run.

@@ -7,7 +7,7 @@ use super::parser::Parser;
 use super::{ParamSpec, Persist, PARAMS_MAX, STEPS_MAX};
 use crate::clock::Clock;
 use crate::error::Error;
-use crate::services::{self, format_of};
+use crate::services::{self, format_of, ServiceFormat};
 use crate::time::parse_duration;
 
 impl Parser<'_> {

@@ -8,7 +8,7 @@ use super::{EtcdToken, List, Persist, Scenario, ServiceKind, ServiceSpec, Text, 
 use crate::client::Dur;
 use crate::clock::Clock;
 use crate::error::Error;
-use crate::services::{format_of, ServiceFormat};
+use crate::services::{format_of, Format, ServiceFormat};
 use crate::time::{parse_duration, MS};
 
 /// A parse under way: [`Scenario::parse_all`] runs one.
@@ -235,7 +235,7 @@ impl<'t> Parser<'t> {
     }
 
     /// The scenario's service's own part of the format.
-    pub(super) fn service_format(&mut self) -> &'static dyn ServiceFormat {
+    pub(super) fn service_format(&mut self) -> Format {
         format_of(self.sc().service.kind)
     }
 

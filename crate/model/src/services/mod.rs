@@ -4,109 +4,116 @@
 //! [`ServiceFormat`]. The shared parser (`scenario/`) names no service: it asks the scenario's service
 //! through [`format_of`], and the messages that list services are made here from [`LISTED`].
 //!
-//! Adding a service to the model: a `ServiceKind` variant with its `name()`, its home file, its
-//! `mod` line, a line in [`format_of`] and one in [`LISTED`].
+//! Adding a service to the model: its home file and one line in the list below, from which the
+//! `services!` macro makes its `mod` line, its `ServiceKind` variant, its `name()`, its line in
+//! [`format_of`] and its place in [`LISTED`].
 //!
 //! A trait of unit structs rather than a table of function pointers: each service overrides only what
 //! it has, the rest is the trait's default. The parser alone reaches these (through `format_of`), so
 //! a build that never parses (the page's wasm) carries none of it; [`ServiceKind::name`] and
 //! [`ServiceKind::has_naive`], which runs read, stay plain matches.
 
-mod consul;
-mod dynamodb;
-pub(crate) mod etcd;
-mod hazelcast;
-mod kubernetes;
-mod lease;
-mod mysql;
-mod redis;
-pub(crate) mod redlock;
-mod session;
-mod zookeeper;
-
 use crate::error::Error;
 use crate::scenario::parser::Parser;
 use crate::scenario::{Scenario, ServiceSpec};
 
-/// What kind of lock service.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ServiceKind {
-    /// A lease with a TTL on the service's clock, fencing tokens optional.
-    Lease,
-    /// A PostgreSQL advisory lock: no TTL; held until unlock or until the holder's session ends
-    /// (terminated by an admin, or timed out by keepalives while the client is frozen). No tokens.
-    Session,
-    /// A single redis: `SET key value NX PX ttl` on the server's wall clock, value-checked release.
-    /// Tokens only from `INCR` on the same redis (`tokens=incr`), which an async-replica failover
-    /// can roll back.
-    Redis,
-    /// Redlock: `nodes` independent redis servers; a client holds the lock when a majority granted it
-    /// and, unless it is naive, the validity `ttl − elapsed − drift` is still positive.
-    Redlock,
-    /// etcd's lock API (`v3lock`) on a lease the client keeps alive: each waiter's key is queued by its
-    /// create revision; the lowest live key holds the lock; a lease that is not kept alive expires and
-    /// its keys are deleted. The holder's key revision is the fencing token (or, as `contrib/lock`
-    /// does, the lease ID).
-    Etcd,
-    /// ZooKeeper's lock recipe (as Curator's InterProcessMutex runs it): a session kept alive by
-    /// pings, an ephemeral sequential node per contender, the lowest holds, each waiter watches its
-    /// predecessor; an expired session's nodes are deleted. The holder's node `czxid` is the token.
-    Zookeeper,
-    /// The DynamoDB lock client (awslabs): the lock is an item whose record version number (RVN) is
-    /// a random GUID; the holder's heartbeats write a new one; a waiter that sees the same RVN for
-    /// the lease duration, on its own clock, takes the item over with a put conditional on it. The
-    /// RVN is the token (an ID: only equality means anything).
-    Dynamodb,
-    /// Hazelcast's FencedLock on a CP session kept alive by heartbeats: the CP group closes a session
-    /// that sent none for its TTL and releases its lock to the next waiter; the fence (the Raft commit
-    /// index of the holder's lock call) is the token.
-    Hazelcast,
-    /// Kubernetes leader election (client-go's `LeaderElector` on a `coordination.k8s.io` Lease): the
-    /// record is updated optimistically (resourceVersion); a candidate takes over once a lease
-    /// duration has passed, by its own clock, since it last saw the record change; the leader renews
-    /// every retry period and stops leading when it cannot renew within the renew deadline. No token
-    /// unless `tokens=transitions` (the record's `leaseTransitions`).
-    Kubernetes,
-    /// Consul's sessions and KV locks (as the Go client's `api.Lock` uses them): a session with a TTL
-    /// renewed every half TTL, invalidated by the server after twice the TTL without a renewal; its
-    /// lock is then released and closed for the session's lock-delay. `PUT ?acquire` succeeds on a
-    /// key no session holds once no lock-delay is in force; the key's `LockIndex` is the token.
-    Consul,
-    /// MySQL's (and MariaDB's) named locks: `GET_LOCK(name, timeout)` held by the connection that
-    /// took it, no TTL, freed by `RELEASE_LOCK` or when the connection ends (closed after
-    /// `wait_timeout` idle, killed, or at the end of the script); a request waits at the server up to
-    /// its timeout, waiters granted in turn. No token: the connection's id is not a fence.
-    Mysql,
+/// `services! { Kind => module [naive]; … }`: one line per service, in the order the format's
+/// messages list them. `module` is the service's home and its name in scenario files; its unit type
+/// is named as its kind; `naive` says the naive switch means something for it.
+macro_rules! services {
+    (@naive) => { false };
+    (@naive naive) => { true };
+    ($( $kind:ident => $module:ident $($naive:ident)? ; )*) => {
+        $( pub(crate) mod $module; )*
+
+        /// What kind of lock service: each is described in its home, `services/NAME.rs`, and in the
+        /// engine's `crate/src/services/NAME.rs`.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum ServiceKind {
+            $( #[doc = concat!("`service: ", stringify!($module), "`.")] $kind, )*
+        }
+
+        impl ServiceKind {
+            /// The name scenario files and the run JSON use.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $( ServiceKind::$kind => stringify!($module), )*
+                }
+            }
+
+            /// Whether the naive switch means something for this service: Redlock clients that trust
+            /// a majority of OKs without checking the validity; an etcd server without the waiter
+            /// check that etcd 3.4.4 added (it grants a waiter whose lease expired while it waited);
+            /// client-go before Kubernetes 1.12, whose renew waits for a hung request past the renew
+            /// deadline.
+            pub fn has_naive(self) -> bool {
+                match self {
+                    $( ServiceKind::$kind => services!(@naive $($naive)?), )*
+                }
+            }
+        }
+
+        /// The service's own part of the format: the one dispatch by kind.
+        pub(crate) fn format_of(kind: ServiceKind) -> Format {
+            Format(kind)
+        }
+
+        /// Each of [`ServiceFormat`]'s questions, asked of the kind's own format by a `match`:
+        /// static dispatch, which the parser's wasm (budgeted for size) takes in fewer bytes than
+        /// a table of trait objects, most services' answers being the trait's defaults.
+        impl ServiceFormat for Format {
+            fn defaults(&self, svc: &mut ServiceSpec) {
+                match self.0 { $( ServiceKind::$kind => $module::$kind.defaults(svc), )* }
+            }
+            fn keys(&self) -> &'static [&'static str] {
+                match self.0 { $( ServiceKind::$kind => $module::$kind.keys(), )* }
+            }
+            fn setting(&self, p: &mut Parser<'_>, k: &str, v: &str) -> Result<(), Error> {
+                match self.0 { $( ServiceKind::$kind => $module::$kind.setting(p, k, v), )* }
+            }
+            fn check_foreign(&self, p: &mut Parser<'_>, k: &str, v: &str) -> Result<(), Error> {
+                match self.0 { $( ServiceKind::$kind => $module::$kind.check_foreign(p, k, v), )* }
+            }
+            fn token_words(&self) -> &'static [&'static str] {
+                match self.0 { $( ServiceKind::$kind => $module::$kind.token_words(), )* }
+            }
+            fn token(&self, svc: &mut ServiceSpec, word: &str) {
+                match self.0 { $( ServiceKind::$kind => $module::$kind.token(svc, word), )* }
+            }
+            fn renews(&self) -> bool {
+                match self.0 { $( ServiceKind::$kind => $module::$kind.renews(), )* }
+            }
+            fn named_nodes(&self) -> bool {
+                match self.0 { $( ServiceKind::$kind => $module::$kind.named_nodes(), )* }
+            }
+            fn faults(&self) -> &'static [&'static str] {
+                match self.0 { $( ServiceKind::$kind => $module::$kind.faults(), )* }
+            }
+            fn check_line(&self, p: &mut Parser<'_>) -> Result<(), Error> {
+                match self.0 { $( ServiceKind::$kind => $module::$kind.check_line(p), )* }
+            }
+            fn check_whole(&self, sc: &Scenario) -> Result<(), Error> {
+                match self.0 { $( ServiceKind::$kind => $module::$kind.check_whole(sc), )* }
+            }
+        }
+
+        /// Every service, in the order the format's messages list them.
+        const LISTED: [ServiceKind; [$(stringify!($kind)),*].len()] = [$( ServiceKind::$kind ),*];
+    };
 }
 
-impl ServiceKind {
-    /// The name scenario files and the run JSON use.
-    pub fn name(self) -> &'static str {
-        match self {
-            ServiceKind::Lease => "lease",
-            ServiceKind::Session => "session",
-            ServiceKind::Redis => "redis",
-            ServiceKind::Redlock => "redlock",
-            ServiceKind::Etcd => "etcd",
-            ServiceKind::Zookeeper => "zookeeper",
-            ServiceKind::Dynamodb => "dynamodb",
-            ServiceKind::Hazelcast => "hazelcast",
-            ServiceKind::Kubernetes => "kubernetes",
-            ServiceKind::Consul => "consul",
-            ServiceKind::Mysql => "mysql",
-        }
-    }
-
-    /// Whether the naive switch means something for this service: Redlock clients that trust a
-    /// majority of OKs without checking the validity; an etcd server without the waiter check that
-    /// etcd 3.4.4 added (it grants a waiter whose lease expired while it waited); client-go before
-    /// Kubernetes 1.12, whose renew waits for a hung request past the renew deadline.
-    pub fn has_naive(self) -> bool {
-        matches!(
-            self,
-            ServiceKind::Redlock | ServiceKind::Etcd | ServiceKind::Kubernetes
-        )
-    }
+services! {
+    Lease => lease;
+    Session => session;
+    Mysql => mysql;
+    Redis => redis;
+    Redlock => redlock naive;
+    Etcd => etcd naive;
+    Zookeeper => zookeeper;
+    Hazelcast => hazelcast;
+    Kubernetes => kubernetes naive;
+    Consul => consul;
+    Dynamodb => dynamodb;
 }
 
 /// A lock service's own part of the scenario format. Every method has a default, what a service
@@ -166,37 +173,9 @@ pub(crate) trait ServiceFormat {
     }
 }
 
-/// The service's own part of the format: the one dispatch by kind, one line per service.
-pub(crate) fn format_of(kind: ServiceKind) -> &'static dyn ServiceFormat {
-    match kind {
-        ServiceKind::Lease => &lease::Lease,
-        ServiceKind::Session => &session::Session,
-        ServiceKind::Redis => &redis::Redis,
-        ServiceKind::Redlock => &redlock::Redlock,
-        ServiceKind::Etcd => &etcd::Etcd,
-        ServiceKind::Zookeeper => &zookeeper::Zookeeper,
-        ServiceKind::Dynamodb => &dynamodb::Dynamodb,
-        ServiceKind::Hazelcast => &hazelcast::Hazelcast,
-        ServiceKind::Kubernetes => &kubernetes::Kubernetes,
-        ServiceKind::Consul => &consul::Consul,
-        ServiceKind::Mysql => &mysql::Mysql,
-    }
-}
-
-/// Every service, in the order the format's messages list them.
-const LISTED: [ServiceKind; 11] = [
-    ServiceKind::Lease,
-    ServiceKind::Session,
-    ServiceKind::Mysql,
-    ServiceKind::Redis,
-    ServiceKind::Redlock,
-    ServiceKind::Etcd,
-    ServiceKind::Zookeeper,
-    ServiceKind::Hazelcast,
-    ServiceKind::Kubernetes,
-    ServiceKind::Consul,
-    ServiceKind::Dynamodb,
-];
+/// A service's own format, by its kind ([`format_of`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Format(ServiceKind);
 
 /// A node named in a scenario whose service names none.
 pub(crate) const NODES_NEEDED: &str =
@@ -219,7 +198,7 @@ fn push_list(out: &mut String, items: &[&str], sep: &str, last: &str) {
 
 /// The names of the services `pick` chooses, in [`LISTED`]'s order, and how many (no allocation:
 /// the parser's wasm build is budgeted for size).
-fn picked(pick: impl Fn(&dyn ServiceFormat) -> bool) -> ([&'static str; LISTED.len()], usize) {
+fn picked(pick: impl Fn(Format) -> bool) -> ([&'static str; LISTED.len()], usize) {
     let (mut names, mut n) = ([""; LISTED.len()], 0);
     for k in LISTED {
         if pick(format_of(k)) {
