@@ -16,6 +16,8 @@
 //! armed when the session opens and after each renewal's answer, it freezes with a frozen client
 //! (`Tag::Heartbeat` is a client's own event), sends the renewal (`Tag::HeartbeatAt`), and the
 //! answer moves the end of the client's lease by its own clock, or tells it the session is gone.
+//! A client that learns its session is gone stops believing it holds the lock through
+//! `Engine::stop_believing` (ZooKeeper's LOST or SUSPENDED, Hazelcast's expired heartbeat too).
 //!
 //! Static dispatch: each shared method is generic over the service's unit type and called as
 //! `self.open_session::<Consul>(ctx, c, id)`; nothing is allocated.
