@@ -21,39 +21,13 @@
 mod registry;
 mod service;
 
-// Protocol parts several services share (a session kept alive, queues of waiters): in a build with
-// only some of the services that use them, the parts the others use are left unused.
-#[cfg(any(
-    feature = "consul",
-    feature = "etcd",
-    feature = "hazelcast",
-    feature = "zookeeper"
-))]
-#[cfg_attr(
-    not(all(
-        feature = "consul",
-        feature = "etcd",
-        feature = "hazelcast",
-        feature = "zookeeper"
-    )),
-    allow(dead_code)
-)]
+// Protocol parts several services share (a session kept alive, queues of waiters), each on with a
+// service that uses it (crate/Cargo.toml); a build with only some of those leaves the rest unused.
+#[cfg(feature = "keepalive")]
+#[cfg_attr(not(feature = "default"), allow(dead_code))]
 mod keepalive;
-#[cfg(any(
-    feature = "etcd",
-    feature = "hazelcast",
-    feature = "mysql",
-    feature = "zookeeper"
-))]
-#[cfg_attr(
-    not(all(
-        feature = "etcd",
-        feature = "hazelcast",
-        feature = "mysql",
-        feature = "zookeeper"
-    )),
-    allow(dead_code)
-)]
+#[cfg(feature = "waiters")]
+#[cfg_attr(not(feature = "default"), allow(dead_code))]
 mod waiters;
 
 pub use service::Said;
