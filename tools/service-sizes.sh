@@ -10,6 +10,7 @@ cd "$root"
 level=$(bash tools/webcfg.sh opt_level)
 wasm_opt=$(bash tools/webcfg.sh wasm_opt_bin)
 read -r -a opt <<<"$(bash tools/webcfg.sh wasm_opt_flags)"
+[ -x "$wasm_opt" ] || { echo "service-sizes: $wasm_opt missing; run tools/setup.sh web first" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

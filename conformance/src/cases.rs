@@ -44,6 +44,7 @@ pub fn cases() -> Vec<Case> {
         redlock_cases(),
         etcd_zk_cases(),
         network_cases(),
+        mysql_cases(),
     ]
     .into_iter()
     .flatten()
@@ -551,6 +552,53 @@ pub fn etcd_waiter_sim() -> Result<(String, String), String> {
     Ok((say(true)?, say(false)?))
 }
 
+/// MySQL's `GET_LOCK` on a real MariaDB (see src/mysql.rs). Gaps that decide the outcomes: A's
+/// connection closed by wait_timeout (1 s after its last statement there, GET_LOCK at 0: 1000 ms) and
+/// B's write right after, long before A wakes and writes (2530 ms); with pause=500ms A is done (530 ms) 470 ms before wait_timeout would close it, and with
+/// wait=3s A is done (2530 ms) 470 ms before it. So 200 ms.
+fn mysql_cases() -> Vec<Case> {
+    let c = |policy, set, how| Case {
+        tolerance_ms: 200,
+        ..case("mysql-get-lock-pause", policy, set, 1, how)
+    };
+    vec![
+        c(
+            Policy::None,
+            &[],
+            "MariaDB 10.11 GET_LOCK('leaselab', 10), SET SESSION wait_timeout = 1; A's process SIGSTOPped 2.5 s; PostgreSQL table",
+        ),
+        c(
+            Policy::Token,
+            &[],
+            "as above; token from a counter row (UPDATE fence SET n = LAST_INSERT_ID(n + 1)); UPDATE … WHERE token <= $1",
+        ),
+        c(
+            Policy::None,
+            &[("pause", 500)],
+            "as above, A stopped 500 ms: its connection is closed only after its script is over",
+        ),
+        c(
+            Policy::None,
+            &[("wait", 3000)],
+            "as above, wait_timeout = 3: A wakes and writes before the server closes its connection",
+        ),
+        // The idle clock runs from A's last statement on its lock connection (GET_LOCK at 0), not from
+        // its freeze (20 ms): stopped 985 ms, A is still frozen when its connection is closed (1000
+        // ms, ×40: 40 s), wakes at 1005 and writes at 1015, between B's read (1010) and write (1020).
+        // Gaps of 5 ms, 200 ms at ×40: 100 ms.
+        Case {
+            tolerance_ms: 100,
+            ..case(
+                "mysql-get-lock-pause",
+                Policy::None,
+                &[("pause", 985)],
+                40,
+                "as above, A stopped 985 ms (39.4 s), less than wait_timeout (40 s), but idle on its lock connection since GET_LOCK: closed while A is frozen",
+            )
+        },
+    ]
+}
+
 /// The scenario files the cases use, as compiled into leaselab (checked equal to the catalogue's).
 fn scenario_text(id: &str) -> Option<&'static str> {
     Some(match id {
@@ -592,6 +640,7 @@ fn scenario_text(id: &str) -> Option<&'static str> {
         "zk-session-expiry" => include_str!("../../crate/scenarios/zk-session-expiry.txt"),
         "delayed-write" => include_str!("../../crate/scenarios/delayed-write.txt"),
         "replica-failover" => include_str!("../../crate/scenarios/replica-failover.txt"),
+        "mysql-get-lock-pause" => include_str!("../../crate/scenarios/mysql-get-lock-pause.txt"),
         _ => return None,
     })
 }

@@ -14,6 +14,8 @@
 
 mod cases;
 mod etcd;
+mod mysql;
+mod mysql_probe;
 mod real;
 mod servers;
 mod step1;
@@ -96,6 +98,14 @@ fn main() -> ExitCode {
         let rest: Vec<String> = std::env::args().skip(2).collect();
         return real::wall_wait_main(&rest);
     }
+    // What the MySQL rows rest on, measured against the installed MariaDB (see mysql_probe.rs).
+    if std::env::args().nth(1).as_deref() == Some("mariadb-probe") {
+        return mysql_probe::probe_main();
+    }
+    if std::env::args().nth(1).as_deref() == Some("mariadb-probe-holder") {
+        let rest: Vec<String> = std::env::args().skip(2).collect();
+        return mysql_probe::holder_main(&rest);
+    }
     // One client of a scripted run, in a process of its own (see real/agent.rs).
     if std::env::args().nth(1).as_deref() == Some("client-agent") {
         return real::agent_main(&std::env::args().nth(2).unwrap_or_default());
@@ -169,6 +179,8 @@ fn suite(a: &Args) -> Res<Vec<Row>> {
             .to_string()
     };
     eprintln!("conformance: redis {version} on 127.0.0.1:{}", redis.port);
+    let mariadb = mariadb_if_wanted(a, &work.path)?;
+    let base = (&pg, &redis, mariadb.as_ref().map(|m| m.port));
 
     let mut rows = Vec::new();
     if wanted(a, "seed-step-1") {
@@ -182,7 +194,7 @@ fn suite(a: &Args) -> Res<Vec<Row>> {
             continue;
         }
         let t = Instant::now();
-        let row = case_row(case, i, &pg, &redis, &work.path, a.verbose);
+        let row = case_row(case, i, base, &work.path, a.verbose);
         eprintln!(
             "conformance: {} {} — {} ({:.1} s)",
             case.id,
@@ -196,10 +208,29 @@ fn suite(a: &Args) -> Res<Vec<Row>> {
         );
         rows.push(row);
     }
+    drop(mariadb);
     drop(redis);
     drop(pg);
     drop(work);
     Ok(rows)
+}
+
+/// The lock servers every attempt shares: PostgreSQL (also the storage), the suite's redis, and
+/// MariaDB's port when a MySQL row runs.
+type Base<'a> = (&'a Postgres, &'a Redis, Option<u16>);
+
+/// A MariaDB for the suite, started only when a wanted row is a MySQL scenario's.
+fn mariadb_if_wanted(a: &Args, work: &std::path::Path) -> Res<Option<mysql::Mariadb>> {
+    let mut wanted_kinds = cases::cases()
+        .into_iter()
+        .filter(|c| wanted(a, c.id))
+        .map(|c| cases::scenario(c.id, c.scale).map(|sc| sc.service.kind));
+    if !wanted_kinds.any(|k| k.is_ok_and(|k| k == ServiceKind::Mysql)) {
+        return Ok(None);
+    }
+    let m = mysql::Mariadb::start(&work.join("mariadb"))?;
+    eprintln!("conformance: MariaDB {} on 127.0.0.1:{}", m.version, m.port);
+    Ok(Some(m))
 }
 
 fn step1_row(pg: &Postgres, verbose: bool) -> Row {
@@ -300,14 +331,7 @@ fn describe(case: &Case) -> String {
     format!("{} — {}", p.join(" "), case.how)
 }
 
-fn case_row(
-    case: &Case,
-    index: usize,
-    pg: &Postgres,
-    redis: &Redis,
-    work: &std::path::Path,
-    verbose: bool,
-) -> Row {
+fn case_row(case: &Case, index: usize, base: Base, work: &std::path::Path, verbose: bool) -> Row {
     let mut row = Row {
         scenario: case.id.to_string(),
         params: describe(case),
@@ -331,7 +355,7 @@ fn case_row(
         let Some(agreed) = case_run(
             case,
             &format!("{index}-{run}"),
-            (pg, redis),
+            base,
             work,
             verbose,
             &mut row,
@@ -353,12 +377,12 @@ fn case_row(
 fn case_run(
     case: &Case,
     tag: &str,
-    (pg, redis): (&Postgres, &Redis),
+    base: Base,
     work: &std::path::Path,
     verbose: bool,
     row: &mut Row,
 ) -> Option<bool> {
-    match play(case, tag, pg, redis, work) {
+    match play(case, tag, base, work) {
         Ok(p) => {
             row.sim = p.sim.text();
             row.real = p.real.text();
@@ -392,7 +416,7 @@ fn case_run(
 fn fresh_servers<'a>(
     sc: &leaselab::scenario::Scenario,
     setup: &real::Setup,
-    (pg, redis): (&'a Postgres, &'a Redis),
+    (pg, redis, mysql): Base<'a>,
     work: &std::path::Path,
     tag: &str,
     first: bool,
@@ -409,6 +433,7 @@ fn fresh_servers<'a>(
         clocks: real::wall_clocks(sc, &work.join(format!("clocks-{tag}")))?,
         replicated: None,
         node_links: None,
+        mysql: None,
     };
     match sc.service.kind {
         // Kubernetes, Consul, DynamoDB and Hazelcast are refused by real::supported.
@@ -416,8 +441,9 @@ fn fresh_servers<'a>(
         | ServiceKind::Kubernetes
         | ServiceKind::Consul
         | ServiceKind::Dynamodb
-        | ServiceKind::Mysql
         | ServiceKind::Hazelcast => {}
+        // One MariaDB for the suite: GET_LOCK's state is its connections', gone with them.
+        ServiceKind::Mysql => servers.mysql = mysql,
         // A fresh ZooKeeper for every attempt: its zxids start at 0, as the model's do.
         ServiceKind::Zookeeper => {
             let dir = work.join(format!("zookeeper-{tag}"));
@@ -480,13 +506,7 @@ struct Played {
     late_who: String,
 }
 
-fn play(
-    case: &Case,
-    run: &str,
-    pg: &Postgres,
-    redis: &Redis,
-    work: &std::path::Path,
-) -> Res<Played> {
+fn play(case: &Case, run: &str, base: Base, work: &std::path::Path) -> Res<Played> {
     let sc = &cases::scenario(case.id, case.scale)?;
     let setup = real::Setup {
         policy: case.policy,
@@ -526,7 +546,7 @@ fn play(
     let mut discarded = Vec::new();
     for attempt in 1..=ATTEMPTS {
         let tag = format!("{run}-{attempt}");
-        let mut servers = fresh_servers(sc, &setup, (pg, redis), work, &tag, attempt == 1)?;
+        let mut servers = fresh_servers(sc, &setup, base, work, &tag, attempt == 1)?;
         let run = real::run(sc, &setup, &mut servers)?;
         drop(servers); // stops this attempt's Redlock nodes
         if run.lateness > tolerance {

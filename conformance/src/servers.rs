@@ -15,9 +15,9 @@ use std::thread::sleep;
 use std::time::{Duration, Instant};
 
 /// How long a server may take to answer after it was started.
-const READY_WITHIN: Duration = Duration::from_secs(30);
+pub(crate) const READY_WITHIN: Duration = Duration::from_secs(30);
 /// How long a server may take to stop before it is killed.
-const STOP_WITHIN: Duration = Duration::from_secs(15);
+pub(crate) const STOP_WITHIN: Duration = Duration::from_secs(15);
 
 pub type Res<T> = Result<T, String>;
 
@@ -29,7 +29,7 @@ pub fn free_port() -> Res<u16> {
 }
 
 /// Waits for `child` to exit, at most `within`; true if it did.
-fn wait_exit(child: &mut Child, within: Duration) -> bool {
+pub(crate) fn wait_exit(child: &mut Child, within: Duration) -> bool {
     let end = Instant::now() + within;
     loop {
         match child.try_wait() {
@@ -41,7 +41,7 @@ fn wait_exit(child: &mut Child, within: Duration) -> bool {
 }
 
 /// Sends `signal` (a name such as `INT`) to a process we started.
-fn signal(pid: u32, signal: &str) {
+pub(crate) fn signal(pid: u32, signal: &str) {
     let _ = Command::new("kill")
         .arg(format!("-{signal}"))
         .arg(pid.to_string())
@@ -50,7 +50,7 @@ fn signal(pid: u32, signal: &str) {
 }
 
 /// Runs a command to completion within `within`, or kills it. Its output goes to `log`.
-fn run_bounded(mut cmd: Command, what: &str, log: &Path, within: Duration) -> Res<()> {
+pub(crate) fn run_bounded(mut cmd: Command, what: &str, log: &Path, within: Duration) -> Res<()> {
     let out = File::create(log).map_err(|e| format!("{}: {e}", log.display()))?;
     let err = out.try_clone().map_err(|e| e.to_string())?;
     let mut child = cmd
@@ -90,8 +90,9 @@ pub fn tail(path: &Path, max: u64) -> String {
     s
 }
 
-/// The unprivileged account PostgreSQL runs as when we are root: `(uid, gid)` of `postgres`.
-fn postgres_account() -> Res<Option<(u32, u32)>> {
+/// The unprivileged account a server runs as when we are root: `(uid, gid)` of `user` (`None` when
+/// we are not root: the server runs as we do).
+pub(crate) fn server_account(user: &str, why: &str) -> Res<Option<(u32, u32)>> {
     let me = Command::new("id")
         .arg("-u")
         .output()
@@ -102,19 +103,45 @@ fn postgres_account() -> Res<Option<(u32, u32)>> {
     let passwd = fs::read_to_string("/etc/passwd").map_err(|e| format!("/etc/passwd: {e}"))?;
     for line in passwd.lines() {
         let f: Vec<&str> = line.split(':').collect();
-        if f.len() > 3 && f[0] == "postgres" {
+        if f.len() > 3 && f[0] == user {
             let uid = f[2]
                 .parse()
-                .map_err(|_| "bad uid for postgres in /etc/passwd".to_string())?;
+                .map_err(|_| format!("bad uid for {user} in /etc/passwd"))?;
             let gid = f[3]
                 .parse()
-                .map_err(|_| "bad gid for postgres in /etc/passwd".to_string())?;
+                .map_err(|_| format!("bad gid for {user} in /etc/passwd"))?;
             return Ok(Some((uid, gid)));
         }
     }
-    Err("running as root, and there is no `postgres` user to run PostgreSQL as (initdb refuses root); \
-         run conformance/setup.sh"
-        .into())
+    Err(format!(
+        "running as root, and there is no `{user}` user to run {why}; run conformance/setup.sh"
+    ))
+}
+
+/// The unprivileged account PostgreSQL runs as when we are root: `(uid, gid)` of `postgres`.
+fn postgres_account() -> Res<Option<(u32, u32)>> {
+    server_account("postgres", "PostgreSQL as (initdb refuses root)")
+}
+
+/// A directory `dir` of mode 0700 owned by `account` (when we are root and it is given).
+pub(crate) fn own_dir(dir: &Path, account: Option<(u32, u32)>) -> Res<()> {
+    fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    fs::set_permissions(dir, fs::Permissions::from_mode(0o700)).map_err(|e| e.to_string())?;
+    if let Some((uid, gid)) = account {
+        std::os::unix::fs::chown(dir, Some(uid), Some(gid))
+            .map_err(|e| format!("chown {}: {e}", dir.display()))?;
+    }
+    Ok(())
+}
+
+/// Runs `cmd` as `account` (when given: we are root), from a directory it can read.
+pub(crate) fn run_as(cmd: &mut Command, account: Option<(u32, u32)>) {
+    if let Some((uid, gid)) = account {
+        cmd.uid(uid)
+            .gid(gid)
+            .env("HOME", "/tmp")
+            .current_dir("/tmp");
+    }
 }
 
 /// The newest PostgreSQL server binaries Debian installed (`/usr/lib/postgresql/N/bin`).
@@ -171,20 +198,8 @@ impl Postgres {
         let bin = postgres_bin()?;
         let account = postgres_account()?;
         let data = work.join("pg-data");
-        fs::create_dir_all(&data).map_err(|e| format!("{}: {e}", data.display()))?;
-        fs::set_permissions(&data, fs::Permissions::from_mode(0o700)).map_err(|e| e.to_string())?;
-        if let Some((uid, gid)) = account {
-            std::os::unix::fs::chown(&data, Some(uid), Some(gid))
-                .map_err(|e| format!("chown {}: {e}", data.display()))?;
-        }
-        let as_user = |cmd: &mut Command| {
-            if let Some((uid, gid)) = account {
-                cmd.uid(uid)
-                    .gid(gid)
-                    .env("HOME", "/tmp")
-                    .current_dir("/tmp");
-            }
-        };
+        own_dir(&data, account)?;
+        let as_user = |cmd: &mut Command| run_as(cmd, account);
         initdb(&bin, &data, work, &as_user)?;
 
         let version = fs::read_to_string(data.join("PG_VERSION"))

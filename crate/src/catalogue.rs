@@ -40,11 +40,7 @@ pub fn find(id: &str) -> Result<&'static Scenario, Error> {
         .find(|s| s.id == id)
         .ok_or_else(|| Error::UnknownScenario {
             id: id.to_string(),
-            known: catalogue()
-                .iter()
-                .map(|s| &*s.id)
-                .collect::<Vec<_>>()
-                .join(", "),
+            known: crate::text::join(catalogue().iter().map(|s| &*s.id), ", "),
         })
 }
 

@@ -103,7 +103,9 @@ impl Verdict {
         let why = match &self.result {
             Ok(()) => return None,
             Err(Mismatch::Run(e)) => e.to_string(),
-            Err(Mismatch::Differs(diffs)) => format!("does not hold: {}", diffs.join("; ")),
+            Err(Mismatch::Differs(diffs)) => {
+                format!("does not hold: {}", crate::text::join(diffs, "; "))
+            }
         };
         Some(Diagnostic {
             line: self.line,

@@ -46,7 +46,7 @@ pub mod catalogue;
 pub mod check;
 // The scenario model lives in its own crate (the build script needs it too); its modules keep their
 // names here.
-pub use leaselab_model::{client, clock, error, scenario, sig, store, time};
+pub use leaselab_model::{client, clock, error, scenario, sig, store, text, time};
 // Natively always; in wasm only with the `estimate` feature (the page's wasm leaves it out).
 #[cfg(any(not(target_arch = "wasm32"), feature = "estimate"))]
 pub mod estimate;

@@ -234,7 +234,7 @@ pub fn verify<'s>(
                 Some(false) => " -naive",
                 None => "",
             },
-            diffs.join("; ")
+            crate::text::join(&diffs, "; ")
         ),
     })
 }
@@ -252,8 +252,8 @@ fn names(sc: &Scenario, clients: &[u8]) -> String {
     if clients.is_empty() {
         return "none".into();
     }
-    let names: Vec<String> = clients.iter().map(|&i| sc.client_name(i).into()).collect();
-    names.join(",")
+    let names = clients.iter().map(|&i| String::from(sc.client_name(i)));
+    crate::text::join(names, ",")
 }
 
 /// What in the outcome differs from the expectation, one phrase each, in the file's own words:

@@ -64,11 +64,7 @@ pub fn retries_on() -> u32 {
 /// The names of the storage policies, comma-separated, in UI order.
 #[wasm_bindgen]
 pub fn policies() -> String {
-    Policy::ALL
-        .iter()
-        .map(|p| p.name())
-        .collect::<Vec<_>>()
-        .join(",")
+    crate::text::join(Policy::ALL.iter().map(|p| p.name()), ",")
 }
 
 /// The Monte Carlo estimate's presets as JSON, `[{"id", "dist", "a", "b"}]` (a: scale or median in ms;

@@ -59,6 +59,8 @@ pub(super) struct Spec {
     pub(super) etcd: Option<u16>,
     /// ZooKeeper's port and the directory its session processes' pid files go in.
     pub(super) zk: Option<(u16, String)>,
+    /// MariaDB's port (MySQL's `GET_LOCK`).
+    pub(super) mysql: Option<u16>,
 }
 
 fn ports(s: &str) -> Vec<u16> {
@@ -93,6 +95,9 @@ impl Spec {
         if let Some((p, dir)) = &self.zk {
             t.push_str(&format!(";zk={p};zkdir={dir}"));
         }
+        if let Some(p) = self.mysql {
+            t.push_str(&format!(";mysql={p}"));
+        }
         t
     }
 
@@ -119,6 +124,7 @@ impl Spec {
                 "etcd" => s.etcd = Some(num()? as u16),
                 "zk" => zk = Some(num()? as u16),
                 "zkdir" => zkdir = v.to_string(),
+                "mysql" => s.mysql = Some(num()? as u16),
                 _ => return Err(format!("unknown spec key {k:?}")),
             }
         }
@@ -246,6 +252,17 @@ fn agent(spec: &str) -> Res<()> {
         say(&format!("pid {pid}"));
         session = Some(s);
     }
+    // MySQL's GET_LOCK is held by a connection of its own, with the scenario's wait_timeout (whole
+    // seconds) set on it from the start; its id is what `terminate` kills.
+    let mysql = match spec.mysql {
+        Some(port) => {
+            let wait = Some(sc.service.idle.resolve(&setup.params) / 1_000_000).filter(|&s| s > 0);
+            let lock = super::mysql_lock::MysqlLock::connect(port, wait)?;
+            say(&format!("pid {}", lock.id()));
+            Some(lock)
+        }
+        None => None,
+    };
     // A ZooKeeper client's session runs in a process of this one's process group (stopped with it);
     // it connects at the client's first acquire, as the model's client does.
     let zk = match &spec.zk {
@@ -280,6 +297,7 @@ fn agent(spec: &str) -> Res<()> {
     client.node_ports = spec.nodes.clone();
     client.etcd = spec.etcd.map(EtcdSession::new);
     client.zk = zk;
+    client.mysql = mysql;
     let played = client.play();
     if let Err(e) = &played {
         say(&format!("error client {name}: {}", e.replace('\n', " ")));

@@ -93,6 +93,7 @@ impl Agents {
                     .zk
                     .as_ref()
                     .map(|z| (z.port, z.dir.display().to_string())),
+                mysql: servers.mysql,
             };
             let mut child = Command::new(&exe)
                 .arg("client-agent")

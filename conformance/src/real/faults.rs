@@ -14,7 +14,7 @@ pub(super) fn run(
     sc: &Scenario,
     p: &[u64],
     shared: &Shared,
-    mut admin: postgres::Client,
+    (mut admin, mysql): (postgres::Client, Option<u16>),
     nodes: &mut [Redis],
 ) -> Res<()> {
     let mut faults: Vec<_> = sc.faults.iter().collect();
@@ -26,6 +26,10 @@ pub(super) fn run(
         let at = us(f.at, p);
         shared.sleep_until(shared.t0 + at);
         match f.action {
+            FaultAction::Terminate(c) if mysql.is_some() => {
+                terminate_mysql(sc, shared, mysql, c)?;
+                shared.behind("admin", at, "terminate");
+            }
             FaultAction::Terminate(c) => {
                 let name = sc.client_name(c);
                 let pid = shared
@@ -76,6 +80,17 @@ pub(super) fn run(
             _ => return Err("unsupported fault".into()),
         }
     }
+    Ok(())
+}
+
+/// `terminate` of a MySQL client: `KILL CONNECTION` of its lock connection (its id, as its agent said).
+fn terminate_mysql(sc: &Scenario, shared: &Shared, port: Option<u16>, c: u8) -> Res<()> {
+    let id = shared
+        .with(|st| st.pids[usize::from(c)])
+        .ok_or("terminate: the client has no MariaDB connection")?;
+    super::mysql_lock::kill(port.ok_or("no MariaDB")?, id as u32)?;
+    let name = sc.client_name(c);
+    shared.note("admin", format!("KILL CONNECTION {id} ({name}'s)"));
     Ok(())
 }
 

@@ -44,6 +44,7 @@ mod delayed_write;
 mod etcd_lock;
 mod failover;
 mod faults;
+pub mod mysql_lock;
 mod player;
 mod proxy;
 mod record;
@@ -116,6 +117,8 @@ pub struct Servers<'a> {
     pub replicated: Option<Replicated>,
     /// Redlock: each client's links to the nodes, when they have a latency.
     pub node_links: Option<NodeLinks>,
+    /// MariaDB's port, for MySQL's `GET_LOCK` (one server for the suite, started by the caller).
+    pub mysql: Option<u16>,
 }
 
 impl Servers<'_> {
@@ -216,8 +219,8 @@ pub fn no_server_for(kind: ServiceKind) -> Option<&'static str> {
         ServiceKind::Dynamodb => Some("DynamoDB (a cloud service)"),
         ServiceKind::Consul => Some("Consul (no real Consul rows yet)"),
         ServiceKind::Hazelcast => Some("a Hazelcast cluster with a CP Subsystem"),
-        ServiceKind::Mysql => Some("MariaDB (no real MySQL rows yet)"),
         ServiceKind::Session
+        | ServiceKind::Mysql
         | ServiceKind::Lease
         | ServiceKind::Redis
         | ServiceKind::Etcd
@@ -268,6 +271,9 @@ pub fn supported(sc: &Scenario, setup: &Setup) -> Res<()> {
         && (!svc.ttl.resolve(p).is_multiple_of(1_000_000) || svc.ttl.resolve(p) < 2_000_000)
     {
         return no("an etcd TTL that is not whole seconds of at least 2 s");
+    }
+    if svc.kind == ServiceKind::Mysql && !svc.idle.resolve(p).is_multiple_of(1_000_000) {
+        return no("a MySQL wait_timeout that is not whole seconds");
     }
     if svc.kind == ServiceKind::Redlock && svc.nodes != 5 {
         return no("Redlock with other than five nodes");
@@ -354,6 +360,9 @@ pub fn run(sc: &Scenario, setup: &Setup, servers: &mut Servers) -> Res<RealRun> 
     if let Some(r) = &servers.replicated {
         r.wait_in_sync()?; // the reset's keys are on the replica too before t = 0
     }
+    if let Some(port) = servers.mysql {
+        mysql_lock::reset(port, svc.first_token)?;
+    }
     // Every client's connections are opened before the clock starts (the simulator's clients exist
     // from t = 0): each agent says `ready` once its own are.
     let mut agents = conductor::Agents::spawn(sc, setup, servers)?;
@@ -362,10 +371,10 @@ pub fn run(sc: &Scenario, setup: &Setup, servers: &mut Servers) -> Res<RealRun> 
     let t0_ns = sys::mono_ns() + 100_000_000;
     let shared = Shared::new(agent::instant_of(t0_ns), agents.pids(), sc.balance);
     agents.start(t0_ns);
-    let (nodes, clocks) = (&mut servers.nodes, &mut servers.clocks);
+    let (nodes, clocks, mysql) = (&mut servers.nodes, &mut servers.clocks, servers.mysql);
     let replicated = servers.replicated.as_mut();
     let mut errors = std::thread::scope(|s| {
-        let faults = s.spawn(|| faults::run(sc, p, &shared, admin, nodes));
+        let faults = s.spawn(|| faults::run(sc, p, &shared, (admin, mysql), nodes));
         let failover = s.spawn(|| failover::run(sc, p, &shared, replicated));
         let steps = s.spawn(|| faults::step_clocks(sc, &shared, clocks));
         let done = || faults.is_finished() && failover.is_finished() && steps.is_finished();

@@ -10,6 +10,7 @@ use leaselab::trace::WriteRecord;
 
 use super::agent::Link;
 use super::etcd_lock::EtcdSession;
+use super::mysql_lock::MysqlLock;
 use super::storage::{read, write, Denied};
 use super::{us, Setup};
 
@@ -74,6 +75,8 @@ pub(super) struct Client<'a> {
     pub(super) nominal: Duration,
     /// etcd scenarios: the client's lease, its key, and its keepalive thread.
     pub(super) etcd: Option<EtcdSession>,
+    /// MySQL scenarios: the connection that holds `GET_LOCK` (MariaDB's).
+    pub(super) mysql: Option<MysqlLock>,
     /// ZooKeeper scenarios: the process that holds the client's session (in this one's group).
     pub(super) zk: Option<crate::zk::Agent>,
     /// ZooKeeper: whether that session is open yet.
@@ -143,6 +146,7 @@ impl<'a> Client<'a> {
             done: false,
             nominal: Duration::ZERO,
             etcd: None,
+            mysql: None,
             zk: None,
             zk_connected: false,
             freezes,
@@ -457,16 +461,17 @@ impl<'a> Client<'a> {
             ServiceKind::Etcd => self.etcd_lock(value),
             ServiceKind::Zookeeper => self.zk_lock(),
             ServiceKind::Redlock => self.redlock_try_acquire(value),
+            ServiceKind::Mysql => self.mysql_try_acquire(value),
             other => Err(Stop::Error(no_server(other))),
         }
     }
 
     /// Whether the service's lock call blocks until the lock is free (etcd's `Lock`, ZooKeeper's
-    /// recipe) rather than answering at once.
+    /// recipe, MySQL's `GET_LOCK` with a timeout) rather than answering at once.
     pub(super) fn blocks(&self) -> bool {
         matches!(
             self.sc.service.kind,
-            ServiceKind::Etcd | ServiceKind::Zookeeper
+            ServiceKind::Etcd | ServiceKind::Zookeeper | ServiceKind::Mysql
         )
     }
 
@@ -476,6 +481,7 @@ impl<'a> Client<'a> {
             ServiceKind::Lease | ServiceKind::Redis => self.redis_release(h),
             ServiceKind::Etcd => self.etcd_release(),
             ServiceKind::Zookeeper => self.zk_release(),
+            ServiceKind::Mysql => self.mysql_release(),
             ServiceKind::Redlock => {
                 self.redlock_unlock(h.value);
                 self.note("unlocks every node it reaches".into());
@@ -521,6 +527,7 @@ impl<'a> Client<'a> {
         }
         self.data.take();
         self.session.take();
+        self.mysql.take();
     }
 }
 

@@ -17,6 +17,7 @@ pub mod scenario;
 mod services;
 pub mod sig;
 pub mod store;
+pub mod text;
 pub mod time;
 
 pub use error::Error;

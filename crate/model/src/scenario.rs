@@ -277,11 +277,7 @@ impl Scenario {
         if self.params.is_empty() {
             return "no parameters".to_string();
         }
-        self.params
-            .iter()
-            .map(|p| &*p.name)
-            .collect::<Vec<_>>()
-            .join(", ")
+        crate::text::join(self.params.iter().map(|p| &*p.name), ", ")
     }
 
     pub fn client_name(&self, i: u8) -> char {

@@ -61,7 +61,7 @@ pub fn trail(o: &Outcome) -> String {
         .filter(|w| w.accepted)
         .map(|w| format!("('{}', {})", sc.client_name(w.client), w.value))
         .collect();
-    format!("[{}]", items.join(", "))
+    format!("[{}]", crate::text::join(&items, ", "))
 }
 
 /// The verdict line: `PASS [fenced] — [('B', 450)]` or `LOST UPDATE [unfenced] — …`.

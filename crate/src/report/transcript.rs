@@ -152,7 +152,8 @@ impl Scribe<'_> {
             what.push(format!("read={read}"));
         }
         what.push(format!("pause {d}s..."));
-        self.lines.push(format!("{who}: {}", what.join(", ")));
+        self.lines
+            .push(format!("{who}: {}", crate::text::join(&what, ", ")));
     }
 
     /// A write reached the storage: accepted (`refused` none) or refused.

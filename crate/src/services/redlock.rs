@@ -374,7 +374,7 @@ fn say(sc: &Scenario, e: &TraceEvent, who: char) -> Option<Said> {
             } else {
                 "reconnected to"
             };
-            format!("network: {who} {how} {}", nodes.join(","))
+            format!("network: {who} {how} {}", crate::text::join(&nodes, ","))
         }
         What::ServerClockStep { by_us } => {
             crate::report::transcript::clock_step_line(&format!("n{node}"), by_us)
