@@ -23,10 +23,11 @@
 //! "session not found"), health checks (`api.Lock` creates its session with none but the node's
 //! `serfHealth`, which a paused process does not fail), and Raft: one server, no leader changes.
 
+use super::keepalive::{ClientSession as Client, KeepAlive, Renewal, ServerSession};
 use super::{LockService, Said, Serve};
 use crate::lock::{Grant, LeaseRecord};
 use crate::scenario::Scenario;
-use crate::sim::{Ctx, Engine, Ev, Msg, Phase, Tag};
+use crate::sim::{Ctx, Engine, Ev, Msg, Tag};
 use crate::store::Credentials;
 use crate::time::{Millis, SimTime, SEC};
 use crate::trace::{SessionEnd, TraceEvent, What};
@@ -67,28 +68,6 @@ struct Key {
     record: usize,
     /// Clients whose blocking query waits for the key to change (bit mask).
     waiters: u8,
-}
-
-#[derive(Clone, Copy, Default)]
-struct ServerSession {
-    id: u64,
-    alive: bool,
-    /// When the server's timer invalidates it: TTL × 2 after creation or the last renewal.
-    expires_at: SimTime,
-    /// An expiry check is queued for it.
-    timer: bool,
-}
-
-#[derive(Clone, Copy, Default)]
-struct Client {
-    /// Its session, as far as it knows.
-    session: Option<u64>,
-    /// Its own clock when it sent the session's creation or its latest renewal.
-    sent_local: i64,
-    /// A renewal timer of its own is queued.
-    ticking: bool,
-    /// The session its renewal in flight names (`PUT /v1/session/renew/:id`).
-    renewing: u64,
 }
 
 impl State {
@@ -174,9 +153,15 @@ impl Engine {
             (Tag::AcquireAt, _) => self.kv_acquire_at(ctx, c),
             (Tag::AcquireReply, Msg::Grant(g)) => self.on_kv_acquire(ctx, c, g),
             (Tag::UnlockAt, _) => self.kv_release_at(ctx, c),
-            (Tag::Heartbeat, _) => self.renew_tick(ctx, c),
-            (Tag::HeartbeatAt, _) => self.session_renew_at(ctx, c),
-            (Tag::HeartbeatReply, Msg::Renewed(r)) => self.on_session_renewed(ctx, c, r),
+            (Tag::Heartbeat, _) => self.renewal_tick::<Consul>(ctx, c),
+            // `PUT /v1/session/renew/:id`: a live session's timer is re-armed for TTL × 2 from now;
+            // a session already invalidated (or replaced by a newer one of the client's) is not found.
+            (Tag::HeartbeatAt, _) => {
+                self.renew_session::<Consul>(ctx, c);
+            }
+            // Renewed: the lock is believed to last a TTL from when the renewal was sent. Not found:
+            // `RenewPeriodic` returns `ErrSessionExpired`, and the client knows it holds nothing.
+            (Tag::HeartbeatReply, Msg::Renewed(r)) => self.renewal_answered::<Consul>(ctx, c, r),
             (Tag::SessionExpiry, _) => self.session_timer(ctx, c),
             (Tag::SessionCloseAt, _) => self.session_destroy_at(ctx, c),
             // Unreachable: every Consul event carries its own message.
@@ -225,42 +210,16 @@ impl Engine {
         }
     }
 
-    /// The session timer's length: TTL × `SessionTTLMultiplier`.
-    fn invalidate_after(ctx: &Ctx) -> u64 {
-        ctx.ttl.saturating_mul(TTL_MULTIPLIER)
-    }
-
     /// `PUT /v1/session/create` with the TTL: the server arms its timer.
     fn session_create_at(&mut self, ctx: &Ctx, c: u8) {
-        let end = self.now.plus(Self::invalidate_after(ctx));
-        let st = self.consul();
-        let id = SESSION_ID_BASE + st.write();
-        let s = &mut st.sessions[usize::from(c)];
-        let timer = s.timer;
-        *s = ServerSession {
-            id,
-            alive: true,
-            expires_at: end,
-            timer: true,
-        };
-        if !timer {
-            self.schedule(end, Ev::bare(Tag::SessionExpiry, c));
-        }
-        let what = What::LeaseGranted {
-            lease: id,
-            lease_end: end,
-        };
-        self.record(c, what);
+        let id = SESSION_ID_BASE + self.consul().write();
+        self.open_session::<Consul>(ctx, c, id);
         self.consul_answer(ctx, c, Tag::SessionOpenReply, Msg::Value(id));
     }
 
     /// The session is the client's: it starts renewing it, and reads the lock's key.
     fn on_session_created(&mut self, ctx: &Ctx, c: u8, id: u64) {
-        let sent = self.clients[usize::from(c)].acquire_sent_local;
-        let cl = &mut self.consul().clients[usize::from(c)];
-        cl.session = Some(id);
-        cl.sent_local = sent;
-        self.schedule_renew(ctx, c);
+        self.session_opened::<Consul>(ctx, c, id);
         self.consul_send(ctx, c, Tag::LockAt);
     }
 
@@ -420,85 +379,9 @@ impl Engine {
         token
     }
 
-    /// Half the TTL: `RenewPeriodic`'s wait between renewals.
-    fn renew_every(&mut self, ctx: &Ctx) -> u64 {
-        let half = ctx.ttl / 2;
-        self.floor(half); // a floor of the TTL
-        half.max(1)
-    }
-
-    fn schedule_renew(&mut self, ctx: &Ctx, c: u8) {
-        let every = self.renew_every(ctx);
-        let cl = &mut self.consul().clients[usize::from(c)];
-        if !cl.ticking {
-            cl.ticking = true;
-            self.schedule(self.now.plus(every), Ev::bare(Tag::Heartbeat, c));
-        }
-    }
-
-    /// The client's renewal timer: it renews its session, if it still has one and is still running.
-    fn renew_tick(&mut self, ctx: &Ctx, c: u8) {
-        let clock = &ctx.sc.clients[usize::from(c)].clock;
-        let local = clock.local_h(self.now, &mut self.path);
-        let done = self.clients[usize::from(c)].phase == Phase::Done;
-        let cl = &mut self.consul().clients[usize::from(c)];
-        cl.ticking = false;
-        if cl.session.is_none() || done {
-            return;
-        }
-        cl.sent_local = local;
-        cl.renewing = cl.session.unwrap_or(0);
-        self.consul_send(ctx, c, Tag::HeartbeatAt);
-    }
-
-    /// `PUT /v1/session/renew/:id`: a live session's timer is re-armed for TTL × 2 from now; a
-    /// session already invalidated (or replaced by a newer one of the client's) is not found.
-    fn session_renew_at(&mut self, ctx: &Ctx, c: u8) {
-        let now = self.now;
-        let s = self.consul().sessions[usize::from(c)];
-        let named = self.consul().clients[usize::from(c)].renewing;
-        let live = s.alive && s.id == named && self.decide(now < s.expires_at);
-        let renewed = live.then(|| now.plus(Self::invalidate_after(ctx)));
-        if let Some(end) = renewed {
-            self.consul().sessions[usize::from(c)].expires_at = end;
-        }
-        self.record(c, What::KeepAlive { lease_end: renewed });
-        self.consul_answer(ctx, c, Tag::HeartbeatReply, Msg::Renewed(renewed));
-    }
-
-    /// Renewed: the lock is believed to last a TTL from when the renewal was sent. Not found:
-    /// `RenewPeriodic` returns `ErrSessionExpired`, and the client knows it holds nothing.
-    fn on_session_renewed(&mut self, ctx: &Ctx, c: u8, renewed: Option<SimTime>) {
-        let cl = self.consul().clients[usize::from(c)];
-        if cl.session != Some(cl.renewing) {
-            // The answer for a session it has since destroyed (a new one, if any, renews itself).
-            return;
-        }
-        let sent = cl.sent_local;
-        if renewed.is_some() {
-            if let Some(lease) = self.clients[usize::from(c)].lease.as_mut() {
-                lease.believed_end_local = sent.saturating_add(ctx.ttl_local());
-            }
-            self.schedule_renew(ctx, c);
-            return;
-        }
-        self.consul().clients[usize::from(c)].session = None;
-        self.end_belief(c, self.now);
-        if let Some(lease) = self.clients[usize::from(c)].lease.as_mut() {
-            lease.believed_end_local = sent; // no time left, by its own reckoning
-        }
-    }
-
     /// The server's session timer: invalidate the session if no renewal re-armed it, else wait again.
     fn session_timer(&mut self, ctx: &Ctx, c: u8) {
-        let s = self.consul().sessions[usize::from(c)];
-        self.consul().sessions[usize::from(c)].timer = false;
-        if !s.alive {
-            return;
-        }
-        if !self.decide(self.now >= s.expires_at) {
-            self.consul().sessions[usize::from(c)].timer = true;
-            self.schedule(s.expires_at, Ev::bare(Tag::SessionExpiry, c));
+        if !self.session_expired::<Consul>(ctx, c) {
             return;
         }
         let token = self.invalidate(ctx, c);
@@ -531,6 +414,45 @@ impl Engine {
             return 0;
         }
         self.free_key(ctx, true)
+    }
+}
+
+/// Consul's session: the server's timer runs TTL × `SessionTTLMultiplier` from the creation or the
+/// latest renewal, and a renewal names the session it renews.
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
+impl KeepAlive<Consul> for Engine {
+    fn sessions(&mut self) -> &mut [ServerSession] {
+        &mut self.services.consul.sessions
+    }
+
+    fn expiry(&mut self, ctx: &Ctx) -> SimTime {
+        self.now.plus(ctx.ttl.saturating_mul(TTL_MULTIPLIER))
+    }
+
+    fn names(&mut self, c: u8, session: &ServerSession) -> bool {
+        self.services.consul.clients[usize::from(c)].renewing == session.id
+    }
+
+    fn answer(&mut self, ctx: &Ctx, c: u8, tag: Tag, msg: Msg) {
+        self.consul_answer(ctx, c, tag, msg);
+    }
+}
+
+/// Consul's client renews every half TTL (`RenewPeriodic`); `PUT /v1/session/renew/:id` names the
+/// session, so an answer for one it has since destroyed is ignored.
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
+impl Renewal<Consul> for Engine {
+    const IGNORES_STALE: bool = true;
+
+    fn client_session(&mut self, c: u8) -> &mut Client {
+        &mut self.services.consul.clients[usize::from(c)]
+    }
+
+    /// Half the TTL: `RenewPeriodic`'s wait between renewals.
+    fn renew_every(&mut self, ctx: &Ctx) -> u64 {
+        let half = ctx.ttl / 2;
+        self.floor(half); // a floor of the TTL
+        half.max(1)
     }
 }
 

@@ -20,6 +20,8 @@
 //! Go client sends due keepalives on a 500 ms poll, and TTLs are whole seconds (at least 2 s with the
 //! default election timeout). docs/conformance.md says how the real rows leave room for that.
 
+use super::keepalive::{ClientSession as Session, KeepAlive, Renewal, ServerSession as ServerLease};
+use super::waiters::{Waiter, Waiters};
 use super::{LockService, Said, Serve};
 use crate::lock::{Grant, LeaseRecord};
 use crate::scenario::{EtcdToken, Scenario};
@@ -42,22 +44,13 @@ pub(crate) struct State {
     /// Per client: its lease on the server.
     leases: Vec<ServerLease>,
     /// Every lock key put in this run, in create-revision order.
-    keys: Vec<Key>,
+    keys: Waiters<Key>,
     /// Per client: what it knows of its session.
     sessions: Vec<Session>,
     /// The lock's truth: one record per client that came to hold the lowest live key.
     pub records: Vec<LeaseRecord>,
     /// The client whose key most recently became the lowest live one (the ideal guard's truth).
     pub owner: Option<u8>,
-}
-
-#[derive(Clone, Copy, Default)]
-struct ServerLease {
-    id: u64,
-    expires_at: SimTime,
-    alive: bool,
-    /// An expiry check is queued for it.
-    timer: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -69,16 +62,6 @@ struct Key {
     waiting: bool,
     /// Its entry in `records`, once it held the lock.
     record: Option<usize>,
-}
-
-#[derive(Clone, Copy, Default)]
-struct Session {
-    /// The lease it keeps alive, as far as it knows.
-    lease: Option<u64>,
-    /// Its own clock when it sent the latest grant or keepalive (the lease counts from then).
-    sent_local: i64,
-    /// A keepalive timer of its own is queued.
-    ticking: bool,
 }
 
 /// How a key was deleted.
@@ -102,19 +85,19 @@ impl State {
         self.owner = None;
     }
 
-    /// The client's live key, if it has one.
-    fn live_key(&self, c: u8) -> Option<usize> {
-        self.keys.iter().position(|k| k.live && k.client == c)
-    }
-
-    /// Whether a live key was created before revision `rev`.
-    fn blocked(&self, rev: u64) -> bool {
-        self.keys.iter().any(|k| k.live && k.rev < rev)
-    }
-
     /// The client holding the lowest live key.
     fn holder(&self) -> Option<u8> {
-        self.keys.iter().find(|k| k.live).map(|k| k.client)
+        self.keys.head().map(|i| self.keys[i].client)
+    }
+}
+
+impl Waiter for Key {
+    fn client(&self) -> u8 {
+        self.client
+    }
+
+    fn live(&self) -> bool {
+        self.live
     }
 }
 
@@ -181,9 +164,12 @@ impl Engine {
             (Tag::LockAt, _) => self.lock_at(ctx, c),
             (Tag::LockReply, Msg::Grant(g)) => self.on_lock_reply(ctx, c, g),
             (Tag::UnlockAt, _) => self.unlock_at(ctx, c),
-            (Tag::Heartbeat, _) => self.heartbeat(ctx, c),
-            (Tag::HeartbeatAt, _) => self.keepalive_at(ctx, c),
-            (Tag::HeartbeatReply, Msg::Renewed(r)) => self.on_keepalive_reply(ctx, c, r),
+            (Tag::Heartbeat, _) => self.renewal_tick::<Etcd>(ctx, c),
+            // A keepalive arrives: a live lease lives a TTL from now; a lease already gone stays gone.
+            (Tag::HeartbeatAt, _) => {
+                self.renew_session::<Etcd>(ctx, c);
+            }
+            (Tag::HeartbeatReply, Msg::Renewed(r)) => self.renewal_answered::<Etcd>(ctx, c, r),
             (Tag::SessionExpiry, _) => self.lease_expiry(ctx, c),
             (Tag::SessionCloseAt, _) => self.lease_revoke_at(ctx, c),
             // Unreachable: every etcd event carries its own message.
@@ -193,7 +179,7 @@ impl Engine {
 
     /// The client asks for the lock: with a lease first, if it has none.
     fn etcd_acquire(&mut self, ctx: &Ctx, c: u8) {
-        let tag = if self.etcd().sessions[usize::from(c)].lease.is_some() {
+        let tag = if self.etcd().sessions[usize::from(c)].session.is_some() {
             Tag::LockAt
         } else {
             Tag::SessionOpenAt
@@ -208,7 +194,7 @@ impl Engine {
 
     /// The script is over: the client closes its session, which revokes its lease.
     fn etcd_on_script_end(&mut self, ctx: &Ctx, c: u8) {
-        if self.etcd().sessions[usize::from(c)].lease.take().is_some() {
+        if self.etcd().sessions[usize::from(c)].session.take().is_some() {
             self.schedule(
                 self.now.plus(ctx.lock_latency),
                 Ev::bare(Tag::SessionCloseAt, c),
@@ -216,45 +202,19 @@ impl Engine {
         }
     }
 
+    /// `LeaseGrant`: a lease that lives a TTL unless kept alive.
     fn lease_grant_at(&mut self, ctx: &Ctx, c: u8) {
-        let now = self.now;
         let st = self.etcd();
         st.leases_granted += 1;
         let id = LEASE_ID_BASE + st.leases_granted;
-        let expires_at = now.plus(ctx.ttl);
-        let timer = st.leases[usize::from(c)].timer;
-        st.leases[usize::from(c)] = ServerLease {
-            id,
-            expires_at,
-            alive: true,
-            timer: true,
-        };
-        if !timer {
-            self.schedule(expires_at, Ev::bare(Tag::SessionExpiry, c));
-        }
-        let lease_end = expires_at;
-        self.record(
-            c,
-            What::LeaseGranted {
-                lease: id,
-                lease_end,
-            },
-        );
-        self.send(
-            now.plus(ctx.lock_latency),
-            Tag::SessionOpenReply,
-            c,
-            Msg::Value(id),
-        );
+        self.open_session::<Etcd>(ctx, c, id);
+        let at = self.now.plus(ctx.lock_latency);
+        self.send(at, Tag::SessionOpenReply, c, Msg::Value(id));
     }
 
     /// The lease is the client's: it starts keeping it alive, and asks for the lock.
     fn on_lease_granted(&mut self, ctx: &Ctx, c: u8, id: u64) {
-        let sent = self.clients[usize::from(c)].acquire_sent_local;
-        let s = &mut self.etcd().sessions[usize::from(c)];
-        s.lease = Some(id);
-        s.sent_local = sent;
-        self.schedule_heartbeat(ctx, c);
+        self.session_opened::<Etcd>(ctx, c, id);
         self.schedule(self.now.plus(ctx.lock_latency), Ev::bare(Tag::LockAt, c));
     }
 
@@ -266,7 +226,7 @@ impl Engine {
             return;
         }
         let st = self.etcd();
-        let i = match st.live_key(c) {
+        let i = match st.keys.of(c) {
             Some(i) => i, // the same lease's key: etcd returns the existing one
             None => {
                 st.revision += 1;
@@ -277,13 +237,12 @@ impl Engine {
                     live: true,
                     waiting: true,
                     record: None,
-                });
-                st.keys.len() - 1
+                })
             }
         };
         st.keys[i].waiting = true;
         let (rev, behind) = (st.keys[i].rev, st.holder());
-        if st.blocked(rev) {
+        if st.keys.before(i).is_some() {
             self.record(c, What::Queued { rev, behind });
         }
         self.wake_waiters(ctx);
@@ -308,7 +267,7 @@ impl Engine {
     fn wake_waiters(&mut self, ctx: &Ctx) {
         for i in 0..self.etcd().keys.len() {
             let k = self.etcd().keys[i];
-            if k.waiting && !self.etcd().blocked(k.rev) {
+            if k.waiting && self.etcd().keys.before(i).is_none() {
                 self.etcd().keys[i].waiting = false;
                 self.answer_waiter(ctx, i);
             }
@@ -373,7 +332,7 @@ impl Engine {
             token, lock_value, ..
         } = grant
         else {
-            self.etcd().sessions[usize::from(c)].lease = None; // the session is over
+            self.etcd().sessions[usize::from(c)].session = None; // the session is over
             self.abort(ctx, c);
             return;
         };
@@ -388,7 +347,7 @@ impl Engine {
     }
 
     fn unlock_at(&mut self, ctx: &Ctx, c: u8) {
-        let key = self.etcd().live_key(c);
+        let key = self.etcd().keys.of(c);
         if let Some(i) = key {
             self.delete_key(i, Deleted::Unlocked);
         }
@@ -415,87 +374,9 @@ impl Engine {
         }
     }
 
-    /// The keepalive interval: a third of the TTL unless the scenario sets one.
-    fn keepalive_every(&mut self, ctx: &Ctx) -> u64 {
-        let every = ctx.sc.service.keepalive.resolve(ctx.params);
-        let every = if every == 0 { ctx.ttl / 3 } else { every };
-        self.floor(every); // a floor of the TTL
-        every.max(1)
-    }
-
-    fn schedule_heartbeat(&mut self, ctx: &Ctx, c: u8) {
-        let every = self.keepalive_every(ctx);
-        let s = &mut self.etcd().sessions[usize::from(c)];
-        if !s.ticking {
-            s.ticking = true;
-            self.schedule(self.now.plus(every), Ev::bare(Tag::Heartbeat, c));
-        }
-    }
-
-    /// The client's keepalive timer: it renews its lease, if it still has one and is still running.
-    fn heartbeat(&mut self, ctx: &Ctx, c: u8) {
-        let clock = &ctx.sc.clients[usize::from(c)].clock;
-        let local = clock.local_h(self.now, &mut self.path);
-        let done = self.clients[usize::from(c)].phase == crate::sim::Phase::Done;
-        let s = &mut self.etcd().sessions[usize::from(c)];
-        s.ticking = false;
-        if s.lease.is_none() || done {
-            return;
-        }
-        s.sent_local = local;
-        self.schedule(
-            self.now.plus(ctx.lock_latency),
-            Ev::bare(Tag::HeartbeatAt, c),
-        );
-    }
-
-    /// A keepalive arrives: a live lease lives a TTL from now; a lease already gone stays gone.
-    fn keepalive_at(&mut self, ctx: &Ctx, c: u8) {
-        let now = self.now;
-        let lease = self.etcd().leases[usize::from(c)];
-        let live = lease.alive && self.decide(now < lease.expires_at);
-        let renewed = live.then(|| now.plus(ctx.ttl));
-        if let Some(end) = renewed {
-            self.etcd().leases[usize::from(c)].expires_at = end;
-        }
-        self.record(c, What::KeepAlive { lease_end: renewed });
-        self.send(
-            now.plus(ctx.lock_latency),
-            Tag::HeartbeatReply,
-            c,
-            Msg::Renewed(renewed),
-        );
-    }
-
-    /// Renewed: it believes its lease (and lock) lasts a TTL from when it sent the keepalive. Gone:
-    /// it knows it holds nothing any more (its credentials stay with what it already sent).
-    fn on_keepalive_reply(&mut self, ctx: &Ctx, c: u8, renewed: Option<SimTime>) {
-        let sent = self.etcd().sessions[usize::from(c)].sent_local;
-        if renewed.is_some() {
-            if let Some(lease) = self.clients[usize::from(c)].lease.as_mut() {
-                lease.believed_end_local = sent.saturating_add(ctx.ttl_local());
-            }
-            self.schedule_heartbeat(ctx, c);
-            return;
-        }
-        self.etcd().sessions[usize::from(c)].lease = None;
-        self.end_belief(c, self.now);
-        if let Some(lease) = self.clients[usize::from(c)].lease.as_mut() {
-            lease.believed_end_local = sent; // no time left, by its own reckoning
-        }
-    }
-
     /// The lease's expiry check: revoke it if no keepalive came in time, else look again then.
     fn lease_expiry(&mut self, ctx: &Ctx, c: u8) {
-        let now = self.now;
-        let lease = self.etcd().leases[usize::from(c)];
-        self.etcd().leases[usize::from(c)].timer = false;
-        if !lease.alive {
-            return;
-        }
-        if !self.decide(now >= lease.expires_at) {
-            self.etcd().leases[usize::from(c)].timer = true;
-            self.schedule(lease.expires_at, Ev::bare(Tag::SessionExpiry, c));
+        if !self.session_expired::<Etcd>(ctx, c) {
             return;
         }
         let key = self.revoke(c, Deleted::Expired);
@@ -518,7 +399,7 @@ impl Engine {
     /// Revokes the client's lease, deleting its live key; returns that key.
     fn revoke(&mut self, c: u8, how: Deleted) -> Option<Key> {
         self.etcd().leases[usize::from(c)].alive = false;
-        let i = self.etcd().live_key(c)?;
+        let i = self.etcd().keys.of(c)?;
         self.delete_key(i, how);
         Some(self.etcd().keys[i])
     }
@@ -528,6 +409,38 @@ impl Engine {
             EtcdToken::Revision => k.rev,
             EtcdToken::LeaseId => self.etcd().leases[usize::from(k.client)].id,
         }
+    }
+}
+
+/// etcd's lease: a TTL from its grant or latest keepalive, checked when due.
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
+impl KeepAlive<Etcd> for Engine {
+    fn sessions(&mut self) -> &mut [ServerLease] {
+        &mut self.services.etcd.leases
+    }
+
+    fn expiry(&mut self, ctx: &Ctx) -> SimTime {
+        self.now.plus(ctx.ttl)
+    }
+
+    fn answer(&mut self, ctx: &Ctx, c: u8, tag: Tag, msg: Msg) {
+        self.send(self.now.plus(ctx.lock_latency), tag, c, msg);
+    }
+}
+
+/// etcd's client sends a keepalive every `keepalive` (a third of the TTL by default).
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
+impl Renewal<Etcd> for Engine {
+    fn client_session(&mut self, c: u8) -> &mut Session {
+        &mut self.services.etcd.sessions[usize::from(c)]
+    }
+
+    /// The keepalive interval: a third of the TTL unless the scenario sets one.
+    fn renew_every(&mut self, ctx: &Ctx) -> u64 {
+        let every = ctx.sc.service.keepalive.resolve(ctx.params);
+        let every = if every == 0 { ctx.ttl / 3 } else { every };
+        self.floor(every); // a floor of the TTL
+        every.max(1)
     }
 }
 

@@ -29,6 +29,8 @@
 //! after a pause (one heartbeat tells the client the same), and the idle-session sweep every 30 s
 //! (it closes only sessions that hold nothing).
 
+use super::keepalive::{KeepAlive, ServerSession};
+use super::waiters::Fifo;
 use super::{LockService, Said, Serve};
 use crate::lock::{Grant, LeaseRecord};
 use crate::scenario::Scenario;
@@ -48,22 +50,13 @@ pub(crate) struct State {
     /// The lock's current owner (with its lock count and fence), if it is held.
     holder: Option<Holder>,
     /// Lock calls waiting on the server, first come first served: the client and its call's index.
-    waiters: Vec<(u8, u64)>,
+    waiters: Fifo<(u8, u64)>,
     /// Per client: what its session manager and lock proxy know.
     clients: Vec<Proxy>,
     /// The lock's truth: one record per owner.
     pub records: Vec<LeaseRecord>,
     /// The latest client to become the owner (the ideal guard's truth).
     pub owner: Option<u8>,
-}
-
-#[derive(Clone, Copy, Default)]
-struct ServerSession {
-    id: u64,
-    expires_at: SimTime,
-    alive: bool,
-    /// An expiry check is queued for it.
-    timer: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -217,44 +210,13 @@ impl Engine {
         }
     }
 
-    /// The first expiry check at or after `t` (checks run every `check` from the start).
-    fn hz_check_time(&mut self, ctx: &Ctx, t: SimTime) -> SimTime {
-        let period = ctx.sc.service.tick.resolve(ctx.params).max(1);
-        let checks = t.0.div_ceil(period);
-        self.floor(checks); // a ceiling of a time: a count of periods
-        SimTime(checks * period)
-    }
-
-    /// The session's expiration time moves to a TTL from now; a check is queued if none is.
-    fn hz_touch(&mut self, ctx: &Ctx, c: u8) -> SimTime {
-        let end = self.now.plus(ctx.ttl);
-        let s = &mut self.hz().sessions[usize::from(c)];
-        s.expires_at = end;
-        if !std::mem::replace(&mut s.timer, true) {
-            let at = self.hz_check_time(ctx, end);
-            self.schedule(at, Ev::bare(Tag::SessionExpiry, c));
-        }
-        end
-    }
-
     /// `CreateSessionOp`: a new session, live for a TTL unless heartbeats keep it.
     fn hz_open_at(&mut self, ctx: &Ctx, c: u8) {
         let st = self.hz();
         st.commit();
         st.sessions_created += 1;
         let id = st.sessions_created;
-        let s = &mut st.sessions[usize::from(c)];
-        s.id = id;
-        s.alive = true;
-        let end = self.hz_touch(ctx, c);
-        let lease_end = end;
-        self.record(
-            c,
-            What::LeaseGranted {
-                lease: id,
-                lease_end,
-            },
-        );
+        self.open_session::<Hazelcast>(ctx, c, id);
         self.hz_answer(ctx, c, Tag::SessionOpenReply, Msg::Value(id));
     }
 
@@ -417,11 +379,12 @@ impl Engine {
     /// The lock is free: the first waiter, if any, owns it with the fence of its waiting call.
     fn hz_next_owner(&mut self, ctx: &Ctx) {
         let st = self.hz();
-        if st.holder.is_some() || st.waiters.is_empty() {
+        if st.holder.is_some() {
             return;
         }
-        let (w, index) = st.waiters.remove(0);
-        self.hz_own(ctx, w, index);
+        if let Some((w, index)) = st.waiters.next() {
+            self.hz_own(ctx, w, index);
+        }
     }
 
     /// The client's heartbeat timer (fixed rate): it commits a heartbeat if its session is in use.
@@ -441,16 +404,12 @@ impl Engine {
         self.schedule(self.now.plus(every), Ev::bare(Tag::Heartbeat, c));
     }
 
-    /// `HeartbeatSessionOp`: an open session lives a TTL from now; a closed one is gone for good.
+    /// `HeartbeatSessionOp` (one index): an open session lives a TTL from now; a closed one is gone
+    /// for good.
     fn hz_heartbeat_at(&mut self, ctx: &Ctx, c: u8) {
-        let renewed = if self.hz().sessions[usize::from(c)].alive {
+        if self.renew_session::<Hazelcast>(ctx, c).is_some() {
             self.hz().commit();
-            Some(self.hz_touch(ctx, c))
-        } else {
-            None
-        };
-        self.record(c, What::KeepAlive { lease_end: renewed });
-        self.hz_answer(ctx, c, Tag::HeartbeatReply, Msg::Renewed(renewed));
+        }
     }
 
     /// `SessionExpiredException`: the session manager forgets the session, and the client knows it
@@ -462,26 +421,13 @@ impl Engine {
             return;
         }
         p.session = None;
-        let clock = &ctx.sc.clients[usize::from(c)].clock;
-        let local = clock.local_h(self.now, &mut self.path);
-        self.end_belief(c, self.now);
-        if let Some(lease) = self.clients[usize::from(c)].lease.as_mut() {
-            lease.believed_end_local = local;
-        }
+        self.stop_believing_now(ctx, c);
     }
 
     /// The leader's expired-session check: a session whose expiration time has come is closed and its
     /// lock released (`ExpireSessionsOp`); one heartbeated meanwhile is looked at again later.
     fn hz_expiry(&mut self, ctx: &Ctx, c: u8) {
-        let s = self.hz().sessions[usize::from(c)];
-        self.hz().sessions[usize::from(c)].timer = false;
-        if !s.alive {
-            return;
-        }
-        if !self.decide(self.now >= s.expires_at) {
-            self.hz().sessions[usize::from(c)].timer = true;
-            let at = self.hz_check_time(ctx, s.expires_at);
-            self.schedule(at, Ev::bare(Tag::SessionExpiry, c));
+        if !self.session_expired::<Hazelcast>(ctx, c) {
             return;
         }
         let token = self.hz_close(ctx, c).map_or(0, |h| h.fence);
@@ -506,13 +452,40 @@ impl Engine {
         let st = self.hz();
         st.commit();
         st.sessions[usize::from(c)].alive = false;
-        if let Some(i) = st.waiters.iter().position(|w| w.0 == c) {
-            st.waiters.remove(i);
+        if st.waiters.leave(c).is_some() {
             self.hz_answer(ctx, c, Tag::LockReply, Msg::Grant(Grant::NoSession));
         }
         let held = self.hz().holder.filter(|h| h.client == c)?;
         self.hz_free(held, true);
         Some(held)
+    }
+}
+
+/// Hazelcast's CP session: it lives a TTL from its creation or latest heartbeat, the leader checks
+/// for expired sessions every `check`, and a heartbeat that comes before the check renews it even
+/// after its expiration time.
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
+impl KeepAlive<Hazelcast> for Engine {
+    const RENEWS_LATE: bool = true;
+
+    fn sessions(&mut self) -> &mut [ServerSession] {
+        &mut self.services.hazelcast.sessions
+    }
+
+    fn expiry(&mut self, ctx: &Ctx) -> SimTime {
+        self.now.plus(ctx.ttl)
+    }
+
+    /// The first expiry check at or after `t` (checks run every `check` from the start).
+    fn check_at(&mut self, ctx: &Ctx, t: SimTime) -> SimTime {
+        let period = ctx.sc.service.tick.resolve(ctx.params).max(1);
+        let checks = t.0.div_ceil(period);
+        self.floor(checks); // a ceiling of a time: a count of periods
+        SimTime(checks * period)
+    }
+
+    fn answer(&mut self, ctx: &Ctx, c: u8, tag: Tag, msg: Msg) {
+        self.hz_answer(ctx, c, tag, msg);
     }
 }
 

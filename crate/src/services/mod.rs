@@ -21,6 +21,15 @@
 mod registry;
 mod service;
 
+// Protocol parts several services share (a session kept alive, queues of waiters), each on with a
+// service that uses it (crate/Cargo.toml); a build with only some of those leaves the rest unused.
+#[cfg(feature = "keepalive")]
+#[cfg_attr(not(feature = "default"), allow(dead_code))]
+mod keepalive;
+#[cfg(feature = "waiters")]
+#[cfg_attr(not(feature = "default"), allow(dead_code))]
+mod waiters;
+
 pub use service::{Diagram, Said};
 pub(crate) use service::{LockService, Serve};
 

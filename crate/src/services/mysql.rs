@@ -22,6 +22,7 @@
 //! connection's end — is that service's code; the lease server's request and answer (`lease.rs`)
 //! carry the requests. Its own part is the wait at the server.
 
+use super::waiters::Fifo;
 use super::{LockService, Said, Serve};
 use crate::lock::Grant;
 use crate::scenario::Scenario;
@@ -35,7 +36,7 @@ pub(crate) struct Mysql;
 #[derive(Default)]
 pub(crate) struct State {
     /// Clients waiting for the lock, in the order they asked.
-    waiting: Vec<u8>,
+    waiting: Fifo<u8>,
     /// Per client: the number of its connection's latest statement, which a wait's timeout and an
     /// idle check carry (one of an earlier statement is not this one's).
     stmt: Vec<u16>,
@@ -53,12 +54,6 @@ impl State {
         let n = &mut self.stmt[usize::from(c)];
         *n = n.wrapping_add(1);
         *n
-    }
-
-    /// Takes `c` out of the queue; whether it was waiting.
-    fn leave(&mut self, c: u8) -> bool {
-        let at = self.waiting.iter().position(|&w| w == c);
-        at.map(|i| self.waiting.remove(i)).is_some()
     }
 }
 
@@ -119,7 +114,7 @@ impl Serve<Mysql> for Engine {
     /// `KILL CONNECTION`: a `GET_LOCK` it was blocked in fails; a lock it held goes to the next.
     fn on_terminate(&mut self, ctx: &Ctx, c: u8) {
         self.end_session(c, SessionEnd::Terminated);
-        if self.services.mysql.leave(c) {
+        if self.services.mysql.waiting.leave(c).is_some() {
             self.answer_request(ctx, c, Grant::NoSession);
         }
         self.hand_on(ctx);
@@ -165,7 +160,7 @@ impl Engine {
     fn wait_timeout(&mut self, ctx: &Ctx, ev: Ev) {
         let c = ev.client;
         let st = &mut self.services.mysql;
-        if st.stmt[usize::from(c)] != ev.inline_payload() || !st.leave(c) {
+        if st.stmt[usize::from(c)] != ev.inline_payload() || st.waiting.leave(c).is_none() {
             return;
         }
         let holder = self.locks[0].denies(self.now).flatten();
@@ -199,9 +194,10 @@ impl Engine {
         if self.services.mysql.waiting.is_empty() || self.locks[0].denies(self.now).is_some() {
             return;
         }
-        let c = self.services.mysql.waiting.remove(0);
-        self.grant_request(ctx, c);
-        self.idle_from(ctx, c);
+        if let Some(c) = self.services.mysql.waiting.next() {
+            self.grant_request(ctx, c);
+            self.idle_from(ctx, c);
+        }
     }
 }
 

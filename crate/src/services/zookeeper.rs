@@ -19,6 +19,8 @@
 //! Coarser in the real system: the Java client pings after T/3 minus up to a second of idleness, and
 //! reconnects after a random wait of up to a second.
 
+use super::keepalive::{KeepAlive, ServerSession};
+use super::waiters::{Waiter, Waiters};
 use super::{LockService, Said, Serve};
 use crate::lock::{Grant, LeaseRecord};
 use crate::scenario::Scenario;
@@ -39,19 +41,11 @@ pub(crate) struct State {
     cversion: u64,
     sessions: Vec<ServerSession>,
     /// The lock's children, in creation (sequence) order.
-    nodes: Vec<Node>,
+    nodes: Waiters<Node>,
     conns: Vec<Conn>,
     /// The lock's truth: one record per client whose node became the lowest.
     pub records: Vec<LeaseRecord>,
     pub owner: Option<u8>,
-}
-
-#[derive(Clone, Copy, Default)]
-struct ServerSession {
-    id: u64,
-    expires_at: SimTime,
-    alive: bool,
-    timer: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -96,12 +90,17 @@ impl State {
     }
 
     fn live_node(&self, c: u8) -> Option<usize> {
-        self.nodes.iter().position(|n| n.live && n.client == c)
+        self.nodes.of(c)
+    }
+}
+
+impl Waiter for Node {
+    fn client(&self) -> u8 {
+        self.client
     }
 
-    /// The live node just before `i`, if any (the one `i`'s client watches).
-    fn predecessor(&self, i: usize) -> Option<usize> {
-        (0..i).rev().find(|&k| self.nodes[k].live)
+    fn live(&self) -> bool {
+        self.live
     }
 }
 
@@ -171,7 +170,10 @@ impl Engine {
             (Tag::WatchFired, _) => self.zk_send(ctx, c, Tag::ChildrenAt),
             (Tag::UnlockAt, _) => self.zk_delete_at(ctx, c),
             (Tag::Heartbeat, _) => self.zk_ping(ctx, c),
-            (Tag::HeartbeatAt, _) => self.zk_ping_at(ctx, c),
+            // A ping arrives: a live session is touched; an expired one is reported gone.
+            (Tag::HeartbeatAt, _) => {
+                self.renew_session::<Zookeeper>(ctx, c);
+            }
             (Tag::HeartbeatReply, Msg::Renewed(r)) => self.zk_ping_reply(ctx, c, r.is_some()),
             (Tag::ConnTimeout, _) => self.zk_read_timeout(ctx, c),
             (Tag::ConnLost, _) => self.zk_conn_lost(ctx, c),
@@ -228,48 +230,11 @@ impl Engine {
         }
     }
 
-    /// When a session touched now expires: T later, rounded up to the next tick.
-    fn zk_expiry_time(&mut self, ctx: &Ctx) -> SimTime {
-        let due = self.now.plus(ctx.ttl);
-        let tick = ctx.sc.service.tick.resolve(ctx.params);
-        if tick == 0 {
-            return due;
-        }
-        let buckets = due.0 / tick;
-        self.floor(buckets); // a floor of a time
-        SimTime((buckets + 1) * tick)
-    }
-
-    /// Touches the client's session (every request does).
-    fn zk_touch(&mut self, ctx: &Ctx, c: u8) -> SimTime {
-        let end = self.zk_expiry_time(ctx);
-        self.zk().sessions[usize::from(c)].expires_at = end;
-        end
-    }
-
     fn zk_open_at(&mut self, ctx: &Ctx, c: u8) {
         let st = self.zk();
         st.zxid += 1; // createSession
         let id = SESSION_ID_BASE + st.zxid;
-        let s = &mut st.sessions[usize::from(c)];
-        let timer = s.timer;
-        *s = ServerSession {
-            id,
-            alive: true,
-            timer: true,
-            ..*s
-        };
-        let end = self.zk_touch(ctx, c);
-        if !timer {
-            self.schedule(end, Ev::bare(Tag::SessionExpiry, c));
-        }
-        self.record(
-            c,
-            What::LeaseGranted {
-                lease: id,
-                lease_end: end,
-            },
-        );
+        self.open_session::<Zookeeper>(ctx, c, id);
         self.zk_answer(ctx, c, Tag::SessionOpenReply, Msg::Value(id));
     }
 
@@ -306,7 +271,7 @@ impl Engine {
             self.zk_refuse(ctx, c);
             return;
         }
-        self.zk_touch(ctx, c);
+        self.touch_session::<Zookeeper>(ctx, c); // every request touches the session
         let st = self.zk();
         if st.live_node(c).is_none() {
             st.zxid += 1;
@@ -340,10 +305,10 @@ impl Engine {
             self.zk_refuse(ctx, c);
             return;
         };
-        self.zk_touch(ctx, c);
+        self.touch_session::<Zookeeper>(ctx, c); // every request touches the session
         let node = self.zk().nodes[i];
         let token = if ctx.sc.service.tokens { node.czxid } else { 0 };
-        let grant = match self.zk().predecessor(i) {
+        let grant = match self.zk().nodes.before(i) {
             None => Grant::Granted {
                 token,
                 lock_value: self.zk().sessions[usize::from(c)].id,
@@ -370,7 +335,7 @@ impl Engine {
     fn zk_promote(&mut self, ctx: &Ctx) {
         let now = self.now;
         let st = self.zk();
-        let Some(i) = st.nodes.iter().position(|n| n.live) else {
+        let Some(i) = st.nodes.head() else {
             return;
         };
         if st.nodes[i].record.is_some() {
@@ -417,7 +382,7 @@ impl Engine {
     }
 
     fn zk_delete_at(&mut self, ctx: &Ctx, c: u8) {
-        self.zk_touch(ctx, c);
+        self.touch_session::<Zookeeper>(ctx, c); // every request touches the session
         let node = self.zk().live_node(c);
         if let Some(i) = node {
             self.zk().zxid += 1;
@@ -456,19 +421,6 @@ impl Engine {
         self.zk_send(ctx, c, Tag::HeartbeatAt);
         let every = self.zk_third(ctx);
         self.schedule(self.now.plus(every), Ev::bare(Tag::Heartbeat, c));
-    }
-
-    /// A ping arrives: a live session is touched; an expired one is reported gone.
-    fn zk_ping_at(&mut self, ctx: &Ctx, c: u8) {
-        let s = self.zk().sessions[usize::from(c)];
-        let live = s.alive && self.decide(self.now < s.expires_at);
-        let renewed = if live {
-            Some(self.zk_touch(ctx, c))
-        } else {
-            None
-        };
-        self.record(c, What::KeepAlive { lease_end: renewed });
-        self.zk_answer(ctx, c, Tag::HeartbeatReply, Msg::Renewed(renewed));
     }
 
     /// The server answered: the client hears it (reconnected if it was suspended), or learns its session
@@ -528,31 +480,14 @@ impl Engine {
         };
         self.record(c, What::Connection { state: what });
         if lets_go {
-            self.zk_let_go(ctx, c);
-        }
-    }
-
-    /// The client stops believing it holds the lock (a check fails from now on).
-    fn zk_let_go(&mut self, ctx: &Ctx, c: u8) {
-        let clock = &ctx.sc.clients[usize::from(c)].clock;
-        let local = clock.local_h(self.now, &mut self.path);
-        self.end_belief(c, self.now);
-        if let Some(lease) = self.clients[usize::from(c)].lease.as_mut() {
-            lease.believed_end_local = local;
+            self.stop_believing_now(ctx, c);
         }
     }
 
     /// The server's session check: untouched for T (to the tick), the session expires and its
     /// ephemeral node goes with it, in one transaction.
     fn zk_expiry(&mut self, ctx: &Ctx, c: u8) {
-        let s = self.zk().sessions[usize::from(c)];
-        self.zk().sessions[usize::from(c)].timer = false;
-        if !s.alive {
-            return;
-        }
-        if !self.decide(self.now >= s.expires_at) {
-            self.zk().sessions[usize::from(c)].timer = true;
-            self.schedule(s.expires_at, Ev::bare(Tag::SessionExpiry, c));
+        if !self.session_expired::<Zookeeper>(ctx, c) {
             return;
         }
         let token = self.zk_end_session(ctx, c, SessionEnd::IdleTimeout);
@@ -586,6 +521,31 @@ impl Engine {
         };
         self.zk_delete(ctx, i, why, false);
         token
+    }
+}
+
+/// ZooKeeper's session: it expires T after it was last touched, at the first tick after that
+/// (sessions expire in `tickTime` buckets); the server's answers reach a client the network carries.
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
+impl KeepAlive<Zookeeper> for Engine {
+    fn sessions(&mut self) -> &mut [ServerSession] {
+        &mut self.services.zookeeper.sessions
+    }
+
+    /// T from now, rounded up to the next tick.
+    fn expiry(&mut self, ctx: &Ctx) -> SimTime {
+        let due = self.now.plus(ctx.ttl);
+        let tick = ctx.sc.service.tick.resolve(ctx.params);
+        if tick == 0 {
+            return due;
+        }
+        let buckets = due.0 / tick;
+        self.floor(buckets); // a floor of a time
+        SimTime((buckets + 1) * tick)
+    }
+
+    fn answer(&mut self, ctx: &Ctx, c: u8, tag: Tag, msg: Msg) {
+        self.zk_answer(ctx, c, tag, msg);
     }
 }
 
