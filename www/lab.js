@@ -6,8 +6,7 @@
 import { defaultRuns, loadEngine, loadStart, simulationFor } from './engine.js';
 import { loadLang, fmt, numberFormat } from './i18n.js';
 import { eventTimes } from './explain.js';
-import { BEFORE, Playback } from './playback.js';
-import { scopeKeys } from './keys.js';
+import { BEFORE, Playback, scopeKeys } from './playback.js';
 import { atDefaults, compareOf, defaultsOf, paramsOf, pauseParam, readSettings, resetOf, settingNames, takeSettings, ttlParam } from './settings.js';
 import * as view from './view.js';
 import { labMarkup } from './lab-markup.js';

@@ -5,7 +5,7 @@ import { loadEngine, loadStart, simulationForId } from './engine.js';
 import { Lab } from './lab.js';
 import { fmt, ownKey } from './i18n.js';
 import { chapters, words } from './lessons.js';
-import { scopeKeys } from './keys.js';
+import { scopeKeys } from './playback.js';
 
 export { chapters, words };
 

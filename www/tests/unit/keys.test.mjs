@@ -1,9 +1,9 @@
-// Unit tests of which keys a lab keeps from its host page (www/keys.js), under plain Node: the
+// Unit tests of which keys a lab keeps from its host page (www/playback.js), under plain Node: the
 // decision is a pure function of the key event. The browser half (a host page's own listener) is in
 // www/tests/host.test.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { keyRole } from '../../keys.js';
+import { keyRole } from '../../playback.js';
 
 const LAB = { '.': 1, ',': -1 };
 const div = { tagName: 'DIV' };
