@@ -473,7 +473,7 @@ pub fn connect_redis(port: u16, timeout: Duration) -> Res<redis::Connection> {
         .into_connection_info()
         .map_err(|e| e.to_string())?;
     // No `CLIENT SETINFO` after connecting: a round trip of its own, which through a link with a
-    // latency (a Redlock client's, see real/redlock_links.rs) would hold every round up.
+    // latency (a client's link to a node, see real/redlock_links.rs) would hold every round up.
     let settings = info.redis_settings().clone().set_skip_set_lib_name();
     let client =
         redis::Client::open(info.set_redis_settings(settings)).map_err(|e| e.to_string())?;

@@ -28,7 +28,7 @@ struct Proc {
     name: char,
     child: Child,
     stdin: ChildStdin,
-    /// Its process group (its own pid): a signal to it reaches its ZooKeeper session's process too.
+    /// Its process group (its own pid): a signal to it reaches a service's session process too.
     pgid: i32,
     pid_file: PathBuf,
     pid: Option<i32>,
@@ -86,14 +86,7 @@ impl Agents {
                 client: i as u8,
                 pg: servers.pg.port,
                 pgdata: storage_link.as_ref().map(|l| l.port),
-                redis: servers.redis_port(),
-                nodes: servers.node_ports(i),
-                etcd: servers.etcd.as_ref().map(|e| e.port),
-                zk: servers
-                    .zk
-                    .as_ref()
-                    .map(|z| (z.port, z.dir.display().to_string())),
-                mysql: servers.mysql,
+                svc: servers.lock.agent_spec(i),
             };
             let mut child = Command::new(&exe)
                 .arg("client-agent")

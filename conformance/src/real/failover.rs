@@ -15,7 +15,6 @@ use leaselab::scenario::{FaultAction, Scenario};
 
 use super::proxy::{Dir, Proxy};
 use super::record::Shared;
-use super::us;
 use crate::servers::{Persistence, Redis, Res};
 
 /// How long the replica may take to be in sync with the master before a run starts.
@@ -110,7 +109,7 @@ impl Replicated {
     }
 
     /// The master dies before replicating what is still on its way; the replica takes over.
-    fn failover(&mut self, shared: &Shared) -> Res<()> {
+    pub(super) fn failover(&mut self, shared: &Shared) -> Res<()> {
         // What the master sent in the last lag is still in the network: lost with it.
         self.replication.cut();
         self.master.crash();
@@ -138,27 +137,6 @@ impl Replicated {
         );
         Ok(())
     }
-}
-
-/// The scenario's `failover`s at their times (the fault thread's other half: see faults.rs).
-pub(super) fn run(
-    sc: &Scenario,
-    p: &[u64],
-    shared: &Shared,
-    replicated: Option<&mut Replicated>,
-) -> Res<()> {
-    let Some(r) = replicated else {
-        return Ok(());
-    };
-    for f in sc.faults.iter() {
-        if f.action == FaultAction::Failover {
-            let at = us(f.at, p);
-            shared.sleep_until(shared.t0 + at);
-            r.failover(shared)?;
-            shared.behind("redis", at, "failover");
-        }
-    }
-    Ok(())
 }
 
 /// Whether `sc` fails its redis over (then the run needs a [`Replicated`]).
