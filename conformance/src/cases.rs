@@ -369,8 +369,14 @@ fn network_cases() -> Vec<Case> {
     ]
 }
 
-/// The scenario files the cases use, as compiled into leaselab (checked equal to the catalogue's).
+/// The scenario files the cases use, as compiled into leaselab (checked equal to the catalogue's): the
+/// rows here, then each real service's own.
 pub(crate) fn scenario_text(id: &str) -> Option<&'static str> {
+    let services = crate::real::service::SERVICES.iter();
+    own_scenario_text(id).or_else(|| services.filter_map(|s| s.scenario_text(id)).next())
+}
+
+fn own_scenario_text(id: &str) -> Option<&'static str> {
     Some(match id {
         "seed-advisory-lock" => include_str!("../../crate/scenarios/seed-advisory-lock.txt"),
         "postgres-session" => include_str!("../../crate/scenarios/postgres-session.txt"),
@@ -389,28 +395,8 @@ pub(crate) fn scenario_text(id: &str) -> Option<&'static str> {
         "gc-pause" => include_str!("../../crate/scenarios/gc-pause.txt"),
         "redis-clock-jump" => include_str!("../../crate/scenarios/redis-clock-jump.txt"),
         "clock-step-back" => include_str!("../../crate/scenarios/clock-step-back.txt"),
-        "redlock-clock-jump" => include_str!("../../crate/scenarios/redlock-clock-jump.txt"),
-        "redlock-clock-jump-monotonic" => {
-            include_str!("../../crate/scenarios/redlock-clock-jump-monotonic.txt")
-        }
-        "redlock-restart-clock-jump" => {
-            include_str!("../../crate/scenarios/redlock-restart-clock-jump.txt")
-        }
-        "redlock-pause-after-check" => {
-            include_str!("../../crate/scenarios/redlock-pause-after-check.txt")
-        }
-        "redlock-pause-before-check" => {
-            include_str!("../../crate/scenarios/redlock-pause-before-check.txt")
-        }
-        "redlock-split-vote" => include_str!("../../crate/scenarios/redlock-split-vote.txt"),
-        "redlock-crash-restart" => include_str!("../../crate/scenarios/redlock-crash-restart.txt"),
-        "redlock-crash-fsync" => include_str!("../../crate/scenarios/redlock-crash-fsync.txt"),
-        "etcd-lease-pause" => include_str!("../../crate/scenarios/etcd-lease-pause.txt"),
-        "etcd-contrib-lock" => include_str!("../../crate/scenarios/etcd-contrib-lock.txt"),
-        "zk-session-expiry" => include_str!("../../crate/scenarios/zk-session-expiry.txt"),
         "delayed-write" => include_str!("../../crate/scenarios/delayed-write.txt"),
         "replica-failover" => include_str!("../../crate/scenarios/replica-failover.txt"),
-        "mysql-get-lock-pause" => include_str!("../../crate/scenarios/mysql-get-lock-pause.txt"),
         _ => return None,
     })
 }

@@ -78,6 +78,38 @@ pub(crate) fn run_bounded(mut cmd: Command, what: &str, log: &Path, within: Dura
     }
 }
 
+/// Waits (bounded by [`READY_WITHIN`]) until a server we just started answers `probe`, trying every
+/// `every`, and returns the answer. If `child` exits first it is forgotten (`None`) and that is an
+/// error with the tail of its `log`, as is no answer in time. `what` names the server in the errors.
+pub(crate) fn wait_ready<T>(
+    child: &mut Option<Child>,
+    (what, log): (&str, &Path),
+    every: Duration,
+    mut probe: impl FnMut() -> Res<T>,
+) -> Res<T> {
+    let end = Instant::now() + READY_WITHIN;
+    loop {
+        if let Some(Ok(Some(status))) = child.as_mut().map(Child::try_wait) {
+            *child = None;
+            return Err(format!(
+                "{what} exited at start ({status}); its log:\n{}",
+                tail(log, 2000)
+            ));
+        }
+        match probe() {
+            Ok(answer) => return Ok(answer),
+            Err(e) if Instant::now() >= end => {
+                return Err(format!(
+                    "{what} did not answer within {}s: {e}; its log:\n{}",
+                    READY_WITHIN.as_secs(),
+                    tail(log, 2000)
+                ))
+            }
+            Err(_) => sleep(every),
+        }
+    }
+}
+
 /// The last `max` bytes of a log file, for error messages.
 pub fn tail(path: &Path, max: u64) -> String {
     let Ok(mut f) = File::open(path) else {
@@ -243,30 +275,10 @@ impl Postgres {
 
     /// Waits (bounded) until the server accepts connections; an early exit is an error with its log.
     fn wait_ready(&mut self) -> Res<()> {
-        let end = Instant::now() + READY_WITHIN;
-        loop {
-            if let Some(c) = self.child.as_mut() {
-                if let Ok(Some(status)) = c.try_wait() {
-                    self.child = None;
-                    return Err(format!(
-                        "postgres exited at start ({status}); its log:\n{}",
-                        tail(&self.log, 2000)
-                    ));
-                }
-            }
-            match self.connect("postgres", "ready-check") {
-                Ok(_) => break,
-                Err(e) if Instant::now() >= end => {
-                    return Err(format!(
-                        "postgres did not accept connections within {}s: {e}; its log:\n{}",
-                        READY_WITHIN.as_secs(),
-                        tail(&self.log, 2000)
-                    ))
-                }
-                Err(_) => sleep(Duration::from_millis(100)),
-            }
-        }
-        Ok(())
+        let port = self.port;
+        let probe = || connect_pg(port, "postgres", "ready-check");
+        let every = Duration::from_millis(100);
+        wait_ready(&mut self.child, ("postgres", &self.log), every, probe).map(drop)
     }
 
     /// A connection to database `db`. Every statement is bounded by `statement_timeout` on the server,
@@ -390,35 +402,16 @@ impl Redis {
                 )
             })?;
         self.child = Some(child);
-        let end = Instant::now() + READY_WITHIN;
-        loop {
-            if let Some(c) = self.child.as_mut() {
-                if let Ok(Some(status)) = c.try_wait() {
-                    self.child = None;
-                    return Err(format!(
-                        "redis-server on port {} exited at start ({status}); its log:\n{}",
-                        self.port,
-                        tail(&log, 2000)
-                    ));
-                }
-            }
-            let ok = self.connect(Duration::from_millis(200)).and_then(|mut c| {
-                redis::cmd("PING")
-                    .query::<String>(&mut c)
-                    .map_err(|e| e.to_string())
-            });
-            match ok {
-                Ok(_) => return Ok(()),
-                Err(e) if Instant::now() >= end => {
-                    return Err(format!(
-                        "redis-server on port {} did not answer within {}s: {e}",
-                        self.port,
-                        READY_WITHIN.as_secs()
-                    ))
-                }
-                Err(_) => sleep(Duration::from_millis(5)),
-            }
-        }
+        let port = self.port;
+        let probe = || {
+            let mut c = connect_redis(port, Duration::from_millis(200))?;
+            redis::cmd("PING")
+                .query::<String>(&mut c)
+                .map_err(|e| e.to_string())
+        };
+        let what = format!("redis-server on port {port}");
+        let every = Duration::from_millis(5);
+        wait_ready(&mut self.child, (&what, &log), every, probe).map(drop)
     }
 
     /// A fresh connection with bounded connect, read and write times.

@@ -28,6 +28,14 @@ impl RealService for EtcdLock {
         &[ServiceKind::Etcd]
     }
 
+    fn scenario_text(&self, id: &str) -> Option<&'static str> {
+        Some(match id {
+            "etcd-lease-pause" => include_str!("../../../crate/scenarios/etcd-lease-pause.txt"),
+            "etcd-contrib-lock" => include_str!("../../../crate/scenarios/etcd-contrib-lock.txt"),
+            _ => return None,
+        })
+    }
+
     fn cases(&self) -> Vec<Case> {
         cases()
     }

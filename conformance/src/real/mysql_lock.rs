@@ -42,6 +42,15 @@ impl RealService for MysqlGetLock {
         &[ServiceKind::Mysql]
     }
 
+    fn scenario_text(&self, id: &str) -> Option<&'static str> {
+        Some(match id {
+            "mysql-get-lock-pause" => {
+                include_str!("../../../crate/scenarios/mysql-get-lock-pause.txt")
+            }
+            _ => return None,
+        })
+    }
+
     fn cases(&self) -> Vec<Case> {
         cases()
     }

@@ -42,6 +42,32 @@ impl RealService for Redlock {
         &[ServiceKind::Redlock]
     }
 
+    fn scenario_text(&self, id: &str) -> Option<&'static str> {
+        Some(match id {
+            "redlock-clock-jump" => include_str!("../../../crate/scenarios/redlock-clock-jump.txt"),
+            "redlock-clock-jump-monotonic" => {
+                include_str!("../../../crate/scenarios/redlock-clock-jump-monotonic.txt")
+            }
+            "redlock-restart-clock-jump" => {
+                include_str!("../../../crate/scenarios/redlock-restart-clock-jump.txt")
+            }
+            "redlock-pause-after-check" => {
+                include_str!("../../../crate/scenarios/redlock-pause-after-check.txt")
+            }
+            "redlock-pause-before-check" => {
+                include_str!("../../../crate/scenarios/redlock-pause-before-check.txt")
+            }
+            "redlock-split-vote" => include_str!("../../../crate/scenarios/redlock-split-vote.txt"),
+            "redlock-crash-restart" => {
+                include_str!("../../../crate/scenarios/redlock-crash-restart.txt")
+            }
+            "redlock-crash-fsync" => {
+                include_str!("../../../crate/scenarios/redlock-crash-fsync.txt")
+            }
+            _ => return None,
+        })
+    }
+
     fn cases(&self) -> Vec<Case> {
         [clock_cases(), round_cases(), crash_cases()]
             .into_iter()

@@ -83,6 +83,12 @@ pub trait RealService: Sync {
         Vec::new()
     }
 
+    /// The file of a scenario its rows play (`id`), as compiled into the suite (checked equal to
+    /// leaselab's catalogue, see cases.rs).
+    fn scenario_text(&self, _id: &str) -> Option<&'static str> {
+        None
+    }
+
     /// Its probe rows (run before the scenario rows).
     fn probes(&self) -> Vec<Probe> {
         Vec::new()

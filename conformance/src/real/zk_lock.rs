@@ -30,6 +30,13 @@ impl RealService for ZkLock {
         &[ServiceKind::Zookeeper]
     }
 
+    fn scenario_text(&self, id: &str) -> Option<&'static str> {
+        Some(match id {
+            "zk-session-expiry" => include_str!("../../../crate/scenarios/zk-session-expiry.txt"),
+            _ => return None,
+        })
+    }
+
     fn cases(&self) -> Vec<Case> {
         cases()
     }
