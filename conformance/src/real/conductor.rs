@@ -77,6 +77,12 @@ impl Agents {
         };
         for i in 0..sc.clients.len() {
             let storage_link = storage_link(sc, &setup.params, servers.pg.port)?;
+            let svc = servers.lock.agent_spec(i);
+            if svc.contains(';') {
+                return Err(format!(
+                    "the service's agent spec {svc:?} holds a `;` (a work directory with one?)"
+                ));
+            }
             let spec = Spec {
                 id: sc.id.to_string(),
                 scale: setup.scale,
@@ -86,7 +92,7 @@ impl Agents {
                 client: i as u8,
                 pg: servers.pg.port,
                 pgdata: storage_link.as_ref().map(|l| l.port),
-                svc: servers.lock.agent_spec(i),
+                svc,
             };
             let mut child = Command::new(&exe)
                 .arg("client-agent")
