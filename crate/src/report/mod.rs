@@ -41,7 +41,7 @@ fn service_name(sc: &Scenario) -> &'static str {
     sc.service.kind.name()
 }
 
-/// ` tok=N` where the service hands out tokens; nothing where it does not (redis, redlock, sessions).
+/// ` tok=N` where the service hands out tokens; nothing where it does not.
 fn tok(sc: &Scenario, token: u64) -> String {
     match (sc.service.tokens, sc.service.etcd_token) {
         (false, _) => String::new(),

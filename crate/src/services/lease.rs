@@ -206,7 +206,7 @@ impl Engine {
                     via_session: false,
                 };
                 // The lease counts from when the request was sent, by the client's own clock: the
-                // careful reading (Redlock measures validity from the start of acquisition).
+                // careful reading (a quorum client, too, measures validity from the start of acquisition).
                 let sent = self.clients[usize::from(c)].acquire_sent_local;
                 self.hold_lease(c, cred, sent.saturating_add(ctx.ttl_local()));
                 self.advance(ctx, c);

@@ -23,7 +23,7 @@ pub(crate) trait LockService {
     const POLLS_ONE_SERVER: bool = false;
 
     /// A client holds the lock when a majority of independent nodes granted it within its validity
-    /// (Redlock): its grants are the majorities, injections may name its nodes, and its validity's
+    /// (a quorum service): its grants are the majorities, injections may name its nodes, and its validity's
     /// drift allowance is a floor of the TTL in a run's signature.
     const QUORUM: bool = false;
 

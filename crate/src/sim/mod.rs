@@ -58,7 +58,7 @@ pub struct Config {
     pub trace: bool,
     /// Seeds the lock values (and any other randomness).
     pub seed: u64,
-    /// Redlock: clients trust a majority of grants without checking the validity left.
+    /// The naive switch, for a service that has one ([`crate::scenario::ServiceKind::has_naive`]).
     pub naive: bool,
 }
 
@@ -90,8 +90,8 @@ pub struct Run {
     pub pauses: Vec<Span>,
     /// Writes held by the network (`tag` = value).
     pub held: Vec<Span>,
-    /// Redlock: the clients that came to hold live keys on a majority of nodes, in order (the truth
-    /// the ideal guard follows).
+    /// A quorum service (`LockService::QUORUM`): the clients that came to hold live keys on a
+    /// majority of nodes, in order (the truth the ideal guard follows).
     pub majorities: Vec<u8>,
     /// Time of the last event.
     pub end: SimTime,
@@ -144,9 +144,9 @@ pub struct Engine {
     queue: EventQueue,
     mail: Mailbox,
     pub(crate) clients: Vec<ClientState>,
-    /// The lock servers: one, or Redlock's nodes.
+    /// The lock servers: one, or a quorum service's nodes.
     pub(crate) locks: Vec<LeaseService>,
-    /// The lock services' own run state (a Redlock client's round, who holds a majority).
+    /// The lock services' own run state (each service's, in its own type).
     pub(crate) services: crate::services::Services,
     pub(crate) seed: u64,
     store: GuardedStore,
@@ -183,7 +183,7 @@ pub(crate) struct Ctx<'a> {
     pub timeout: u64,
     #[allow(dead_code)]
     pub jitter: u64,
-    /// Redlock's drift allowance for this TTL.
+    /// A quorum client's drift allowance for this TTL.
     pub drift: u64,
 }
 

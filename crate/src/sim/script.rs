@@ -294,7 +294,7 @@ impl Engine {
     }
 
     /// Denied at an acquire step: try again after `every`, or give up when out of tries; `extra` is
-    /// added to the wait (Redlock's jitter).
+    /// added to the wait (a service's seeded jitter).
     // Inline: see `Engine::schedule`.
     #[inline(always)]
     pub(crate) fn retry_acquire(&mut self, ctx: &Ctx, c: u8, extra: u64) {

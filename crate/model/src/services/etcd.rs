@@ -21,6 +21,9 @@ pub enum EtcdToken {
 pub(crate) struct Etcd;
 
 impl ServiceFormat for Etcd {
+    fn naive(&self) -> &'static str {
+        "the lock is 3.4's, which does not check that a waiter's key still exists"
+    }
     fn keys(&self) -> &'static [&'static str] {
         &["version", "keepalive"]
     }

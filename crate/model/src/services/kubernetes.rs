@@ -16,6 +16,9 @@ use crate::time::MS;
 pub(crate) struct Kubernetes;
 
 impl ServiceFormat for Kubernetes {
+    fn naive(&self) -> &'static str {
+        "client-go is 1.11's, whose renew waits for a hung call past the renew deadline"
+    }
     fn defaults(&self, svc: &mut ServiceSpec) {
         svc.tokens = false; // client-go hands the leader no token
         svc.ttl = Dur::Lit(15_000 * MS);

@@ -34,6 +34,9 @@ macro_rules! services {
         }
 
         impl ServiceKind {
+            /// Every service, in the order the format's messages list them.
+            pub const ALL: [ServiceKind; [$(stringify!($kind)),*].len()] = [$( ServiceKind::$kind ),*];
+
             /// The name scenario files and the run JSON use.
             pub fn name(self) -> &'static str {
                 match self {
@@ -41,11 +44,9 @@ macro_rules! services {
                 }
             }
 
-            /// Whether the naive switch means something for this service: Redlock clients that trust
-            /// a majority of OKs without checking the validity; an etcd server without the waiter
-            /// check that etcd 3.4.4 added (it grants a waiter whose lease expired while it waited);
-            /// client-go before Kubernetes 1.12, whose renew waits for a hung request past the renew
-            /// deadline.
+            /// Whether the naive switch means something for this service (what it means: its
+            /// [`ServiceKind::naive_means`]). A plain match, which runs read; that the two agree
+            /// is a test.
             pub fn has_naive(self) -> bool {
                 match self {
                     $( ServiceKind::$kind => services!(@naive $($naive)?), )*
@@ -89,6 +90,9 @@ macro_rules! services {
             fn faults(&self) -> &'static [&'static str] {
                 match self.0 { $( ServiceKind::$kind => $module::$kind.faults(), )* }
             }
+            fn naive(&self) -> &'static str {
+                match self.0 { $( ServiceKind::$kind => $module::$kind.naive(), )* }
+            }
             fn check_line(&self, p: &mut Parser<'_>) -> Result<(), Error> {
                 match self.0 { $( ServiceKind::$kind => $module::$kind.check_line(p), )* }
             }
@@ -98,7 +102,7 @@ macro_rules! services {
         }
 
         /// Every service, in the order the format's messages list them.
-        const LISTED: [ServiceKind; [$(stringify!($kind)),*].len()] = [$( ServiceKind::$kind ),*];
+        const LISTED: [ServiceKind; ServiceKind::ALL.len()] = ServiceKind::ALL;
     };
 }
 
@@ -162,6 +166,12 @@ pub(crate) trait ServiceFormat {
         &[]
     }
 
+    /// What the naive switch does to it, worded to follow "the naive switch on: " (`""`: it has
+    /// none).
+    fn naive(&self) -> &'static str {
+        ""
+    }
+
     /// Its checks on the service line, once every setting on it is read.
     fn check_line(&self, _p: &mut Parser<'_>) -> Result<(), Error> {
         Ok(())
@@ -177,9 +187,15 @@ pub(crate) trait ServiceFormat {
 #[derive(Clone, Copy)]
 pub(crate) struct Format(ServiceKind);
 
-/// A node named in a scenario whose service names none.
-pub(crate) const NODES_NEEDED: &str =
-    "nodes need `service: redlock` (or zookeeper's or kubernetes's one server, n1) declared before them";
+/// "nodes need `service: redlock`, `service: zookeeper` or …": a node named in a scenario whose
+/// service names none.
+pub(crate) fn nodes_needed() -> String {
+    let (owners, n) = picked(|f| f.named_nodes());
+    let mut out = String::from("nodes (n1 …) need `service: ");
+    push_list(&mut out, &owners[..n], "`, `service: ", "` or `service: ");
+    out.push_str("` declared before them");
+    out
+}
 
 /// The service `service: WORD` names, if any.
 pub(crate) fn named(word: &str) -> Option<ServiceKind> {
@@ -244,6 +260,35 @@ pub(crate) fn renewers() -> String {
     out
 }
 
+impl ServiceKind {
+    /// What the naive switch does to this service (`""`: it has none), from its home.
+    pub fn naive_means(self) -> &'static str {
+        format_of(self).naive()
+    }
+}
+
+/// "redlock: …; etcd: …": what the naive switch does, for each service that has one.
+pub fn naive_meanings() -> String {
+    let mut out = String::new();
+    for k in LISTED.into_iter().filter(|k| k.has_naive()) {
+        if !out.is_empty() {
+            out.push_str("; ");
+        }
+        out.push_str(k.name());
+        out.push_str(": ");
+        out.push_str(k.naive_means());
+    }
+    out
+}
+
+/// "redlock, etcd and kubernetes": the services that have a naive switch.
+pub fn naive_services() -> String {
+    let (names, n) = picked(|f| !f.naive().is_empty());
+    let mut out = String::new();
+    push_list(&mut out, &names[..n], ", ", " and ");
+    out
+}
+
 /// A service setting that is not the scenario's service's own: the first owner's check of its value,
 /// then "KEY needs `service: A` or `service: B`"; `None` if no service has that key.
 pub(crate) fn foreign_setting(p: &mut Parser<'_>, k: &str, v: &str) -> Option<Error> {
@@ -293,6 +338,16 @@ mod tests {
         }
     }
 
+    /// A service has a naive switch (the flag in the list, which runs read) exactly when its home
+    /// says what the switch does.
+    #[test]
+    fn the_naive_flag_and_its_meaning_agree() {
+        for k in LISTED {
+            assert_eq!(k.has_naive(), !k.naive_means().is_empty(), "{k:?}");
+        }
+        assert_eq!(naive_services(), "redlock, etcd and kubernetes");
+    }
+
     /// The messages made from the list read as they did when they were written out.
     #[test]
     fn the_messages_list_services_in_their_order() {
@@ -307,6 +362,10 @@ mod tests {
              (consul), rvn or no (dynamodb)"
         );
         assert_eq!(renewers(), "lease, session and redis");
+        assert_eq!(
+            nodes_needed(),
+            "nodes (n1 …) need `service: redlock`, `service: zookeeper` or `service: kubernetes` declared before them"
+        );
         assert_eq!(
             fault_needs("restart").unwrap(),
             "crash and restart need `service: redlock` declared before them"

@@ -35,6 +35,9 @@ fn nodes(p: &mut Parser<'_>, v: &str) -> Result<u8, Error> {
 }
 
 impl ServiceFormat for Redlock {
+    fn naive(&self) -> &'static str {
+        "clients trust a majority of OKs without checking the validity left"
+    }
     fn defaults(&self, svc: &mut ServiceSpec) {
         svc.tokens = false;
         svc.nodes = 5;
