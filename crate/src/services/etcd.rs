@@ -130,33 +130,6 @@ pub(super) const DIAGRAM: super::Diagram = {
 #[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Serve<Etcd> for Engine {
     fn on_event(&mut self, ctx: &Ctx, ev: Ev) {
-        self.on_etcd_event(ctx, ev);
-    }
-
-    fn acquire(&mut self, ctx: &Ctx, c: u8) {
-        self.etcd_acquire(ctx, c);
-    }
-
-    fn release(&mut self, ctx: &Ctx, c: u8, _value: u64) {
-        self.etcd_release(ctx, c);
-    }
-
-    fn rightful(&self, _ctx: &Ctx) -> Option<u8> {
-        self.services.etcd.owner
-    }
-
-    fn on_script_end(&mut self, ctx: &Ctx, c: u8) {
-        self.etcd_on_script_end(ctx, c);
-    }
-}
-
-#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
-impl Engine {
-    fn etcd(&mut self) -> &mut State {
-        &mut self.services.etcd
-    }
-
-    fn on_etcd_event(&mut self, ctx: &Ctx, ev: Ev) {
         let c = ev.client;
         match (ev.tag, self.msg(ev)) {
             (Tag::SessionOpenAt, _) => self.lease_grant_at(ctx, c),
@@ -178,7 +151,7 @@ impl Engine {
     }
 
     /// The client asks for the lock: with a lease first, if it has none.
-    fn etcd_acquire(&mut self, ctx: &Ctx, c: u8) {
+    fn acquire(&mut self, ctx: &Ctx, c: u8) {
         let tag = if self.etcd().sessions[usize::from(c)].session.is_some() {
             Tag::LockAt
         } else {
@@ -188,12 +161,16 @@ impl Engine {
     }
 
     /// `Unlock`: the client's key goes (its lease stays, and stays kept alive).
-    fn etcd_release(&mut self, ctx: &Ctx, c: u8) {
+    fn release(&mut self, ctx: &Ctx, c: u8, _value: u64) {
         self.schedule(self.now.plus(ctx.lock_latency), Ev::bare(Tag::UnlockAt, c));
     }
 
+    fn rightful(&self, _ctx: &Ctx) -> Option<u8> {
+        self.services.etcd.owner
+    }
+
     /// The script is over: the client closes its session, which revokes its lease.
-    fn etcd_on_script_end(&mut self, ctx: &Ctx, c: u8) {
+    fn on_script_end(&mut self, ctx: &Ctx, c: u8) {
         if self.etcd().sessions[usize::from(c)].session.take().is_some() {
             self.schedule(
                 self.now.plus(ctx.lock_latency),
@@ -201,6 +178,17 @@ impl Engine {
             );
         }
     }
+}
+
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
+impl Engine {
+    fn etcd(&mut self) -> &mut State {
+        &mut self.services.etcd
+    }
+
+
+
+
 
     /// `LeaseGrant`: a lease that lives a TTL unless kept alive.
     fn lease_grant_at(&mut self, ctx: &Ctx, c: u8) {
