@@ -375,7 +375,7 @@ impl Injected {
     }
 }
 
-/// "redlock": the services whose lock is held by a quorum of named nodes, for messages.
+/// The names of the services whose lock is held by a quorum of named nodes, for messages.
 fn quorum_services() -> String {
     let quorum = ServiceKind::ALL
         .into_iter()

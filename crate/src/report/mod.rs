@@ -45,7 +45,7 @@ fn service_name(sc: &Scenario) -> &'static str {
 fn tok(sc: &Scenario, token: u64) -> String {
     match (sc.service.tokens, sc.service.etcd_token) {
         (false, _) => String::new(),
-        // etcd's contrib/lock fences with the lease ID, which etcd prints in hex.
+        // A lease ID as the token: the service prints its IDs in hex (its home's `EtcdToken`).
         (true, crate::scenario::EtcdToken::LeaseId) => format!(" version={token:x}"),
         (true, crate::scenario::EtcdToken::Revision) => format!(" tok={token}"),
     }

@@ -1,6 +1,6 @@
 //! What a lock service is to the engine: the two halves of the one interface between them.
 //!
-//! A service is a unit type in its own file (`lease::Lease`, `consul::Consul`, …) that implements
+//! A service is a unit type in its own file (`lease::Lease`, `redis::Redis`, …) that implements
 //! [`LockService`] — the facts the engine, the sweeps and the search ask about, its run state, its
 //! words in the transcript — and, on the engine, [`Serve`] for that type: what the engine calls when
 //! a client asks for the lock, lets it go, pauses or ends its script, and when one of the service's

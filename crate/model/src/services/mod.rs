@@ -187,7 +187,7 @@ pub(crate) trait ServiceFormat {
 #[derive(Clone, Copy)]
 pub(crate) struct Format(ServiceKind);
 
-/// "nodes need `service: redlock`, `service: zookeeper` or …": a node named in a scenario whose
+/// "nodes (n1 …) need `service: A`, `service: B` or …": a node named in a scenario whose
 /// service names none.
 pub(crate) fn nodes_needed() -> String {
     let (owners, n) = picked(|f| f.named_nodes());
@@ -225,7 +225,7 @@ fn picked(pick: impl Fn(Format) -> bool) -> ([&'static str; LISTED.len()], usize
     (names, n)
 }
 
-/// "lease, session, … or dynamodb": what `service:` may name.
+/// "lease, session, … or NAME": what `service:` may name.
 pub(crate) fn names() -> String {
     let (names, n) = picked(|_| true);
     let mut out = String::new();
@@ -267,7 +267,7 @@ impl ServiceKind {
     }
 }
 
-/// "redlock: …; etcd: …": what the naive switch does, for each service that has one.
+/// "NAME: …; NAME: …": what the naive switch does, for each service that has one.
 pub fn naive_meanings() -> String {
     let mut out = String::new();
     for k in LISTED.into_iter().filter(|k| k.has_naive()) {
@@ -281,7 +281,7 @@ pub fn naive_meanings() -> String {
     out
 }
 
-/// "redlock, etcd and kubernetes": the services that have a naive switch.
+/// "A, B and C": the services that have a naive switch.
 pub fn naive_services() -> String {
     let (names, n) = picked(|f| !f.naive().is_empty());
     let mut out = String::new();
@@ -305,7 +305,7 @@ pub(crate) fn foreign_setting(p: &mut Parser<'_>, k: &str, v: &str) -> Option<Er
     Some(p.err(why))
 }
 
-/// "crash and restart need `service: redlock` declared before them": a fault only another service
+/// "crash and restart need `service: NAME` declared before them": a fault only another service
 /// has; `None` if no service has it.
 pub(crate) fn fault_needs(word: &str) -> Option<String> {
     let (owners, n) = picked(|f| f.faults().contains(&word));

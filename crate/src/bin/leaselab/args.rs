@@ -108,7 +108,7 @@ pub struct Engine {
     pub naive: Naive,
 }
 
-/// `--naive`'s help: "The naive switch on — redlock: …; etcd: …" (scenarios of those services only).
+/// `--naive`'s help: "The naive switch on — NAME: …; NAME: …" (scenarios of those services only).
 fn naive_help() -> String {
     format!(
         "The naive switch on — {} ({} scenarios only)",
