@@ -75,7 +75,7 @@ use crate::time::MS;
 
 pub use crate::services::etcd::EtcdToken;
 pub use crate::services::redlock::Persist;
-pub use crate::services::{naive_meanings, naive_services, ServiceKind};
+pub use crate::services::{naive_meanings, naive_services, own, Own, ServiceKind};
 /// Text in a scenario: borrowed from the binary for the compiled catalogue, owned when parsed.
 pub type Text = Cow<'static, str>;
 /// A list in a scenario, likewise: the compiled catalogue is a `static`, with no constructor code.
@@ -168,24 +168,14 @@ pub struct ServiceSpec {
     /// How often a client renews its lease or session (a keepalive, a heartbeat); what `Lit(0)`
     /// means and the default are the service's (its home).
     pub keepalive: Dur,
-    /// What the holder's token is, where the service offers a choice.
-    pub etcd_token: EtcdToken,
     /// The period of the server's expiry check (a tickTime): a session expires at the first check at
     /// or after its timeout (`Lit(0)`: exactly at the timeout; the rounding is the service's).
     pub tick: Dur,
     /// The naive switch's setting when a run does not say: on where the service line names a
     /// version without the check, off otherwise.
     pub naive_default: bool,
-    /// The client keeps acting on its lock while its library's connection state is SUSPENDED
-    /// instead of treating SUSPENDED as losing it (the default).
-    pub tolerate_suspended: bool,
-    /// A leader election's RenewDeadline: how long the leader keeps trying to renew before it stops
-    /// leading (the lease duration is `ttl`).
-    pub renew_deadline: Dur,
-    /// A leader election's RetryPeriod: how often a candidate tries to acquire and the leader renews.
-    pub retry_period: Dur,
-    /// How long a request the server does not answer takes to fail.
-    pub request_timeout: Dur,
+    /// The settings only the scenario's service reads, typed in its home.
+    pub own: Own,
 }
 
 impl ServiceSpec {

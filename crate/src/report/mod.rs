@@ -43,11 +43,11 @@ fn service_name(sc: &Scenario) -> &'static str {
 
 /// ` tok=N` where the service hands out tokens; nothing where it does not.
 fn tok(sc: &Scenario, token: u64) -> String {
-    match (sc.service.tokens, sc.service.etcd_token) {
+    match (sc.service.tokens, sc.service.own.token_in_hex()) {
         (false, _) => String::new(),
-        // A lease ID as the token: the service prints its IDs in hex (its home's `EtcdToken`).
-        (true, crate::scenario::EtcdToken::LeaseId) => format!(" version={token:x}"),
-        (true, crate::scenario::EtcdToken::Revision) => format!(" tok={token}"),
+        // An ID as the token (a lease's): the service prints its IDs in hex.
+        (true, true) => format!(" version={token:x}"),
+        (true, false) => format!(" tok={token}"),
     }
 }
 

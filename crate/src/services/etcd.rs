@@ -24,7 +24,7 @@ use super::keepalive::{ClientSession as Session, KeepAlive, Renewal, ServerSessi
 use super::waiters::{Waiter, Waiters};
 use super::{LockService, Said, Serve};
 use crate::lock::{Grant, LeaseRecord};
-use crate::scenario::{EtcdToken, Scenario};
+use crate::scenario::{own, EtcdToken, Scenario};
 use crate::sim::{Ctx, Engine, Ev, Msg, Tag};
 use crate::store::Credentials;
 use crate::time::{Millis, SimTime};
@@ -268,7 +268,7 @@ impl Engine {
         let k = self.etcd().keys[i];
         let c = k.client;
         let lease = self.etcd().leases[usize::from(c)];
-        let token = match ctx.sc.service.etcd_token {
+        let token = match own::Etcd::of(&ctx.sc.service).token {
             EtcdToken::Revision => k.rev,
             EtcdToken::LeaseId => lease.id,
         };
@@ -393,7 +393,7 @@ impl Engine {
     }
 
     fn key_token(&mut self, ctx: &Ctx, k: Key) -> u64 {
-        match ctx.sc.service.etcd_token {
+        match own::Etcd::of(&ctx.sc.service).token {
             EtcdToken::Revision => k.rev,
             EtcdToken::LeaseId => self.etcd().leases[usize::from(k.client)].id,
         }
@@ -454,7 +454,7 @@ fn say(sc: &Scenario, e: &TraceEvent, who: char) -> Option<Said> {
         }
         What::KeepAlive { .. } => return Some(Said::Nothing), // the steady ticks
         What::LeaseExpired { token: 0 } => format!("etcd: {who}'s lease expires"),
-        What::LeaseExpired { token } => match sc.service.etcd_token {
+        What::LeaseExpired { token } => match own::Etcd::of(&sc.service).token {
             EtcdToken::Revision => {
                 format!("etcd: {who}'s lease expires; its key (rev {token}) is deleted")
             }
@@ -475,7 +475,7 @@ fn held_by(sc: &Scenario, token: u64) -> String {
     if !sc.service.tokens {
         return String::new();
     }
-    match sc.service.etcd_token {
+    match own::Etcd::of(&sc.service).token {
         EtcdToken::Revision => format!(", tok={token} (its key's revision)"),
         EtcdToken::LeaseId => format!(", version={token:x} (its lease ID)"),
     }

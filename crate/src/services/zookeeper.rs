@@ -23,7 +23,7 @@ use super::keepalive::{KeepAlive, ServerSession};
 use super::waiters::{Waiter, Waiters};
 use super::{LockService, Said, Serve};
 use crate::lock::{Grant, LeaseRecord};
-use crate::scenario::Scenario;
+use crate::scenario::{own, Scenario};
 use crate::sim::{Ctx, Engine, Ev, Msg, Phase, Tag};
 use crate::store::Credentials;
 use crate::time::{Millis, SimTime};
@@ -462,7 +462,7 @@ impl Engine {
             conn.open = false;
         }
         let (what, lets_go) = match state {
-            Link::Suspended => (Connection::Suspended, !ctx.sc.service.tolerate_suspended),
+            Link::Suspended => (Connection::Suspended, !own::Zookeeper::of(&ctx.sc.service).tolerate_suspended),
             Link::Lost => (Connection::Lost, true),
             Link::Connected => (Connection::Reconnected, false),
         };

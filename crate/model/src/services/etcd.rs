@@ -4,7 +4,7 @@
 //! naive switch is etcd 3.4's lock, without the waiter check of 3.5 (`version=3.4` makes it the
 //! scenario's default).
 
-use super::ServiceFormat;
+use super::{OwnOptions, ServiceFormat};
 use crate::error::Error;
 use crate::scenario::parser::Parser;
 use crate::scenario::ServiceSpec;
@@ -16,6 +16,28 @@ pub enum EtcdToken {
     Revision,
     /// The session's lease ID, as etcd's `contrib/lock` example sends it (an ID, not an order).
     LeaseId,
+}
+
+/// etcd's own settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// What the holder's token is (`tokens=revision|lease-id`).
+    pub token: EtcdToken,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            token: EtcdToken::Revision,
+        }
+    }
+}
+
+impl OwnOptions for Options {
+    /// A lease ID is an ID: etcd prints it in hex.
+    fn token_in_hex(&self) -> bool {
+        self.token == EtcdToken::LeaseId
+    }
 }
 
 pub(crate) struct Etcd;
@@ -47,7 +69,7 @@ impl ServiceFormat for Etcd {
 
     fn token(&self, svc: &mut ServiceSpec, word: &str) {
         if word == "lease-id" {
-            svc.etcd_token = EtcdToken::LeaseId;
+            Options::of_mut(svc).token = EtcdToken::LeaseId;
         }
     }
 }

@@ -64,6 +64,7 @@ macro_rules! services {
         /// a table of trait objects, most services' answers being the trait's defaults.
         impl ServiceFormat for Format {
             fn defaults(&self, svc: &mut ServiceSpec) {
+                svc.own = Own::default_of(self.0);
                 match self.0 { $( ServiceKind::$kind => $module::$kind.defaults(svc), )* }
             }
             fn keys(&self) -> &'static [&'static str] {
@@ -101,6 +102,59 @@ macro_rules! services {
             }
         }
 
+        /// The scenario's service's own settings, typed in its home (`services/NAME.rs`'s
+        /// `Options`): what no other service reads. (The settings several services read are
+        /// [`ServiceSpec`]'s own fields.)
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Own {
+            $( #[doc = concat!("`service: ", stringify!($module), "`'s.")] $kind($module::Options), )*
+        }
+
+        /// Each service's options type under its kind's name (`own::Kubernetes`), for the engine's
+        /// service files and the build script.
+        pub mod own {
+            $( pub use super::$module::Options as $kind; )*
+        }
+
+        impl Own {
+            /// `kind`'s default options.
+            pub fn default_of(kind: ServiceKind) -> Own {
+                match kind { $( ServiceKind::$kind => Own::$kind(Default::default()), )* }
+            }
+
+            /// Whether the service prints its tokens in hex (they are IDs, not counters).
+            pub fn token_in_hex(&self) -> bool {
+                match self { $( Own::$kind(o) => o.token_in_hex(), )* }
+            }
+        }
+
+        $(
+            impl $module::Options {
+                /// The scenario's options of this service; its defaults for a scenario of another.
+                #[allow(unreachable_patterns)]
+                pub fn of(svc: &ServiceSpec) -> Self {
+                    match svc.own {
+                        Own::$kind(o) => o,
+                        _ => Self::default(),
+                    }
+                }
+
+                /// For its home's parser: the scenario's options of this service (made its defaults
+                /// first if they were another's).
+                #[allow(dead_code, unreachable_patterns)]
+                pub(crate) fn of_mut(svc: &mut ServiceSpec) -> &mut Self {
+                    if !matches!(svc.own, Own::$kind(_)) {
+                        svc.own = Own::$kind(Self::default());
+                    }
+                    match &mut svc.own {
+                        Own::$kind(o) => o,
+                        // Unreachable: set just above.
+                        _ => unreachable!(),
+                    }
+                }
+            }
+        )*
+
         /// Every service, in the order the format's messages list them.
         const LISTED: [ServiceKind; ServiceKind::ALL.len()] = ServiceKind::ALL;
     };
@@ -118,6 +172,15 @@ services! {
     Kubernetes => kubernetes naive;
     Consul => consul;
     Dynamodb => dynamodb;
+}
+
+/// What the shared code may ask of a service's own options (its home's `Options`); each question's
+/// default is what options without it answer.
+pub(crate) trait OwnOptions {
+    /// Its tokens are IDs printed in hex, not counters.
+    fn token_in_hex(&self) -> bool {
+        false
+    }
 }
 
 /// A lock service's own part of the scenario format. Every method has a default, what a service

@@ -3,8 +3,14 @@
 //! redis, off by default. Its own fault: `at D: failover` (its async replica, `replica-lag` behind,
 //! takes over). Its clients may `renew`.
 
-use super::ServiceFormat;
+use super::{OwnOptions, ServiceFormat};
 use crate::scenario::ServiceSpec;
+
+/// No settings of its own beyond the shared ones.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options;
+
+impl OwnOptions for Options {}
 
 pub(crate) struct Redis;
 

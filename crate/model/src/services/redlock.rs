@@ -8,7 +8,7 @@
 //! `at D: restart n3`. (`timeout`, `jitter` and `persist` are read as shared settings, as they always
 //! were: another service ignores them.)
 
-use super::ServiceFormat;
+use super::{OwnOptions, ServiceFormat};
 use crate::error::Error;
 use crate::scenario::parser::Parser;
 use crate::scenario::ServiceSpec;
@@ -23,6 +23,12 @@ pub enum Persist {
     /// `appendfsync always`: every key survives.
     Always,
 }
+
+/// No settings of its own beyond the shared ones.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options;
+
+impl OwnOptions for Options {}
 
 pub(crate) struct Redlock;
 
