@@ -302,7 +302,7 @@ impl Injected {
     /// Node `nK` (from n1) of a service held by a quorum of nodes: its index.
     fn quorum_node(&self, name: &str) -> Result<usize, String> {
         let svc = &self.scenario.service;
-        if !crate::services::quorum(svc.kind) {
+        if !svc.kind.quorum() {
             return Err(format!(
                 "\"{name}\" names a lock node, which only {} scenarios have; this scenario's service is {}",
                 quorum_services(),
@@ -325,7 +325,7 @@ impl Injected {
         let [at, by] = want(keys, ["at", if back { "back" } else { "ahead" }])
             .map_err(|e| format!("{e} (a step goes back=R or ahead=R)"))?;
         let svc = &self.scenario.service;
-        let quorum = crate::services::quorum(svc.kind);
+        let quorum = svc.kind.quorum();
         let node = match target {
             "server" if quorum => {
                 return Err(format!(
@@ -342,7 +342,7 @@ impl Injected {
         };
         let sc = &mut self.scenario;
         if let Node::Server(_) = node {
-            if crate::services::quorum(sc.service.kind) && sc.service.node_clocks.is_empty() {
+            if sc.service.kind.quorum() && sc.service.node_clocks.is_empty() {
                 let every = vec![sc.service.clock.clone(); usize::from(sc.service.nodes)];
                 sc.service.node_clocks = Cow::Owned(every);
             }
@@ -377,9 +377,7 @@ impl Injected {
 
 /// The names of the services whose lock is held by a quorum of named nodes, for messages.
 fn quorum_services() -> String {
-    let quorum = ServiceKind::ALL
-        .into_iter()
-        .filter(|&k| crate::services::quorum(k));
+    let quorum = ServiceKind::ALL.into_iter().filter(|k| k.quorum());
     crate::text::join(quorum.map(ServiceKind::name), " or ")
 }
 

@@ -289,7 +289,7 @@ fn differences(sc: &Scenario, e: &crate::scenario::Expectation, o: &Outcome) -> 
     if let Some(grants) = &e.grants {
         // A quorum service: the clients that came to hold a majority; otherwise the lock service's
         // grants.
-        let got: Vec<u8> = if crate::services::quorum(sc.service.kind) {
+        let got: Vec<u8> = if sc.service.kind.quorum() {
             o.run.majorities.clone()
         } else {
             o.run.leases.iter().map(|l| l.client).collect()

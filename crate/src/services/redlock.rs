@@ -75,7 +75,6 @@ pub(crate) struct Redlock;
 
 impl LockService for Redlock {
     type State = State;
-    const QUORUM: bool = true;
 
     fn reset(state: &mut State, clients: usize) {
         state.reset(clients);

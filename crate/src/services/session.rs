@@ -16,8 +16,6 @@ pub(crate) struct Session;
 impl LockService for Session {
     /// Its state is the engine's lock server (`Engine::locks`) and the clients' `session_dead`.
     type State = ();
-    const POLLS_ONE_SERVER: bool = true;
-    const EXPIRES: bool = false;
 
     fn say(_sc: &Scenario, e: &TraceEvent, who: char) -> Option<Said> {
         say(e, who)

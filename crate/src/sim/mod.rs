@@ -90,7 +90,7 @@ pub struct Run {
     pub pauses: Vec<Span>,
     /// Writes held by the network (`tag` = value).
     pub held: Vec<Span>,
-    /// A quorum service (`LockService::QUORUM`): the clients that came to hold live keys on a
+    /// A quorum service (`ServiceKind::quorum`): the clients that came to hold live keys on a
     /// majority of nodes, in order (the truth the ideal guard follows).
     pub majorities: Vec<u8>,
     /// Time of the last event.
@@ -198,7 +198,7 @@ impl<'a> Ctx<'a> {
         naive: bool,
     ) -> Ctx<'a> {
         let svc = &sc.service;
-        let ttl = match crate::services::expires(svc.kind) {
+        let ttl = match svc.kind.expires() {
             true => svc.ttl.resolve(params),
             false => u64::MAX,
         };
@@ -342,7 +342,7 @@ impl Engine {
         let (sc, params) = (ctx.sc, ctx.params);
         self.reset(ctx, trace, seed);
         self.fast_now = fast;
-        if crate::services::quorum(sc.service.kind) {
+        if sc.service.kind.quorum() {
             // A floor of the TTL that only a quorum's validity uses: other services' paths stay the
             // same along a TTL axis between their own choices, so sweeps and searches fill those cells.
             self.floor(ctx.drift);
@@ -518,7 +518,7 @@ impl Engine {
     /// with wasm-opt inlining the rest) that V8 compiled its hot path into register spills; apart, the
     /// every-cell sweep runs about 5 % faster in wasm (issue 18, CHANGELOG.md).
     fn handle(&mut self, ctx: &Ctx, ev: Ev) {
-        let polls = crate::services::polls_one_server(ctx.service);
+        let polls = ctx.service.polls_one_server();
         match ev.tag {
             // The three events of a polling client's round (its retry, its request at the server, the
             // answer) go straight to their handlers: through the interpreter and the services'

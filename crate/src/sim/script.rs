@@ -309,12 +309,11 @@ impl Engine {
             return;
         }
         let every = every.resolve(ctx.params);
-        let skip =
-            if tries == 0 && self.skipping() && crate::services::polls_one_server(ctx.service) {
-                self.plan_skip(ctx, c, every)
-            } else {
-                None
-            };
+        let skip = if tries == 0 && self.skipping() && ctx.service.polls_one_server() {
+            self.plan_skip(ctx, c, every)
+        } else {
+            None
+        };
         match skip {
             Some(sk) => {
                 self.clients[usize::from(c)].tries += sk.polls as u32;

@@ -4,7 +4,7 @@
 //! without a renewal; its lock released, then closed for the lock-delay (15 s by default, the one a
 //! session gets, and at most 60 s); the key's LockIndex is the token.
 
-use super::{OwnOptions, ServiceFormat};
+use super::{Facts, OwnOptions, ServiceFormat};
 use crate::client::Dur;
 use crate::error::Error;
 use crate::scenario::parser::Parser;
@@ -18,6 +18,8 @@ pub struct Options;
 impl OwnOptions for Options {}
 
 pub(crate) struct Consul;
+
+impl Facts for Consul {}
 
 impl ServiceFormat for Consul {
     fn defaults(&self, svc: &mut ServiceSpec) {

@@ -4,7 +4,7 @@
 //! naive switch is etcd 3.4's lock, without the waiter check of 3.5 (`version=3.4` makes it the
 //! scenario's default).
 
-use super::{OwnOptions, ServiceFormat};
+use super::{Facts, OwnOptions, ServiceFormat};
 use crate::error::Error;
 use crate::scenario::parser::Parser;
 use crate::scenario::ServiceSpec;
@@ -41,6 +41,8 @@ impl OwnOptions for Options {
 }
 
 pub(crate) struct Etcd;
+
+impl Facts for Etcd {}
 
 impl ServiceFormat for Etcd {
     fn naive(&self) -> &'static str {

@@ -4,7 +4,7 @@
 //! more than `heartbeat`) at its next expiry check (every `check`, 1 s), releasing its lock; waiters
 //! queue on the server; the fence is the Raft commit index of the holder's lock call.
 
-use super::{OwnOptions, ServiceFormat};
+use super::{Facts, OwnOptions, ServiceFormat};
 use crate::client::Dur;
 use crate::error::Error;
 use crate::scenario::parser::Parser;
@@ -18,6 +18,8 @@ pub struct Options;
 impl OwnOptions for Options {}
 
 pub(crate) struct Hazelcast;
+
+impl Facts for Hazelcast {}
 
 impl ServiceFormat for Hazelcast {
     /// CPSubsystemConfig's defaults: session-time-to-live-seconds 300, session-heartbeat-

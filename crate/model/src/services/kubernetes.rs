@@ -6,7 +6,7 @@
 //! the deadline does not bound (`client-go=1.11` makes it the scenario's default); no token unless
 //! `tokens=transitions`; its API server is `n1` (`cut A n1` cuts a client off it).
 
-use super::{OwnOptions, ServiceFormat};
+use super::{Facts, OwnOptions, ServiceFormat};
 use crate::client::Dur;
 use crate::error::Error;
 use crate::scenario::parser::Parser;
@@ -37,6 +37,8 @@ impl Default for Options {
 impl OwnOptions for Options {}
 
 pub(crate) struct Kubernetes;
+
+impl Facts for Kubernetes {}
 
 impl ServiceFormat for Kubernetes {
     fn naive(&self) -> &'static str {

@@ -2,7 +2,7 @@
 //! [tokens=yes|no] [first-token=N]` — one lock server with leases on its own clock, fencing tokens on
 //! by default (`tokens=yes`). Its settings are all shared ones; its clients may `renew`.
 
-use super::{OwnOptions, ServiceFormat};
+use super::{Facts, OwnOptions, ServiceFormat};
 
 /// No settings of its own beyond the shared ones.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -11,6 +11,10 @@ pub struct Options;
 impl OwnOptions for Options {}
 
 pub(crate) struct Lease;
+
+impl Facts for Lease {
+    const POLLS_ONE_SERVER: bool = true;
+}
 
 impl ServiceFormat for Lease {
     fn token_words(&self) -> &'static [&'static str] {

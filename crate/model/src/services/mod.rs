@@ -44,6 +44,21 @@ macro_rules! services {
                 }
             }
 
+            /// A client polls one lock server ([`Facts::POLLS_ONE_SERVER`]).
+            pub const fn polls_one_server(self) -> bool {
+                match self { $( ServiceKind::$kind => <$module::$kind as Facts>::POLLS_ONE_SERVER, )* }
+            }
+
+            /// The lock is held by a quorum of nodes ([`Facts::QUORUM`]).
+            pub const fn quorum(self) -> bool {
+                match self { $( ServiceKind::$kind => <$module::$kind as Facts>::QUORUM, )* }
+            }
+
+            /// A hold ends by itself after a TTL ([`Facts::EXPIRES`]).
+            pub const fn expires(self) -> bool {
+                match self { $( ServiceKind::$kind => <$module::$kind as Facts>::EXPIRES, )* }
+            }
+
             /// Whether the naive switch means something for this service (what it means: its
             /// [`ServiceKind::naive_means`]). A plain match, which runs read; that the two agree
             /// is a test.
@@ -172,6 +187,23 @@ services! {
     Kubernetes => kubernetes naive;
     Consul => consul;
     Dynamodb => dynamodb;
+}
+
+/// What the engine, its sweeps and the search ask of a service beyond its format: facts, as constants
+/// its home sets where it differs from the default most services share (asked through
+/// [`ServiceKind`]'s methods of the same names, which fold to constants for a known kind).
+pub(crate) trait Facts {
+    /// A client asks one lock server and, when denied, asks it again after a while: the engine takes
+    /// such a client's requests and answers on a fast path, and sweeps may skip its denied retries.
+    const POLLS_ONE_SERVER: bool = false;
+
+    /// A client holds the lock when a majority of independent nodes granted it within its validity:
+    /// its grants are the majorities, injections may name its nodes, and its validity's drift
+    /// allowance is a floor of the TTL in a run's signature.
+    const QUORUM: bool = false;
+
+    /// A hold ends by itself after the TTL; `false` for a lock held by a session (no TTL).
+    const EXPIRES: bool = true;
 }
 
 /// What the shared code may ask of a service's own options (its home's `Options`); each question's

@@ -7,7 +7,7 @@
 //! is a try). No token: the connection's id is not a fence; `tokens=counter` is a counter row the
 //! holder increments under the lock. Its own fault: `at D: terminate A` (`KILL CONNECTION`).
 
-use super::{OwnOptions, ServiceFormat};
+use super::{Facts, OwnOptions, ServiceFormat};
 use crate::client::Dur;
 use crate::error::Error;
 use crate::scenario::parser::Parser;
@@ -21,6 +21,10 @@ pub struct Options;
 impl OwnOptions for Options {}
 
 pub(crate) struct Mysql;
+
+impl Facts for Mysql {
+    const EXPIRES: bool = false;
+}
 
 impl ServiceFormat for Mysql {
     fn defaults(&self, svc: &mut ServiceSpec) {

@@ -8,7 +8,7 @@
 //! `at D: restart n3`. (`timeout`, `jitter` and `persist` are read as shared settings, as they always
 //! were: another service ignores them.)
 
-use super::{OwnOptions, ServiceFormat};
+use super::{Facts, OwnOptions, ServiceFormat};
 use crate::error::Error;
 use crate::scenario::parser::Parser;
 use crate::scenario::ServiceSpec;
@@ -38,6 +38,10 @@ fn nodes(p: &mut Parser<'_>, v: &str) -> Result<u8, Error> {
         .ok()
         .filter(|n| (1..=7).contains(n) && n % 2 == 1)
         .ok_or_else(|| p.err("nodes must be 1, 3, 5 or 7"))
+}
+
+impl Facts for Redlock {
+    const QUORUM: bool = true;
 }
 
 impl ServiceFormat for Redlock {

@@ -4,7 +4,7 @@
 //! two thirds of the timeout without a reply, LOST a timeout later; its one server is `n1`
 //! (`cut A n1` cuts a client off it).
 
-use super::{OwnOptions, ServiceFormat};
+use super::{Facts, OwnOptions, ServiceFormat};
 use crate::client::Dur;
 use crate::error::Error;
 use crate::scenario::parser::Parser;
@@ -22,6 +22,8 @@ pub struct Options {
 impl OwnOptions for Options {}
 
 pub(crate) struct Zookeeper;
+
+impl Facts for Zookeeper {}
 
 impl ServiceFormat for Zookeeper {
     fn defaults(&self, svc: &mut ServiceSpec) {
