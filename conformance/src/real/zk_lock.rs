@@ -54,7 +54,8 @@ impl RealService for ZkLock {
                 "a ZooKeeper tick that is not whole ms, or a session timeout outside 2–20 ticks",
             );
         }
-        sc.service.tolerate_suspended.then_some(
+        let own = leaselab::scenario::own::Zookeeper::of(&sc.service);
+        own.tolerate_suspended.then_some(
             "Curator's SUSPENDED policy (the real client is ZooKeeper's own, not Curator)",
         )
     }
