@@ -19,6 +19,7 @@ mod etcd;
 mod mysql;
 mod mysql_probe;
 mod real;
+mod redis_server;
 mod servers;
 mod step1;
 mod zk;

@@ -15,7 +15,8 @@ use leaselab::scenario::{FaultAction, Scenario};
 
 use super::proxy::{Dir, Proxy};
 use super::record::Shared;
-use crate::servers::{Persistence, Redis, Res};
+use crate::redis_server::{Persistence, Redis};
+use crate::servers::Res;
 
 /// How long the replica may take to be in sync with the master before a run starts.
 const SYNC_WITHIN: Duration = Duration::from_secs(10);

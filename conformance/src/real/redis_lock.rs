@@ -22,7 +22,8 @@ use super::player::{Client, Held, Stop};
 use super::record::Shared;
 use super::service::{Attempt, Conn, LockServers, RealService};
 use super::{clock_env, us, ClockOf, Setup};
-use crate::servers::{connect_redis, Persistence, Redis, Res};
+use crate::redis_server::{connect_redis, Persistence, Redis};
+use crate::servers::Res;
 
 pub(super) const LOCK: &str = "leaselab:lock";
 pub(super) const FENCE: &str = "leaselab:fence";

@@ -19,7 +19,8 @@ use super::redlock_links::NodeLinks;
 use super::service::{Attempt, Conn, LockServers, RealService};
 use super::{clock_env, us, ClockOf, Setup};
 use crate::cases::{case, Case};
-use crate::servers::{connect_redis, Persistence, Redis, Res};
+use crate::redis_server::{connect_redis, Persistence, Redis};
+use crate::servers::Res;
 
 /// Redlock over five redis-servers.
 pub struct Redlock;
