@@ -1,6 +1,7 @@
 //! redis-server instances on loopback ports, each with its own directory (for its append-only file)
 //! and, when a scenario steps its wall clock, its own clock (real/wallclock.rs): the redis lease's
-//! server and Redlock's nodes. A child process owned by a guard whose `Drop` stops it.
+//! server, and the nodes of a lock over several (real/redlock_lock.rs). A child process owned by a
+//! guard whose `Drop` stops it.
 
 use std::ffi::OsString;
 use std::fs;

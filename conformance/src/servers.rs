@@ -1,7 +1,7 @@
 //! Throwaway servers on loopback ports: the PostgreSQL cluster of the storage (initdb into the work
 //! directory, run as an unprivileged user when we are root, since initdb refuses root), and what every
 //! server of the suite shares (a free port, a bounded wait for its start, an account, a log's tail).
-//! Each service's own server is in a file of its own (redis_server.rs, etcd.rs, zk.rs, mysql.rs).
+//! Each service's own server is in a file named for the service (redis_server.rs, for one).
 //! Each server is a child process owned by a guard whose `Drop` stops it, so they go away on success,
 //! on failure and on a panic. Every wait here is bounded.
 
