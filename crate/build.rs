@@ -106,8 +106,8 @@ fn opt_list(v: &Option<std::borrow::Cow<'static, [u8]>>) -> String {
     }
 }
 
-/// A service's own options as Rust: `Own::Etcd(own::Etcd { token: Revision })` from their Debug form,
-/// `Etcd(Options { token: Revision })` (each home's `Options`, named by its kind in `own`).
+/// A service's own options as Rust: `Own::KIND(own::KIND { field: value, … })` from their Debug
+/// form, `KIND(Options { field: value, … })` (each home's `Options`, named by its kind in `own`).
 fn own(o: &scenario::Own) -> String {
     let debug = format!("{o:?}");
     let (kind, rest) = debug

@@ -9,7 +9,7 @@ use std::any::Any;
 use std::time::{Duration, Instant, SystemTime};
 
 use leaselab::scenario::{FaultAction, Persist, Scenario, ServiceKind, ServiceSpec};
-use leaselab::services::backoff_share_us;
+use leaselab::services::redlock::backoff_share_us;
 use leaselab::store::Policy;
 
 use super::player::{Client, Held, Stop};

@@ -51,9 +51,6 @@ registry! {
     Mysql => mysql::Mysql if feature = "mysql";
 }
 
-#[cfg(feature = "redlock")]
-pub use redlock::backoff_share_us;
-
 /// An error for a scenario whose service this build leaves out (never a run on the wrong service).
 pub fn check_built_in(sc: &Scenario) -> Result<(), crate::error::Error> {
     if built_in(sc.service.kind) {

@@ -10,7 +10,9 @@ macro_rules! registry {
     (@core) => { true };
     (@core $cfg:meta) => { false };
     ($( $kind:ident => $module:ident :: $ty:ident $(if $cfg:meta)? ; )*) => {
-        $( $(#[cfg($cfg)])? mod $module; )*
+        // Public, for what a service offers beyond the engine (the conformance suite's client of a
+        // service may take a helper from its home).
+        $( $(#[cfg($cfg)])? pub mod $module; )*
 
         /// Whether `kind` is in the core engine, which every build has (the page's first wasm is
         /// only that).

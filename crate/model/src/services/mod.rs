@@ -125,7 +125,7 @@ macro_rules! services {
             $( #[doc = concat!("`service: ", stringify!($module), "`'s.")] $kind($module::Options), )*
         }
 
-        /// Each service's options type under its kind's name (`own::Kubernetes`), for the engine's
+        /// Each service's options type under its kind's name (`own::KIND`), for the engine's
         /// service files and the build script.
         pub mod own {
             $( pub use super::$module::Options as $kind; )*
