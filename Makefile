@@ -6,7 +6,7 @@ PORT ?= 8000
 FUZZ_SECONDS ?= 15
 export PATH := $(HOME)/.cargo/bin:$(PATH)
 
-.PHONY: run test dist package bench fuzz test-rust test-wasm test-unit test-e2e test-engines size size-services conformance test-recipes
+.PHONY: run test dist package bench fuzz test-rust test-wasm test-unit test-e2e test-engines size size-services service-names conformance test-recipes
 
 ## make run — build the lab and serve it on http://127.0.0.1:$(PORT)/ (loopback only)
 run: dist
@@ -84,6 +84,10 @@ size:
 size-services:
 	bash tools/setup.sh web
 	bash tools/service-sizes.sh
+
+## make service-names — issue 37's measure: lines naming each lock service outside its own files (want at most 6)
+service-names:
+	python3 tools/service-names.py
 
 ## make bench — benchmarks that print figures (not pass/fail): native core, sweep, search, page; then the page as
 ## a reader's browser loads it (page_kib, phone_verdict_ms, phone_docs_verdict_ms: www/tests/phone-bench.mjs)

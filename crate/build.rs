@@ -106,6 +106,16 @@ fn opt_list(v: &Option<std::borrow::Cow<'static, [u8]>>) -> String {
     }
 }
 
+/// A service's own options as Rust: `Own::Etcd(own::Etcd { token: Revision })` from their Debug form,
+/// `Etcd(Options { token: Revision })` (each home's `Options`, named by its kind in `own`).
+fn own(o: &scenario::Own) -> String {
+    let debug = format!("{o:?}");
+    let (kind, rest) = debug
+        .split_once("(Options")
+        .expect("an Own's Debug form is KIND(Options…)");
+    format!("Own::{kind}(own::{kind}{rest}")
+}
+
 /// One scenario as a `static`: all borrowed data, no code runs to build it.
 fn emit(out: &mut String, n: usize, sc: &scenario::Scenario) {
     let _ = writeln!(out, "const SC{n}: Scenario = Scenario {{");
@@ -139,11 +149,10 @@ fn emit(out: &mut String, n: usize, sc: &scenario::Scenario) {
     let _ = writeln!(
         out,
         "  service: ServiceSpec {{ kind: ServiceKind::{:?}, idle: {:?}, ttl: {:?}, lock_delay: {:?}, tokens: {}, lock_latency: {:?}, store_latency: {:?}, clock: {}, \
-         nodes: {}, node_clocks: Cow::Borrowed(&[{}]), timeout: {:?}, jitter: {:?}, persist: Persist::{:?}, replica_lag: {:?}, first_token: {}, keepalive: {:?}, etcd_token: EtcdToken::{:?}, tick: {:?}, tolerate_suspended: {}, naive_default: {}, renew_deadline: {:?}, retry_period: {:?}, request_timeout: {:?} }},",
+         nodes: {}, node_clocks: Cow::Borrowed(&[{}]), timeout: {:?}, jitter: {:?}, persist: Persist::{:?}, replica_lag: {:?}, first_token: {}, keepalive: {:?}, tick: {:?}, naive_default: {}, own: {} }},",
         v.kind, v.idle, v.ttl, v.lock_delay, v.tokens, v.lock_latency, v.store_latency, clock(&v.clock),
         v.nodes, node_clocks.join(", "), v.timeout, v.jitter, v.persist, v.replica_lag, v.first_token,
-        v.keepalive, v.etcd_token, v.tick, v.tolerate_suspended, v.naive_default,
-        v.renew_deadline, v.retry_period, v.request_timeout
+        v.keepalive, v.tick, v.naive_default, own(&v.own)
     );
     let _ = writeln!(out, "  balance: {},", sc.balance);
     let _ = writeln!(out, "  clients: Cow::Borrowed(&[");

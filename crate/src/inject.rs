@@ -9,10 +9,10 @@
 //! |---|---|
 //! | `freeze:B,at=R,for=R` — B freezes at true time `at` for `for` | `freeze_B_at`, `freeze_B_for` |
 //! | `delay:B-store,by=R` — B's writes are held `by` on their way to the storage | `delay_B_store` |
-//! | `delay:B-n2,by=R` — B's link to Redlock node n2 takes `by` each way | `delay_B_n2` |
+//! | `delay:B-n2,by=R` — B's link to lock node n2 (of a quorum service) takes `by` each way | `delay_B_n2` |
 //! | `delay:lock,by=R` / `delay:store,by=R` — every client's link to the lock service / storage | `delay_lock` / `delay_store` |
 //! | `step:B,at=R,back=R` (or `ahead=R`) — B's clock jumps at true time `at` | `step_B_at`, `step_B_back` |
-//! | `step:server,…` (the lock server), `step:n3,…` (Redlock node n3) | `step_server_at`, … |
+//! | `step:server,…` (the lock server), `step:n3,…` (a quorum service's node n3) | `step_server_at`, … |
 //!
 //! DESIGN: a freeze and a delay become the scenario's own `Dur::Param`s, so the engine runs them
 //! unchanged. A clock's steps are literals in the model, so an injected step is written into the
@@ -26,7 +26,7 @@ use std::borrow::Cow;
 use crate::client::{Dur, Op};
 use crate::clock::Clock;
 use crate::error::Error;
-use crate::scenario::{Fault, FaultAction, ParamSpec, Scenario, PARAMS_MAX};
+use crate::scenario::{Fault, FaultAction, ParamSpec, Scenario, ServiceKind, PARAMS_MAX};
 use crate::search::Dim;
 use crate::time::{parse_duration, DURATION_US_MAX};
 
@@ -77,7 +77,7 @@ pub struct ParamStep {
     back: bool,
 }
 
-/// A node with a clock: a client, or lock server `k` (Redlock's node `k`, else 0).
+/// A node with a clock: a client, or lock server `k` (a quorum service's node `k`, else 0).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Node {
     Client(usize),
@@ -286,7 +286,7 @@ impl Injected {
             }
             Some((client, node)) if node.starts_with('n') => {
                 let c = self.client(client)?;
-                let k = self.redlock_node(node)?;
+                let k = self.quorum_node(node)?;
                 let p = Dur::Param(self.param(name, by, en, bn)? as u8);
                 let links = self.scenario.clients.to_mut()[c].links.to_mut();
                 links.retain(|l| usize::from(l.0) != k);
@@ -294,17 +294,18 @@ impl Injected {
                 Ok(())
             }
             _ => Err(format!(
-                "unknown link \"{target}\"; expected CLIENT-store, CLIENT-nK (Redlock), lock or store"
+                "unknown link \"{target}\"; expected CLIENT-store, CLIENT-nK (a quorum service's node), lock or store"
             )),
         }
     }
 
-    /// Node `nK` (from n1) of a service held by a quorum of nodes (Redlock's): its index.
-    fn redlock_node(&self, name: &str) -> Result<usize, String> {
+    /// Node `nK` (from n1) of a service held by a quorum of nodes: its index.
+    fn quorum_node(&self, name: &str) -> Result<usize, String> {
         let svc = &self.scenario.service;
-        if !crate::services::quorum(svc.kind) {
+        if !svc.kind.quorum() {
             return Err(format!(
-                "\"{name}\" names a Redlock node; this scenario's service is {}",
+                "\"{name}\" names a lock node, which only {} scenarios have; this scenario's service is {}",
+                quorum_services(),
                 svc.kind.name()
             ));
         }
@@ -323,19 +324,25 @@ impl Injected {
         let back = keys.iter().any(|(k, _)| *k == "back");
         let [at, by] = want(keys, ["at", if back { "back" } else { "ahead" }])
             .map_err(|e| format!("{e} (a step goes back=R or ahead=R)"))?;
-        let redlock = crate::services::quorum(self.scenario.service.kind);
+        let svc = &self.scenario.service;
+        let quorum = svc.kind.quorum();
         let node = match target {
-            "server" if redlock => return Err("Redlock has nodes n1…: step one of them".into()),
+            "server" if quorum => {
+                return Err(format!(
+                    "{} has nodes n1…: step one of them",
+                    svc.kind.name()
+                ))
+            }
             "server" => Node::Server(0),
-            t if t.starts_with('n') && t.len() > 1 => Node::Server(self.redlock_node(t)?),
+            t if t.starts_with('n') && t.len() > 1 => Node::Server(self.quorum_node(t)?),
             t => Node::Client(
                 self.client(t)
-                    .map_err(|e| format!("{e}; or server, or a Redlock node n1…"))?,
+                    .map_err(|e| format!("{e}; or server, or a quorum service's node n1…"))?,
             ),
         };
         let sc = &mut self.scenario;
         if let Node::Server(_) = node {
-            if crate::services::quorum(sc.service.kind) && sc.service.node_clocks.is_empty() {
+            if sc.service.kind.quorum() && sc.service.node_clocks.is_empty() {
                 let every = vec![sc.service.clock.clone(); usize::from(sc.service.nodes)];
                 sc.service.node_clocks = Cow::Owned(every);
             }
@@ -368,7 +375,13 @@ impl Injected {
     }
 }
 
-/// The clock of `node` in `sc`: a client's, the lock server's, or Redlock node `k`'s.
+/// The names of the services whose lock is held by a quorum of named nodes, for messages.
+fn quorum_services() -> String {
+    let quorum = ServiceKind::ALL.into_iter().filter(|k| k.quorum());
+    crate::text::join(quorum.map(ServiceKind::name), " or ")
+}
+
+/// The clock of `node` in `sc`: a client's, the lock server's, or a quorum service's node `k`'s.
 fn clock_of(sc: &mut Scenario, node: Node) -> &mut Clock {
     match node {
         Node::Client(i) => &mut sc.clients.to_mut()[i].clock,

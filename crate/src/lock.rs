@@ -2,7 +2,7 @@
 //!
 //! `lease`: a grant is live on `[granted_at, granted_at + ttl)` of the service's clock; acquire is denied
 //! while a live lease exists; release and renew are checked against the grant's unique lock value;
-//! fencing tokens start at 1 and grow by one per grant. An optional lock-delay (Chubby, Consul) keeps the
+//! fencing tokens start at 1 and grow by one per grant. An optional lock-delay (Chubby's, and the services that copied it) keeps the
 //! lock ungrantable for a while after a lease ends without a release.
 //!
 //! `session` (a PostgreSQL advisory lock) is the same service with an unbounded TTL: the lock is held
@@ -15,7 +15,7 @@ use crate::time::SimTime;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LeaseRecord {
     pub client: u8,
-    /// Which lock server (Redlock node; 0 for a single service).
+    /// Which lock server (a quorum service's node; 0 for a single server).
     pub node: u8,
     pub token: u64,
     pub lock_value: u64,
@@ -50,7 +50,7 @@ pub struct LeaseService {
     pub lock_delay_us: u64,
     /// Whether grants carry fencing tokens (a counter). Off for services that hand out only random values.
     pub tokens: bool,
-    /// Which lock server this is (Redlock node index).
+    /// Which lock server this is (a quorum service's node index).
     pub node: u8,
     /// Down after a crash, until it restarts: requests to it are lost.
     pub up: bool,
@@ -149,7 +149,7 @@ impl LeaseService {
         self.live(now).is_some_and(|l| l.client == client)
     }
 
-    /// `SET key value NX PX ttl`: grants when free. `value` is the client's own random value (Redlock);
+    /// `SET key value NX PX ttl`: grants when free. `value` is the client's own random value (a quorum client's);
     /// `None` lets the service make one up (a lease service's unique lock value).
     // Inline: returned through memory, a `Grant` was written a byte at a time and then copied into the
     // mailbox a word at a time, a store-forwarding stall on every lock request in the wasm.

@@ -16,7 +16,7 @@ pub struct Outcome<'s> {
     pub policy: Policy,
     pub params: Vec<u64>,
     pub retries: u32,
-    /// Redlock clients were naive (trusted a majority without checking the validity).
+    /// The naive switch was on (for a service that has one).
     pub naive: bool,
     pub run: Run,
     /// The final balance of the same schedule under the ideal guard (knows the lock service's truth).
@@ -287,9 +287,9 @@ fn differences(sc: &Scenario, e: &crate::scenario::Expectation, o: &Outcome) -> 
         differ("rejected", names(sc, &got), names(sc, rej));
     }
     if let Some(grants) = &e.grants {
-        // A quorum (Redlock): the clients that came to hold a majority; otherwise the lock service's
+        // A quorum service: the clients that came to hold a majority; otherwise the lock service's
         // grants.
-        let got: Vec<u8> = if crate::services::quorum(sc.service.kind) {
+        let got: Vec<u8> = if sc.service.kind.quorum() {
             o.run.majorities.clone()
         } else {
             o.run.leases.iter().map(|l| l.client).collect()

@@ -13,7 +13,7 @@ pub struct TraceEvent {
     pub t: SimTime,
     /// The client it concerns (for a fault, the client it hits; 0 for a lock server's own event).
     pub client: u8,
-    /// The lock server an event of the lock lane happened on (Redlock node index; 0 otherwise).
+    /// The lock server an event of the lock lane happened on (a quorum service's node index; 0 otherwise).
     pub node: u8,
     pub what: What,
 }
@@ -45,7 +45,7 @@ impl SessionEnd {
     }
 }
 
-/// Curator's connection states, as a client of ZooKeeper sees them.
+/// A client's connection states, as a client library reports them (e.g. SUSPENDED, LOST).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Connection {
     /// No reply from the server for two thirds of the session timeout.
@@ -133,7 +133,7 @@ pub enum What {
     GaveUp,
     /// Client: finished its script.
     Done,
-    /// Client (Redlock): counted a round's replies. `acquired`: it holds the lock (a majority, and
+    /// Client (of a quorum service): counted a round's replies. `acquired`: it holds the lock (a majority, and
     /// validity left unless naive); otherwise it unlocks every node and backs off. `validity_us` is
     /// negative only when the client is frozen or naive.
     Round {
@@ -149,18 +149,19 @@ pub enum What {
     Failover { grants_lost: u64 },
     /// Network: the links between the client and `nodes` (bit mask) went down, or came back.
     Partition { cut: bool, nodes: u8 },
-    /// Lock service (etcd): the client's lease `lease` was granted, live until `lease_end` unless kept
+    /// Lock service: the client's lease (or session) `lease` was granted, live until `lease_end` unless kept
     /// alive.
     LeaseGranted { lease: u64, lease_end: SimTime },
-    /// Lock service (etcd): the client's key has create revision `rev` and waits behind `behind`'s.
+    /// Lock service: the client's entry has order `rev` (a revision, a sequence number, a commit
+    /// index) and waits behind `behind`'s.
     Queued { rev: u64, behind: Option<u8> },
-    /// Lock service (etcd): a keepalive arrived: the lease now lives until `lease_end`, or (`None`)
+    /// Lock service: a keepalive (ping, heartbeat, renewal) arrived: the lease now lives until `lease_end`, or (`None`)
     /// it had already expired.
     KeepAlive { lease_end: Option<SimTime> },
-    /// Lock service (etcd 3.4): a waiter whose lease expired while it waited is told it holds the lock
-    /// (its key is gone; the lock is not its).
+    /// Lock service (naive: a server without the check): a waiter whose lease expired while it waited
+    /// is told it holds the lock (its entry is gone; the lock is not its).
     StaleGrant { token: u64 },
-    /// Client (ZooKeeper, Curator): its connection state changed.
+    /// Client: its connection state changed (as its client library reports it).
     Connection { state: Connection },
 }
 

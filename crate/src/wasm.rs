@@ -194,8 +194,8 @@ impl Simulation {
         Ok(())
     }
 
-    /// The naive switch: Redlock clients trust a majority of OKs without checking the validity left;
-    /// etcd's lock returns without checking that the waiter's key still exists (etcd 3.4). Ignored by
+    /// The naive switch: the scenario's service without its check (what that is, each service's
+    /// home says: `leaselab run --help` lists them). Ignored by
     /// scenarios of other services.
     #[wasm_bindgen(js_name = setNaive)]
     pub fn set_naive(&mut self, naive: bool) {

@@ -290,7 +290,10 @@ fn bad_injections() {
     search("freeze:A,at=0..1s:0,for=1s", &["freeze_A_at", "step"]);
     search("freeze:A,at=0..1x:1ms,for=1s", &["at:", "\"1x\""]);
     search("freeze:A,at=0..1s,for=1s", &["FROM..TO:STEP"]);
-    search("delay:A-n1,by=1s", &["Redlock node", "lease"]);
+    search(
+        "delay:A-n1,by=1s",
+        &["names a lock node", "redlock", "lease"],
+    );
     search(
         "delay:A-moon,by=1s",
         &["unknown link \"A-moon\"", "CLIENT-store"],

@@ -4,7 +4,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use leaselab::outcome::{lost_update, summarize};
-use leaselab::scenario::{EtcdToken, ServiceKind};
+use leaselab::scenario::ServiceKind;
 use leaselab::sweep::{sweep, Axis};
 use leaselab::time::{parse_duration, MS};
 use leaselab::trace::What;
@@ -94,7 +94,7 @@ proptest! {
             // DynamoDB's RVNs are random GUIDs (32 bits here): no order, never 0, a new one per put.
             prop_assert!(granted.iter().all(|&t| t > 0 && t <= u64::from(u32::MAX)), "{:?}", granted);
             prop_assert!(granted.windows(2).all(|w| w[0] != w[1]), "{:?}", granted);
-        } else if sc.service.tokens && sc.service.etcd_token == EtcdToken::LeaseId {
+        } else if sc.service.tokens && sc.service.own.token_in_hex() {
             // contrib/lock's lease IDs: one per lease, so a client that locks twice on one lease repeats it.
             prop_assert!(granted.windows(2).all(|w| w[0] <= w[1]), "{:?}", granted);
         } else if sc.service.tokens {

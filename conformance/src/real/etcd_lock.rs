@@ -87,7 +87,7 @@ impl Client<'_> {
         };
         let rev = etcd::create_revision(e.port, &key)?;
         e.key = Some(key);
-        let token = match svc.etcd_token {
+        let token = match leaselab::scenario::own::Etcd::of(svc).token {
             leaselab::scenario::EtcdToken::Revision => rev,
             leaselab::scenario::EtcdToken::LeaseId => Some(lease),
         };

@@ -261,7 +261,7 @@ pub fn supported(sc: &Scenario, setup: &Setup) -> Res<()> {
                 "a ZooKeeper tick that is not whole ms, or a session timeout outside 2–20 ticks",
             );
         }
-        if svc.tolerate_suspended {
+        if leaselab::scenario::own::Zookeeper::of(svc).tolerate_suspended {
             return no(
                 "Curator's SUSPENDED policy (the real client is ZooKeeper's own, not Curator)",
             );

@@ -64,15 +64,15 @@ pub struct ClientSpec {
     pub start: Dur,
     pub ops: crate::scenario::List<Op>,
     pub clock: Clock,
-    /// The Redlock nodes it can reach (bit mask): a partition cuts the others.
+    /// The lock nodes it can reach (bit mask): a partition cuts the others.
     pub reach: u8,
-    /// One-way latency of its links to particular Redlock nodes `(node, latency)`; other links use the
+    /// One-way latency of its links to particular lock nodes `(node, latency)`; other links use the
     /// service's `lock-latency`.
     pub links: crate::scenario::List<(u8, Dur)>,
 }
 
 impl ClientSpec {
-    /// The one-way latency between this client and Redlock node `k`.
+    /// The one-way latency between this client and lock node `k`.
     pub fn link(&self, k: u8, default_us: u64, params: &[u64]) -> u64 {
         self.links
             .iter()

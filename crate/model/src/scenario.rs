@@ -33,10 +33,10 @@
 //! million), `step=-200ms@100ms` (at true 100 ms its reading jumps back 200 ms), `monotonic` (ignores
 //! steps). The lock server's clock likewise in the service line: `server-step=+300ms@50ms`,
 //! `server-monotonic`.
-//! Faults: `at D: terminate A` (an admin ends A's database session or connection; needs `service:
-//! session` or `service: mysql`),
+//! Faults: `at D: terminate A` (an admin ends A's database session or connection; needs a service
+//! whose home has it),
 //! `at D: pause A D2` (A freezes for D2 wherever it is in its script, replies in flight included),
-//! `at D: crash n3 [restart D2]` (a Redlock node crashes, keeping what its persistence saved, and
+//! `at D: crash n3 [restart D2]` (a node of a service with several crashes, keeping what its persistence saved, and
 //! restarts D2 later by its own clock), `at D: restart n3`, `at D: failover` (a single redis's async
 //! replica takes over), `at D: cut A n1,n2` / `at D: heal A n1,n2` (a partition between A and nodes).
 //! Services: `service: NAME [key=value …]`; each service's own settings, defaults and checks are
@@ -49,8 +49,8 @@
 //! `client A latency=n1:1ms,n2:3ms: …` (others: `lock-latency`).
 //! `read via session` / `write N via session`: the access goes through the session holding the lock.
 //! Expectation flags after the policy: `+retry` (a refused client starts over, up to 3 times),
-//! `+naive` / `-naive` (the naive switch on / off, whatever the scenario's default: Redlock clients trust
-//! a majority of OKs without checking the validity; etcd's lock is 3.4's), `NAME=D` overrides.
+//! `+naive` / `-naive` (the naive switch on / off, whatever the scenario's default; what it does is each
+//! service's, said in its home), `NAME=D` overrides.
 //! Expectation keys: `grants=A,B` (who was granted the lock, in order), `final=N`, `expected=N` (the ideal guard's final), `lost=A|B|none` (whose acknowledged update is missing),
 //! `rejected=A,B|none` (whose writes the storage refused), `stale=yes|no` (a stale write was accepted),
 //! `locked-out=A|none` (whose write the storage refused while it held the lock by right).
@@ -75,7 +75,7 @@ use crate::time::MS;
 
 pub use crate::services::etcd::EtcdToken;
 pub use crate::services::redlock::Persist;
-pub use crate::services::ServiceKind;
+pub use crate::services::{naive_meanings, naive_services, own, Own, ServiceKind};
 /// Text in a scenario: borrowed from the binary for the compiled catalogue, owned when parsed.
 pub type Text = Cow<'static, str>;
 /// A list in a scenario, likewise: the compiled catalogue is a `static`, with no constructor code.
@@ -150,45 +150,32 @@ pub struct ServiceSpec {
     pub store_latency: Dur,
     /// The lock server's clock: leases expire when it says so (redis: the wall clock).
     pub clock: Clock,
-    /// How many lock servers: 1, or Redlock's N.
+    /// How many lock servers: 1, or a quorum service's N.
     pub nodes: u8,
-    /// Each node's own clock (Redlock), when they differ from `clock`.
+    /// Each node's own clock, when they differ from `clock`.
     pub node_clocks: List<Clock>,
-    /// Redlock: how long a client waits for the nodes' replies before it counts them. DynamoDB:
-    /// `additionalTimeToWaitForLock`, how long beyond the lease duration an acquire call keeps
-    /// polling before it gives up (1 s by default: the client's `DEFAULT_BUFFER_MS`).
+    /// A client's deadline for an acquire: how long it waits for a round's replies before it counts
+    /// them, or how long beyond the lease it keeps polling before it gives up (the service's home says
+    /// which, and its default).
     pub timeout: Dur,
-    /// Redlock: the retry delay after a failed attempt is `every` plus a seeded random share of this.
+    /// The retry delay after a failed attempt is `every` plus a seeded random share of this.
     pub jitter: Dur,
     pub persist: Persist,
     /// Redis: how far the async replica lags behind the master.
     pub replica_lag: Dur,
     /// The first fencing token (Kafka-style epochs need not start at 1).
     pub first_token: u64,
-    /// etcd: how often a client sends a keepalive for its lease (`Lit(0)`: a third of the TTL, as
-    /// etcd's Go client does). Hazelcast: the CP session heartbeat interval. DynamoDB: the heartbeat
-    /// period (5 s by default; `Lit(0)`: no heartbeat thread).
+    /// How often a client renews its lease or session (a keepalive, a heartbeat); what `Lit(0)`
+    /// means and the default are the service's (its home).
     pub keepalive: Dur,
-    /// etcd: what the holder's token is.
-    pub etcd_token: EtcdToken,
-    /// ZooKeeper: the server's tickTime; a session expires at the first tick after its timeout
-    /// (`Lit(0)`: exactly at the timeout). Hazelcast: the period of the CP group's expired-session
-    /// check (a session closes at the first check at or after its expiration time).
+    /// The period of the server's expiry check (a tickTime): a session expires at the first check at
+    /// or after its timeout (`Lit(0)`: exactly at the timeout; the rounding is the service's).
     pub tick: Dur,
-    /// The naive switch's setting when a run does not say: on for an etcd whose lock is 3.4's
-    /// (`version=3.4`: what Debian ships), off otherwise.
+    /// The naive switch's setting when a run does not say: on where the service line names a
+    /// version without the check, off otherwise.
     pub naive_default: bool,
-    /// ZooKeeper: the client keeps acting on its lock while Curator's connection state is SUSPENDED
-    /// (SessionConnectionStateErrorPolicy) instead of treating SUSPENDED as losing it (the default).
-    pub tolerate_suspended: bool,
-    /// Kubernetes: client-go's RenewDeadline, how long the leader keeps trying to renew before it
-    /// stops leading (the lease duration, LeaseDuration, is `ttl`).
-    pub renew_deadline: Dur,
-    /// Kubernetes: client-go's RetryPeriod, how often a candidate tries to acquire and the leader
-    /// renews.
-    pub retry_period: Dur,
-    /// Kubernetes: how long a request the API server does not answer takes to fail.
-    pub request_timeout: Dur,
+    /// The settings only the scenario's service reads, typed in its home.
+    pub own: Own,
 }
 
 impl ServiceSpec {
@@ -202,7 +189,8 @@ impl ServiceSpec {
         self.nodes / 2 + 1
     }
 
-    /// Redlock's clock-drift allowance: 1 % of the TTL plus 2 ms (Redis docs).
+    /// A quorum client's clock-drift allowance: 1 % of the TTL plus 2 ms (Redis docs, "Distributed
+    /// Locks with Redis").
     pub fn drift(ttl_us: u64) -> u64 {
         ttl_us / 100 + 2 * MS
     }

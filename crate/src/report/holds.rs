@@ -8,8 +8,8 @@ use crate::time::SimTime;
 use crate::trace::{Kind, TraceEvent, What, WriteRecord};
 
 /// The end of the writer's hold on the lock that covered (or should have covered) write `w`: with one
-/// lock server, the end of its latest lease granted by the time the write landed; with Redlock, when
-/// the keys of its latest acquisition dropped below a majority. `None` when it never held the lock, or
+/// lock server, the end of its latest lease granted by the time the write landed; with a quorum service's nodes,
+/// when the keys of its latest acquisition dropped below a majority. `None` when it never held the lock, or
 /// still holds it at the end of the run (a session lock).
 pub fn held_until(o: &Outcome, w: &WriteRecord) -> Option<SimTime> {
     if o.scenario.service.nodes > 1 {
@@ -20,7 +20,7 @@ pub fn held_until(o: &Outcome, w: &WriteRecord) -> Option<SimTime> {
     (lease.ends_at <= o.run.end).then_some(lease.ends_at)
 }
 
-/// Redlock: the client's keys from the round it acquired with (granted between its requests and its
+/// A quorum service: the client's keys from the round it acquired with (granted between its requests and its
 /// count) keep it a majority holder until all but `quorum − 1` of them have ended.
 fn majority_until(o: &Outcome, w: &WriteRecord) -> Option<SimTime> {
     let mine = |e: &&TraceEvent| e.client == w.client && e.t <= w.t;

@@ -47,7 +47,7 @@ fn intro(out: &mut String) {
          `crate/tests/scenarios.rs`, and regenerate this page:\n\n\
          ```sh\n{SCENARIOS_COMMAND}\n```\n\n\
          In the expectation tables, *flags* are `+retry` (a refused client starts over, up to 3 times), \
-         `+naive`\n(Redlock clients trust a majority of OKs without checking the validity) and parameter \
+         `+naive`\n(the naive switch on: what it does to each service, `leaselab run --help` says) and parameter \
          overrides;\n*final* is the balance at the end, *expected* the ideal guard's final balance, *lost* \
          whose acknowledged\nupdate is missing, *rejected* whose writes the storage refused, *stale* whether \
          a stale write was\naccepted, *grants* who was granted the lock, in order (see [the model](model.md#outcome)). \

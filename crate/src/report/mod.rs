@@ -41,13 +41,13 @@ fn service_name(sc: &Scenario) -> &'static str {
     sc.service.kind.name()
 }
 
-/// ` tok=N` where the service hands out tokens; nothing where it does not (redis, redlock, sessions).
+/// ` tok=N` where the service hands out tokens; nothing where it does not.
 fn tok(sc: &Scenario, token: u64) -> String {
-    match (sc.service.tokens, sc.service.etcd_token) {
+    match (sc.service.tokens, sc.service.own.token_in_hex()) {
         (false, _) => String::new(),
-        // etcd's contrib/lock fences with the lease ID, which etcd prints in hex.
-        (true, crate::scenario::EtcdToken::LeaseId) => format!(" version={token:x}"),
-        (true, crate::scenario::EtcdToken::Revision) => format!(" tok={token}"),
+        // An ID as the token (a lease's): the service prints its IDs in hex.
+        (true, true) => format!(" version={token:x}"),
+        (true, false) => format!(" tok={token}"),
     }
 }
 

@@ -1,5 +1,5 @@
 //! The run as one JSON object (`leaselab run --json`, the page's data; `docs/run-json.md` lists every
-//! field), written section by section: the header, the Redlock topology, writes, leases, the drawn
+//! field), written section by section: the header, a quorum service's topology, writes, leases, the drawn
 //! intervals, and the events with each kind's own fields.
 
 use super::json::Json;
@@ -106,7 +106,7 @@ fn diagram(j: &mut Json, sc: &Scenario) {
     j.end_obj();
 }
 
-/// Redlock: how many nodes make a majority, the drift allowance a client subtracts from its validity,
+/// A quorum service: how many nodes make a majority, the drift allowance a client subtracts from its validity,
 /// each node's clock, and the nodes each client can reach (a partition, when not all).
 fn topology(j: &mut Json, o: &Outcome, sc: &Scenario) {
     j.key("quorum").int(i64::from(sc.service.quorum()));
@@ -291,12 +291,12 @@ fn lock_fields(j: &mut Json, what: What, sc: &Scenario) {
             j.end_arr();
         }
         What::ServerClockStep { by_us } => clock_step(j, by_us),
-        _ => etcd_fields(j, what, sc),
+        _ => session_fields(j, what, sc),
     }
 }
 
-/// The fields of etcd's own lock-lane events.
-fn etcd_fields(j: &mut Json, what: What, sc: &Scenario) {
+/// The fields of the session services' own lock-lane events (leases, queues, keepalives).
+fn session_fields(j: &mut Json, what: What, sc: &Scenario) {
     match what {
         What::LeaseGranted { lease, lease_end } => {
             j.key("lease").int(lease as i64);

@@ -189,7 +189,7 @@ impl Scribe<'_> {
             return;
         };
         if left >= i64::MAX / 2 {
-            // A lock without a TTL (a session's, ZooKeeper's): no end by the client's own reckoning.
+            // A lock without a TTL (a session's): no end by the client's own reckoning.
             self.lines.push(format!(
                 "{who}: check: it still holds the lock, with no end in sight → go on"
             ));

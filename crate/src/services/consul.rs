@@ -117,33 +117,6 @@ pub(super) const DIAGRAM: super::Diagram = {
 #[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Serve<Consul> for Engine {
     fn on_event(&mut self, ctx: &Ctx, ev: Ev) {
-        self.on_consul_event(ctx, ev);
-    }
-
-    fn acquire(&mut self, ctx: &Ctx, c: u8) {
-        self.consul_acquire(ctx, c);
-    }
-
-    fn release(&mut self, ctx: &Ctx, c: u8, _value: u64) {
-        self.consul_release(ctx, c);
-    }
-
-    fn rightful(&self, _ctx: &Ctx) -> Option<u8> {
-        self.services.consul.owner
-    }
-
-    fn on_script_end(&mut self, ctx: &Ctx, c: u8) {
-        self.consul_on_script_end(ctx, c);
-    }
-}
-
-#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
-impl Engine {
-    fn consul(&mut self) -> &mut State {
-        &mut self.services.consul
-    }
-
-    fn on_consul_event(&mut self, ctx: &Ctx, ev: Ev) {
         let c = ev.client;
         match (ev.tag, self.msg(ev)) {
             (Tag::SessionOpenAt, _) => self.session_create_at(ctx, c),
@@ -169,6 +142,38 @@ impl Engine {
         }
     }
 
+    /// `Lock()`: a session first, if the client has none; then the key is read.
+    fn acquire(&mut self, ctx: &Ctx, c: u8) {
+        let tag = if self.consul().clients[usize::from(c)].session.is_some() {
+            Tag::LockAt
+        } else {
+            Tag::SessionOpenAt
+        };
+        self.consul_send(ctx, c, tag);
+    }
+
+    /// `Unlock()`: `PUT ?release`, then the session is destroyed (its renewals stop).
+    fn release(&mut self, ctx: &Ctx, c: u8, _value: u64) {
+        self.consul_send(ctx, c, Tag::UnlockAt);
+        self.consul_on_script_end(ctx, c);
+    }
+
+    fn rightful(&self, _ctx: &Ctx) -> Option<u8> {
+        self.services.consul.owner
+    }
+
+    fn on_script_end(&mut self, ctx: &Ctx, c: u8) {
+        self.consul_on_script_end(ctx, c);
+    }
+}
+
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
+impl Engine {
+    fn consul(&mut self) -> &mut State {
+        &mut self.services.consul
+    }
+
+
     /// A request from the client to the server (or an answer back), one network hop later.
     fn consul_send(&mut self, ctx: &Ctx, c: u8, tag: Tag) {
         self.schedule(self.now.plus(ctx.lock_latency), Ev::bare(tag, c));
@@ -183,21 +188,7 @@ impl Engine {
         self.schedule(self.now.plus(ctx.lock_latency), Ev::bare(tag, c));
     }
 
-    /// `Lock()`: a session first, if the client has none; then the key is read.
-    fn consul_acquire(&mut self, ctx: &Ctx, c: u8) {
-        let tag = if self.consul().clients[usize::from(c)].session.is_some() {
-            Tag::LockAt
-        } else {
-            Tag::SessionOpenAt
-        };
-        self.consul_send(ctx, c, tag);
-    }
 
-    /// `Unlock()`: `PUT ?release`, then the session is destroyed (its renewals stop).
-    fn consul_release(&mut self, ctx: &Ctx, c: u8) {
-        self.consul_send(ctx, c, Tag::UnlockAt);
-        self.consul_on_script_end(ctx, c);
-    }
 
     /// The script is over: a session still open is destroyed.
     fn consul_on_script_end(&mut self, ctx: &Ctx, c: u8) {

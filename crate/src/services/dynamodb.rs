@@ -151,15 +151,46 @@ pub(super) const DIAGRAM: super::Diagram = {
 #[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Serve<Dynamodb> for Engine {
     fn on_event(&mut self, ctx: &Ctx, ev: Ev) {
-        self.on_dynamodb_event(ctx, ev);
+        let c = ev.client;
+        match (ev.tag, self.msg(ev)) {
+            (Tag::AcquireAt, _) => self.get_item_at(ctx, c),
+            (Tag::AcquireReply, Msg::Value(v)) => self.on_get_item(ctx, c, unpack(v)),
+            (Tag::LockAt, _) => self.put_item_at(ctx, c),
+            (Tag::LockReply, Msg::Accepted(ok)) => self.on_put_item(ctx, c, ok),
+            (Tag::Heartbeat, _) => self.heartbeat_timer(ctx, c),
+            (Tag::HeartbeatAt, _) => self.heartbeat_at(ctx, c),
+            (Tag::HeartbeatReply, Msg::Accepted(ok)) => self.on_heartbeat(ctx, c, ok),
+            (Tag::UnlockAt, _) => self.delete_item_at(c),
+            // Unreachable: every DynamoDB event carries its own message.
+            _ => unreachable!(),
+        }
     }
 
+    /// One poll of `acquireLock` (the script's acquire step, again after each refresh period): GetItem.
     fn acquire(&mut self, ctx: &Ctx, c: u8) {
-        self.dynamodb_acquire(ctx, c);
+        let sent = self.clients[usize::from(c)].acquire_sent_local;
+        let wait = ctx.timeout;
+        let cl = self.ddb_client(c);
+        if !cl.calling {
+            *cl = LockClient {
+                calling: true,
+                call_start_local: sent,
+                budget_us: wait,
+                seen: None,
+                ..*cl
+            };
+        }
+        self.schedule(self.now.plus(ctx.lock_latency), Ev::bare(Tag::AcquireAt, c));
     }
 
+    /// `releaseLock`: a delete conditional on the RVN, after the heartbeat in flight, if any.
     fn release(&mut self, ctx: &Ctx, c: u8, _value: u64) {
-        self.dynamodb_release(ctx, c);
+        let cl = self.ddb_client(c);
+        if cl.beat.is_some() {
+            cl.release_after_beat = true;
+            return;
+        }
+        self.send_delete(ctx, c);
     }
 
     fn rightful(&self, _ctx: &Ctx) -> Option<u8> {
@@ -195,38 +226,7 @@ impl Engine {
         (st.rng >> 32).max(1)
     }
 
-    fn on_dynamodb_event(&mut self, ctx: &Ctx, ev: Ev) {
-        let c = ev.client;
-        match (ev.tag, self.msg(ev)) {
-            (Tag::AcquireAt, _) => self.get_item_at(ctx, c),
-            (Tag::AcquireReply, Msg::Value(v)) => self.on_get_item(ctx, c, unpack(v)),
-            (Tag::LockAt, _) => self.put_item_at(ctx, c),
-            (Tag::LockReply, Msg::Accepted(ok)) => self.on_put_item(ctx, c, ok),
-            (Tag::Heartbeat, _) => self.heartbeat_timer(ctx, c),
-            (Tag::HeartbeatAt, _) => self.heartbeat_at(ctx, c),
-            (Tag::HeartbeatReply, Msg::Accepted(ok)) => self.on_heartbeat(ctx, c, ok),
-            (Tag::UnlockAt, _) => self.delete_item_at(c),
-            // Unreachable: every DynamoDB event carries its own message.
-            _ => unreachable!(),
-        }
-    }
 
-    /// One poll of `acquireLock` (the script's acquire step, again after each refresh period): GetItem.
-    fn dynamodb_acquire(&mut self, ctx: &Ctx, c: u8) {
-        let sent = self.clients[usize::from(c)].acquire_sent_local;
-        let wait = ctx.timeout;
-        let cl = self.ddb_client(c);
-        if !cl.calling {
-            *cl = LockClient {
-                calling: true,
-                call_start_local: sent,
-                budget_us: wait,
-                seen: None,
-                ..*cl
-            };
-        }
-        self.schedule(self.now.plus(ctx.lock_latency), Ev::bare(Tag::AcquireAt, c));
-    }
 
     fn get_item_at(&mut self, ctx: &Ctx, c: u8) {
         let v = pack(self.ddb().item);
@@ -499,15 +499,6 @@ impl Engine {
         }
     }
 
-    /// `releaseLock`: a delete conditional on the RVN, after the heartbeat in flight, if any.
-    fn dynamodb_release(&mut self, ctx: &Ctx, c: u8) {
-        let cl = self.ddb_client(c);
-        if cl.beat.is_some() {
-            cl.release_after_beat = true;
-            return;
-        }
-        self.send_delete(ctx, c);
-    }
 
     fn send_delete(&mut self, ctx: &Ctx, c: u8) {
         let cl = self.ddb_client(c);

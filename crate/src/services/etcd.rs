@@ -24,7 +24,7 @@ use super::keepalive::{ClientSession as Session, KeepAlive, Renewal, ServerSessi
 use super::waiters::{Waiter, Waiters};
 use super::{LockService, Said, Serve};
 use crate::lock::{Grant, LeaseRecord};
-use crate::scenario::{EtcdToken, Scenario};
+use crate::scenario::{own, EtcdToken, Scenario};
 use crate::sim::{Ctx, Engine, Ev, Msg, Tag};
 use crate::store::Credentials;
 use crate::time::{Millis, SimTime};
@@ -130,33 +130,6 @@ pub(super) const DIAGRAM: super::Diagram = {
 #[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Serve<Etcd> for Engine {
     fn on_event(&mut self, ctx: &Ctx, ev: Ev) {
-        self.on_etcd_event(ctx, ev);
-    }
-
-    fn acquire(&mut self, ctx: &Ctx, c: u8) {
-        self.etcd_acquire(ctx, c);
-    }
-
-    fn release(&mut self, ctx: &Ctx, c: u8, _value: u64) {
-        self.etcd_release(ctx, c);
-    }
-
-    fn rightful(&self, _ctx: &Ctx) -> Option<u8> {
-        self.services.etcd.owner
-    }
-
-    fn on_script_end(&mut self, ctx: &Ctx, c: u8) {
-        self.etcd_on_script_end(ctx, c);
-    }
-}
-
-#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
-impl Engine {
-    fn etcd(&mut self) -> &mut State {
-        &mut self.services.etcd
-    }
-
-    fn on_etcd_event(&mut self, ctx: &Ctx, ev: Ev) {
         let c = ev.client;
         match (ev.tag, self.msg(ev)) {
             (Tag::SessionOpenAt, _) => self.lease_grant_at(ctx, c),
@@ -178,7 +151,7 @@ impl Engine {
     }
 
     /// The client asks for the lock: with a lease first, if it has none.
-    fn etcd_acquire(&mut self, ctx: &Ctx, c: u8) {
+    fn acquire(&mut self, ctx: &Ctx, c: u8) {
         let tag = if self.etcd().sessions[usize::from(c)].session.is_some() {
             Tag::LockAt
         } else {
@@ -188,12 +161,16 @@ impl Engine {
     }
 
     /// `Unlock`: the client's key goes (its lease stays, and stays kept alive).
-    fn etcd_release(&mut self, ctx: &Ctx, c: u8) {
+    fn release(&mut self, ctx: &Ctx, c: u8, _value: u64) {
         self.schedule(self.now.plus(ctx.lock_latency), Ev::bare(Tag::UnlockAt, c));
     }
 
+    fn rightful(&self, _ctx: &Ctx) -> Option<u8> {
+        self.services.etcd.owner
+    }
+
     /// The script is over: the client closes its session, which revokes its lease.
-    fn etcd_on_script_end(&mut self, ctx: &Ctx, c: u8) {
+    fn on_script_end(&mut self, ctx: &Ctx, c: u8) {
         if self.etcd().sessions[usize::from(c)].session.take().is_some() {
             self.schedule(
                 self.now.plus(ctx.lock_latency),
@@ -201,6 +178,17 @@ impl Engine {
             );
         }
     }
+}
+
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
+impl Engine {
+    fn etcd(&mut self) -> &mut State {
+        &mut self.services.etcd
+    }
+
+
+
+
 
     /// `LeaseGrant`: a lease that lives a TTL unless kept alive.
     fn lease_grant_at(&mut self, ctx: &Ctx, c: u8) {
@@ -280,7 +268,7 @@ impl Engine {
         let k = self.etcd().keys[i];
         let c = k.client;
         let lease = self.etcd().leases[usize::from(c)];
-        let token = match ctx.sc.service.etcd_token {
+        let token = match own::Etcd::of(&ctx.sc.service).token {
             EtcdToken::Revision => k.rev,
             EtcdToken::LeaseId => lease.id,
         };
@@ -405,7 +393,7 @@ impl Engine {
     }
 
     fn key_token(&mut self, ctx: &Ctx, k: Key) -> u64 {
-        match ctx.sc.service.etcd_token {
+        match own::Etcd::of(&ctx.sc.service).token {
             EtcdToken::Revision => k.rev,
             EtcdToken::LeaseId => self.etcd().leases[usize::from(k.client)].id,
         }
@@ -466,7 +454,7 @@ fn say(sc: &Scenario, e: &TraceEvent, who: char) -> Option<Said> {
         }
         What::KeepAlive { .. } => return Some(Said::Nothing), // the steady ticks
         What::LeaseExpired { token: 0 } => format!("etcd: {who}'s lease expires"),
-        What::LeaseExpired { token } => match sc.service.etcd_token {
+        What::LeaseExpired { token } => match own::Etcd::of(&sc.service).token {
             EtcdToken::Revision => {
                 format!("etcd: {who}'s lease expires; its key (rev {token}) is deleted")
             }
@@ -487,7 +475,7 @@ fn held_by(sc: &Scenario, token: u64) -> String {
     if !sc.service.tokens {
         return String::new();
     }
-    match sc.service.etcd_token {
+    match own::Etcd::of(&sc.service).token {
         EtcdToken::Revision => format!(", tok={token} (its key's revision)"),
         EtcdToken::LeaseId => format!(", version={token:x} (its lease ID)"),
     }

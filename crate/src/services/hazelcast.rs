@@ -131,33 +131,6 @@ pub(super) const DIAGRAM: super::Diagram = {
 #[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Serve<Hazelcast> for Engine {
     fn on_event(&mut self, ctx: &Ctx, ev: Ev) {
-        self.on_hz_event(ctx, ev);
-    }
-
-    fn acquire(&mut self, ctx: &Ctx, c: u8) {
-        self.hz_acquire(ctx, c);
-    }
-
-    fn release(&mut self, ctx: &Ctx, c: u8, _value: u64) {
-        self.hz_release(ctx, c);
-    }
-
-    fn rightful(&self, _ctx: &Ctx) -> Option<u8> {
-        self.services.hazelcast.owner
-    }
-
-    fn on_script_end(&mut self, ctx: &Ctx, c: u8) {
-        self.hz_on_script_end(ctx, c);
-    }
-}
-
-#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
-impl Engine {
-    fn hz(&mut self) -> &mut State {
-        &mut self.services.hazelcast
-    }
-
-    fn on_hz_event(&mut self, ctx: &Ctx, ev: Ev) {
         let c = ev.client;
         match (ev.tag, self.msg(ev)) {
             (Tag::SessionOpenAt, _) => self.hz_open_at(ctx, c),
@@ -175,16 +148,8 @@ impl Engine {
         }
     }
 
-    fn hz_send(&mut self, ctx: &Ctx, c: u8, tag: Tag) {
-        self.schedule(self.now.plus(ctx.lock_latency), Ev::bare(tag, c));
-    }
-
-    fn hz_answer(&mut self, ctx: &Ctx, c: u8, tag: Tag, msg: Msg) {
-        self.send(self.now.plus(ctx.lock_latency), tag, c, msg);
-    }
-
     /// `lockAndGetFence()`: on the client's session, or on a new one if it has none.
-    fn hz_acquire(&mut self, ctx: &Ctx, c: u8) {
+    fn acquire(&mut self, ctx: &Ctx, c: u8) {
         let p = &mut self.hz().clients[usize::from(c)];
         let tag = if p.session.is_some() {
             p.in_use = true;
@@ -196,19 +161,42 @@ impl Engine {
     }
 
     /// `unlock()`: the proxy forgets the session it locked on, whatever the group answers.
-    fn hz_release(&mut self, ctx: &Ctx, c: u8) {
+    fn release(&mut self, ctx: &Ctx, c: u8, _value: u64) {
         let p = &mut self.hz().clients[usize::from(c)];
         p.locked = None;
         p.in_use = false;
         self.hz_send(ctx, c, Tag::UnlockAt);
     }
 
+    fn rightful(&self, _ctx: &Ctx) -> Option<u8> {
+        self.services.hazelcast.owner
+    }
+
     /// The script is over: the client shuts down, closing its session.
-    fn hz_on_script_end(&mut self, ctx: &Ctx, c: u8) {
+    fn on_script_end(&mut self, ctx: &Ctx, c: u8) {
         if self.hz().clients[usize::from(c)].session.take().is_some() {
             self.hz_send(ctx, c, Tag::SessionCloseAt);
         }
     }
+}
+
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
+impl Engine {
+    fn hz(&mut self) -> &mut State {
+        &mut self.services.hazelcast
+    }
+
+
+    fn hz_send(&mut self, ctx: &Ctx, c: u8, tag: Tag) {
+        self.schedule(self.now.plus(ctx.lock_latency), Ev::bare(tag, c));
+    }
+
+    fn hz_answer(&mut self, ctx: &Ctx, c: u8, tag: Tag, msg: Msg) {
+        self.send(self.now.plus(ctx.lock_latency), tag, c, msg);
+    }
+
+
+
 
     /// `CreateSessionOp`: a new session, live for a TTL unless heartbeats keep it.
     fn hz_open_at(&mut self, ctx: &Ctx, c: u8) {

@@ -1,26 +1,27 @@
-//! A session kept alive by its client, expiring on the server's clock: the part Consul's sessions,
-//! ZooKeeper's sessions, Hazelcast's CP sessions and etcd's leases share, written once.
+//! A session kept alive by its client, expiring on the server's clock: the part the services with
+//! sessions or leases renewed by keepalives, pings or heartbeats share, written once (its users are
+//! the services that implement [`KeepAlive`], each in its own file).
 //!
 //! The server keeps one [`ServerSession`] per client. Opening one arms an expiry check
 //! (`Tag::SessionExpiry`); a renewal (a keepalive, ping or heartbeat arriving: `Tag::HeartbeatAt`)
 //! moves its expiry on and is answered (`Tag::HeartbeatReply`, `Msg::Renewed`); the check, when it
 //! comes due, finds the session renewed meanwhile (and checks again when it is next due) or expired.
 //! What differs between the services is a parameter of [`KeepAlive`], implemented on the engine in
-//! each service's own file: when a session touched now expires (a TTL, Consul's 2 × TTL, ZooKeeper's
-//! rounding up to the next tick), when the server checks a session due at a time (then, or
-//! Hazelcast's next periodic check), whether a renewal names the session, whether a late one (after
+//! each service's own file: when a session touched now expires (a TTL, twice the TTL, the TTL rounded
+//! up to the server's next tick), when the server checks a session due at a time (then, or at the
+//! server's next periodic check), whether a renewal names the session, whether a late one (after
 //! the expiry, before the check) still renews it, and how an answer reaches the client. What the
 //! services do when a session expires (locks freed, lock-delay, the next waiter) stays their own.
 //!
-//! On the client's side, Consul's and etcd's clients renew on a timer of their own ([`Renewal`]):
+//! On the client's side, some services' clients renew on a timer of their own ([`Renewal`]):
 //! armed when the session opens and after each renewal's answer, it freezes with a frozen client
 //! (`Tag::Heartbeat` is a client's own event), sends the renewal (`Tag::HeartbeatAt`), and the
 //! answer moves the end of the client's lease by its own clock, or tells it the session is gone.
 //! A client that learns its session is gone stops believing it holds the lock through
-//! `Engine::stop_believing` (ZooKeeper's LOST or SUSPENDED, Hazelcast's expired heartbeat too).
+//! `Engine::stop_believing` (so does a client whose connection state says it lost the session).
 //!
 //! Static dispatch: each shared method is generic over the service's unit type and called as
-//! `self.open_session::<Consul>(ctx, c, id)`; nothing is allocated.
+//! `self.open_session::<S>(ctx, c, id)` with the service's own type; nothing is allocated.
 
 use crate::sim::{Ctx, Engine, Ev, Msg, Phase, Tag};
 use crate::time::SimTime;
@@ -56,7 +57,8 @@ pub(crate) struct ClientSession {
 /// `engine_mode` attribute every `impl Engine` carries).
 pub(crate) trait KeepAlive<S> {
     /// A renewal that arrives after the session's expiry, before the server's check, still renews
-    /// it (Hazelcast); `false`: the expiry time decides (a `decide` in the run's signature).
+    /// it (a server that expires sessions only at its periodic check); `false`: the expiry time
+    /// decides (a `decide` in the run's signature).
     const RENEWS_LATE: bool = false;
 
     /// The service's sessions on the server, one per client.
@@ -70,8 +72,8 @@ pub(crate) trait KeepAlive<S> {
         t
     }
 
-    /// Whether client `c`'s renewal names `session` (Consul's renewal names a session id; a client
-    /// that has since made a new one renews that one).
+    /// Whether client `c`'s renewal names `session` (a renewal that names a session id renews only
+    /// that one; a client that has since made a new one renews the new one).
     fn names(&mut self, _c: u8, _session: &ServerSession) -> bool {
         true
     }
@@ -81,9 +83,9 @@ pub(crate) trait KeepAlive<S> {
 }
 
 /// The engine's half of a service `S` whose client renews its session on a timer of its own, re-armed
-/// by each renewal's answer (Consul, etcd).
+/// by each renewal's answer.
 pub(crate) trait Renewal<S>: KeepAlive<S> {
-    /// An answer for a session the client has since ended or replaced is ignored (Consul's renewal
+    /// An answer for a session the client has since ended or replaced is ignored (a renewal that
     /// names its session).
     const IGNORES_STALE: bool = false;
 

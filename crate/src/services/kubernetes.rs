@@ -33,7 +33,7 @@
 
 use super::{LockService, Said, Serve};
 use crate::lock::LeaseRecord;
-use crate::scenario::Scenario;
+use crate::scenario::{own, Scenario};
 use crate::sim::{Ctx, Engine, Ev, Msg, Phase, Tag};
 use crate::store::Credentials;
 use crate::time::{Millis, SimTime};
@@ -264,7 +264,7 @@ impl Engine {
     /// would stretch it.)
     fn k8s_request(&mut self, ctx: &Ctx, c: u8, want: Want, rv: u64) {
         let now = self.now;
-        let timeout = ctx.sc.service.request_timeout.resolve(ctx.params);
+        let timeout = own::Kubernetes::of(&ctx.sc.service).request_timeout.resolve(ctx.params);
         let linked = self.k8s_linked(c);
         let e = self.elector(c);
         e.sent = want;
@@ -504,7 +504,7 @@ impl Engine {
 
     /// A try succeeded: the candidate leads (OnStartedLeading), or the leader's round is over.
     fn k8s_succeeded(&mut self, ctx: &Ctx, c: u8) {
-        let retry = ctx.sc.service.retry_period.resolve(ctx.params);
+        let retry = own::Kubernetes::of(&ctx.sc.service).retry_period.resolve(ctx.params);
         let e = self.elector(c);
         let acquired = e.role == Role::Acquiring;
         e.role = Role::Leading;
@@ -527,7 +527,7 @@ impl Engine {
     /// A try failed: a candidate tries again a retry period later; the leader too, unless its round's
     /// deadline has passed — then it stops leading.
     fn k8s_failed(&mut self, ctx: &Ctx, c: u8) {
-        let retry = ctx.sc.service.retry_period.resolve(ctx.params);
+        let retry = own::Kubernetes::of(&ctx.sc.service).retry_period.resolve(ctx.params);
         let e = *self.elector(c);
         if e.deferred && e.role == Role::Acquiring {
             self.elector(c).deferred = false;
@@ -580,7 +580,7 @@ impl Engine {
             return;
         }
         if e.deadline.is_none() {
-            let renew = ctx.sc.service.renew_deadline.resolve(ctx.params);
+            let renew = own::Kubernetes::of(&ctx.sc.service).renew_deadline.resolve(ctx.params);
             let due = self.now.plus(renew);
             self.elector(c).deadline = Some(due);
             self.schedule(due, Ev::bare(Tag::ConnLost, c));
@@ -668,12 +668,12 @@ fn say(sc: &Scenario, e: &TraceEvent, who: char) -> Option<Said> {
             format!("{who}: get Lease → held by {h}, not yet expired as {who} observed it")
         }
         What::KeepAlive { lease_end: None } => {
-            let t = Millis(sc.service.request_timeout.resolve(&d));
+            let t = Millis(own::Kubernetes::of(&sc.service).request_timeout.resolve(&d));
             format!("{who}: renew → no answer: the request fails after {t} ms")
         }
         What::KeepAlive { .. } => return Some(Said::Nothing), // the steady renewals
         What::RenewDenied => {
-            let t = Millis(sc.service.renew_deadline.resolve(&d));
+            let t = Millis(own::Kubernetes::of(&sc.service).renew_deadline.resolve(&d));
             format!("{who}: failed to renew within the renew deadline ({t} ms): OnStoppedLeading")
         }
         What::Released { ended_lease: true } => {

@@ -16,7 +16,6 @@ pub(crate) struct Lease;
 impl LockService for Lease {
     /// Its state is the engine's lock server (`Engine::locks`).
     type State = ();
-    const POLLS_ONE_SERVER: bool = true;
 }
 
 /// What the page's diagram draws for it (docs/run-json.md, `diagram`). The lease bars alone; its
@@ -45,7 +44,7 @@ impl Serve<Lease> for Engine {
 #[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Engine {
     /// A polling client's lock request reaches its one server (a service that
-    /// [`super::polls_one_server`]): the run loop calls this directly, not the services' dispatch.
+    /// `ServiceKind::polls_one_server`): the run loop calls this directly, not the services' dispatch.
     #[inline(always)]
     pub(crate) fn on_poll_request(&mut self, ctx: &Ctx, c: u8) {
         self.acquire_at(ctx, c);
@@ -206,7 +205,7 @@ impl Engine {
                     via_session: false,
                 };
                 // The lease counts from when the request was sent, by the client's own clock: the
-                // careful reading (Redlock measures validity from the start of acquisition).
+                // careful reading (a quorum client, too, measures validity from the start of acquisition).
                 let sent = self.clients[usize::from(c)].acquire_sent_local;
                 self.hold_lease(c, cred, sent.saturating_add(ctx.ttl_local()));
                 self.advance(ctx, c);

@@ -59,7 +59,6 @@ impl State {
 
 impl LockService for Mysql {
     type State = State;
-    const EXPIRES: bool = false;
 
     fn reset(state: &mut State, clients: usize) {
         state.reset(clients);

@@ -14,7 +14,6 @@ pub(crate) struct Redis;
 impl LockService for Redis {
     /// Its state is the engine's lock server (`Engine::locks`).
     type State = ();
-    const POLLS_ONE_SERVER: bool = true;
 
     fn say(_sc: &Scenario, e: &TraceEvent, _who: char) -> Option<Said> {
         say(e)

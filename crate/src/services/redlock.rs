@@ -75,7 +75,6 @@ pub(crate) struct Redlock;
 
 impl LockService for Redlock {
     type State = State;
-    const QUORUM: bool = true;
 
     fn reset(state: &mut State, clients: usize) {
         state.reset(clients);
@@ -102,8 +101,27 @@ impl Serve<Redlock> for Engine {
         }
     }
 
+    /// A new round: one request to every reachable node, and a timer for the replies.
     fn acquire(&mut self, ctx: &Ctx, c: u8) {
-        self.redlock_acquire(ctx, c);
+        let now = self.now;
+        let r = self.round(c);
+        *r = Round {
+            number: r.number.wrapping_add(1) & 0xfff,
+            open: true,
+            replied: 0,
+            granted: 0,
+        };
+        let round = r.number;
+        self.send_to_reachable_nodes(ctx, c, Tag::NodeAcquireAt, round);
+        let timeout = NodeMsg {
+            node: 0,
+            ok: false,
+            round,
+        };
+        self.schedule(
+            now.plus(ctx.timeout),
+            Ev::inline(Tag::RoundTimeout, c, timeout.pack()),
+        );
     }
 
     fn release(&mut self, ctx: &Ctx, c: u8, _value: u64) {
@@ -136,28 +154,6 @@ impl Engine {
         }
     }
 
-    /// A new round: one request to every reachable node, and a timer for the replies.
-    fn redlock_acquire(&mut self, ctx: &Ctx, c: u8) {
-        let now = self.now;
-        let r = self.round(c);
-        *r = Round {
-            number: r.number.wrapping_add(1) & 0xfff,
-            open: true,
-            replied: 0,
-            granted: 0,
-        };
-        let round = r.number;
-        self.send_to_reachable_nodes(ctx, c, Tag::NodeAcquireAt, round);
-        let timeout = NodeMsg {
-            node: 0,
-            ok: false,
-            round,
-        };
-        self.schedule(
-            now.plus(ctx.timeout),
-            Ev::inline(Tag::RoundTimeout, c, timeout.pack()),
-        );
-    }
 
     /// Unlocks the current round's value on every node the client can reach.
     fn redlock_release(&mut self, ctx: &Ctx, c: u8) {

@@ -29,34 +29,6 @@ macro_rules! registry {
             }
         }
 
-        /// Whether a client of `kind` polls one lock server ([`LockService::POLLS_ONE_SERVER`]).
-        #[allow(unreachable_patterns)]
-        pub(crate) const fn polls_one_server(kind: ServiceKind) -> bool {
-            match kind {
-                $( $(#[cfg($cfg)])? ServiceKind::$kind =>
-                    <$module::$ty as LockService>::POLLS_ONE_SERVER, )*
-                _ => false,
-            }
-        }
-
-        /// Whether `kind`'s lock is held by a quorum of nodes ([`LockService::QUORUM`]).
-        #[allow(unreachable_patterns)]
-        pub(crate) const fn quorum(kind: ServiceKind) -> bool {
-            match kind {
-                $( $(#[cfg($cfg)])? ServiceKind::$kind => <$module::$ty as LockService>::QUORUM, )*
-                _ => false,
-            }
-        }
-
-        /// Whether a hold of `kind` ends by itself after a TTL ([`LockService::EXPIRES`]).
-        #[allow(unreachable_patterns)]
-        pub(crate) const fn expires(kind: ServiceKind) -> bool {
-            match kind {
-                $( $(#[cfg($cfg)])? ServiceKind::$kind => <$module::$ty as LockService>::EXPIRES, )*
-                _ => true,
-            }
-        }
-
         /// What the page's diagram draws for `kind`: its service's `DIAGRAM` ([`Diagram`]).
         #[allow(unreachable_patterns)]
         pub const fn diagram(kind: ServiceKind) -> Diagram {

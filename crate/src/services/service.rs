@@ -1,8 +1,7 @@
 //! What a lock service is to the engine: the two halves of the one interface between them.
 //!
-//! A service is a unit type in its own file (`lease::Lease`, `consul::Consul`, …) that implements
-//! [`LockService`] — the facts the engine, the sweeps and the search ask about, its run state, its
-//! words in the transcript — and, on the engine, [`Serve`] for that type: what the engine calls when
+//! A service is a unit type in its own file (`lease::Lease`, `redis::Redis`, …) that implements
+//! [`LockService`] — its run state, its words in the transcript (its facts are its model home's) — and, on the engine, [`Serve`] for that type: what the engine calls when
 //! a client asks for the lock, lets it go, pauses or ends its script, and when one of the service's
 //! own events comes due. The registry (`mod.rs`) lists each service once and generates the dispatch
 //! from that list; the engine calls only the dispatch, never a service by name.
@@ -12,23 +11,11 @@ use crate::scenario::Scenario;
 use crate::sim::{Ctx, Ev};
 use crate::trace::TraceEvent;
 
-/// A lock service's facts and state. Each fact has the default most services share; a service says
-/// only where it differs.
+/// A lock service's run state and words. (Its facts — whether it polls one server, is held by a
+/// quorum, expires — are its model home's `Facts`, asked as `ServiceKind::quorum()` and the like.)
 pub(crate) trait LockService {
     /// Its own state during a run (`()` for one whose state is the engine's lock servers).
     type State: Default;
-
-    /// A client asks one lock server and, when denied, asks it again after a while: the engine takes
-    /// such a client's requests and answers on a fast path, and sweeps may skip its denied retries.
-    const POLLS_ONE_SERVER: bool = false;
-
-    /// A client holds the lock when a majority of independent nodes granted it within its validity
-    /// (Redlock): its grants are the majorities, injections may name its nodes, and its validity's
-    /// drift allowance is a floor of the TTL in a run's signature.
-    const QUORUM: bool = false;
-
-    /// A hold ends by itself after the TTL; `false` for a lock held by a session (no TTL).
-    const EXPIRES: bool = true;
 
     /// Ready for a run with `clients` clients, keeping its allocations.
     fn reset(_state: &mut Self::State, _clients: usize) {}

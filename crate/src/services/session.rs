@@ -16,8 +16,6 @@ pub(crate) struct Session;
 impl LockService for Session {
     /// Its state is the engine's lock server (`Engine::locks`) and the clients' `session_dead`.
     type State = ();
-    const POLLS_ONE_SERVER: bool = true;
-    const EXPIRES: bool = false;
 
     fn say(_sc: &Scenario, e: &TraceEvent, who: char) -> Option<Said> {
         say(e, who)
@@ -50,8 +48,15 @@ impl Serve<Session> for Engine {
         self.locks[0].latest_grantee()
     }
 
+    /// Frozen, the client sends no keepalives: if the server times sessions out, and sooner than the
+    /// pause ends, it gives up on the session. Each comparison on its own: "off, or longer than the
+    /// pause" is not one interval.
     fn on_pause(&mut self, ctx: &Ctx, c: u8, d: u64) {
-        self.session_on_pause(ctx, c, d);
+        let on = self.decide(ctx.idle > 0);
+        let longer = self.decide(d > ctx.idle);
+        if on && longer {
+            self.schedule(self.now.plus(ctx.idle), Ev::bare(Tag::SessionTimeout, c));
+        }
     }
 
     fn on_script_end(&mut self, _ctx: &Ctx, c: u8) {
@@ -82,16 +87,6 @@ impl Engine {
         }
     }
 
-    /// Frozen, the client sends no keepalives: if the server times sessions out, and sooner than the
-    /// pause ends, it gives up on the session. Each comparison on its own: "off, or longer than the
-    /// pause" is not one interval.
-    pub(super) fn session_on_pause(&mut self, ctx: &Ctx, c: u8, d: u64) {
-        let on = self.decide(ctx.idle > 0);
-        let longer = self.decide(d > ctx.idle);
-        if on && longer {
-            self.schedule(self.now.plus(ctx.idle), Ev::bare(Tag::SessionTimeout, c));
-        }
-    }
 
     /// Its script is over: the client disconnects, which ends its session (and frees a lock it still
     /// holds) — after the messages it already sent.

@@ -1,14 +1,14 @@
 //! Queues of waiters in the order they asked, written once for the services that have one.
 //!
-//! [`Waiters`]: the first live entry holds the lock — etcd's keys (queued by create revision) and
-//! ZooKeeper's sequential nodes. Entries are only ever added at the back and marked dead, never removed during a run, so an
+//! [`Waiters`]: the first live entry holds the lock — keys queued by create revision, sequential
+//! nodes. Entries are only ever added at the back and marked dead, never removed during a run, so an
 //! entry's place is its order (a revision, a sequence number) and a record can name it by place.
 //! Each service keeps its own entry type (what it knows of a key or a node) and its own rules: when
 //! a waiter is told it holds the lock, what a dead entry's holder is told, its token. A run reuses
 //! the queue's allocation ([`Waiters::clear`]).
 //!
 //! [`Fifo`]: calls waiting behind a holder the service keeps itself, first come first served —
-//! Hazelcast's lock calls on the CP group, MySQL's sessions blocked in `GET_LOCK`. A waiter leaves
+//! lock calls committed on a consensus group, sessions blocked in a lock call. A waiter leaves
 //! the queue when its turn comes, or early (its session ends, its timeout runs out).
 
 use std::ops::{Index, IndexMut};
@@ -23,14 +23,14 @@ pub(crate) trait Waiter: Copy {
     }
 }
 
-/// A client waiting (MySQL's session in `GET_LOCK`).
+/// A client waiting (its session blocked in a lock call).
 impl Waiter for u8 {
     fn client(&self) -> u8 {
         *self
     }
 }
 
-/// A client and its call's number (Hazelcast's lock call and its commit index).
+/// A client and its call's number (a lock call and the index it was committed at).
 impl Waiter for (u8, u64) {
     fn client(&self) -> u8 {
         self.0

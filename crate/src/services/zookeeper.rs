@@ -23,7 +23,7 @@ use super::keepalive::{KeepAlive, ServerSession};
 use super::waiters::{Waiter, Waiters};
 use super::{LockService, Said, Serve};
 use crate::lock::{Grant, LeaseRecord};
-use crate::scenario::Scenario;
+use crate::scenario::{own, Scenario};
 use crate::sim::{Ctx, Engine, Ev, Msg, Phase, Tag};
 use crate::store::Credentials;
 use crate::time::{Millis, SimTime};
@@ -133,33 +133,6 @@ pub(super) const DIAGRAM: super::Diagram = {
 #[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Serve<Zookeeper> for Engine {
     fn on_event(&mut self, ctx: &Ctx, ev: Ev) {
-        self.on_zk_event(ctx, ev);
-    }
-
-    fn acquire(&mut self, ctx: &Ctx, c: u8) {
-        self.zk_acquire(ctx, c);
-    }
-
-    fn release(&mut self, ctx: &Ctx, c: u8, _value: u64) {
-        self.zk_release(ctx, c);
-    }
-
-    fn rightful(&self, _ctx: &Ctx) -> Option<u8> {
-        self.services.zookeeper.owner
-    }
-
-    fn on_script_end(&mut self, ctx: &Ctx, c: u8) {
-        self.zk_on_script_end(ctx, c);
-    }
-}
-
-#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
-impl Engine {
-    fn zk(&mut self) -> &mut State {
-        &mut self.services.zookeeper
-    }
-
-    fn on_zk_event(&mut self, ctx: &Ctx, ev: Ev) {
         let c = ev.client;
         match (ev.tag, self.msg(ev)) {
             (Tag::SessionOpenAt, _) => self.zk_open_at(ctx, c),
@@ -183,6 +156,38 @@ impl Engine {
             _ => unreachable!(),
         }
     }
+
+    fn acquire(&mut self, ctx: &Ctx, c: u8) {
+        let tag = if self.zk().conns[usize::from(c)].open {
+            Tag::LockAt
+        } else {
+            Tag::SessionOpenAt
+        };
+        self.zk_send(ctx, c, tag);
+    }
+
+    fn release(&mut self, ctx: &Ctx, c: u8, _value: u64) {
+        self.zk_send(ctx, c, Tag::UnlockAt);
+    }
+
+    fn rightful(&self, _ctx: &Ctx) -> Option<u8> {
+        self.services.zookeeper.owner
+    }
+
+    fn on_script_end(&mut self, ctx: &Ctx, c: u8) {
+        let conn = &mut self.zk().conns[usize::from(c)];
+        if std::mem::take(&mut conn.open) {
+            self.zk_send(ctx, c, Tag::SessionCloseAt);
+        }
+    }
+}
+
+#[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
+impl Engine {
+    fn zk(&mut self) -> &mut State {
+        &mut self.services.zookeeper
+    }
+
 
     /// Whether the client and the server can reach each other (a partition cuts `n1`).
     fn zk_linked(&self, c: u8) -> bool {
@@ -210,25 +215,8 @@ impl Engine {
         }
     }
 
-    fn zk_acquire(&mut self, ctx: &Ctx, c: u8) {
-        let tag = if self.zk().conns[usize::from(c)].open {
-            Tag::LockAt
-        } else {
-            Tag::SessionOpenAt
-        };
-        self.zk_send(ctx, c, tag);
-    }
 
-    fn zk_release(&mut self, ctx: &Ctx, c: u8) {
-        self.zk_send(ctx, c, Tag::UnlockAt);
-    }
 
-    fn zk_on_script_end(&mut self, ctx: &Ctx, c: u8) {
-        let conn = &mut self.zk().conns[usize::from(c)];
-        if std::mem::take(&mut conn.open) {
-            self.zk_send(ctx, c, Tag::SessionCloseAt);
-        }
-    }
 
     fn zk_open_at(&mut self, ctx: &Ctx, c: u8) {
         let st = self.zk();
@@ -474,7 +462,7 @@ impl Engine {
             conn.open = false;
         }
         let (what, lets_go) = match state {
-            Link::Suspended => (Connection::Suspended, !ctx.sc.service.tolerate_suspended),
+            Link::Suspended => (Connection::Suspended, !own::Zookeeper::of(&ctx.sc.service).tolerate_suspended),
             Link::Lost => (Connection::Lost, true),
             Link::Connected => (Connection::Reconnected, false),
         };

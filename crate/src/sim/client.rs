@@ -1,5 +1,5 @@
 //! The state a client carries while it runs its script (the script itself is the model's
-//! [`crate::client::ClientSpec`]). Per-service client state (a Redlock round) lives with its service.
+//! [`crate::client::ClientSpec`]). Per-service client state (a quorum client's round) lives with its service.
 
 use crate::store::Credentials;
 use crate::time::SimTime;
@@ -47,6 +47,6 @@ pub(crate) struct ClientState {
     pub session_dead: bool,
     /// Frozen by a timed pause fault until then (events of its own wait).
     pub frozen_until: SimTime,
-    /// The Redlock nodes it can reach now (bit mask): partitions cut and heal links.
+    /// The lock nodes it can reach now (bit mask): partitions cut and heal links.
     pub reach: u8,
 }

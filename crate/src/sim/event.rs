@@ -110,48 +110,49 @@ tags! {
     Disconnect = (LOCK, Bare),
     /// A timed pause (a fault, not a script step) ends.
     Thaw = (WORLD, Bare),
-    /// Redlock: an acquire request reaches a node.
+    /// A quorum service: an acquire request reaches a node.
     NodeAcquireAt = (LOCK, Inline),
-    /// Redlock: a node's answer reaches the client.
+    /// A quorum service: a node's answer reaches the client.
     NodeAcquireReply = (OWN_LOCK, Inline),
-    /// Redlock: an unlock reaches a node.
+    /// A quorum service: an unlock reaches a node.
     NodeReleaseAt = (LOCK, Inline),
-    /// Redlock: the client stops waiting for replies of this round.
+    /// A quorum service: the client stops waiting for replies of this round.
     RoundTimeout = (OWN_LOCK, Inline),
     /// A crashed node restarts (`client` is the node).
     Restart = (LOCK, Bare),
-    /// A session service (etcd's lease, ZooKeeper's session): the client's request to open one arrives.
+    /// A session service (a lease, a session): the client's request to open one arrives.
     SessionOpenAt = (LOCK, Bare),
-    /// Its answer reaches the client (etcd: the lease ID).
+    /// Its answer reaches the client (the lease's or session's ID).
     SessionOpenReply = (OWN, Boxed),
-    /// etcd: the client's `Lock` arrives; ZooKeeper: its create of an ephemeral sequential node.
+    /// The client's lock call arrives (a key or node of its own put in the lock's queue).
     LockAt = (LOCK, Bare),
     /// The lock call's answer (held, waiting behind another, or an error).
     LockReply = (OWN, Boxed),
-    /// The client's unlock (etcd) or delete of its node (ZooKeeper) arrives.
+    /// The client's unlock (a delete of its key or node) arrives.
     UnlockAt = (LOCK, Bare),
     /// A client's keepalive or ping timer (it freezes with the client).
     Heartbeat = (OWN, Bare),
-    /// A keepalive (etcd) or ping (ZooKeeper) arrives.
+    /// A keepalive (ping, heartbeat, renewal) arrives.
     HeartbeatAt = (LOCK, Bare),
     /// Its answer reaches the client.
     HeartbeatReply = (OWN, Boxed),
     /// The server checks whether the client's lease or session expired.
     SessionExpiry = (LOCK, Bare),
-    /// The client's session closes (etcd: its lease is revoked).
+    /// The client's session closes (or its lease is revoked).
     SessionCloseAt = (LOCK, Bare),
-    /// ZooKeeper: the node a waiter watches was deleted; the watch event reaches the waiter.
+    /// The entry a waiter watches was deleted; the watch event reaches the waiter.
     WatchFired = (OWN, Bare),
-    /// ZooKeeper: the waiter lists the lock's children again.
+    /// The waiter lists the lock's queue again.
     ChildrenAt = (LOCK, Bare),
-    /// ZooKeeper: the client's read timeout (two thirds of the session timeout without a reply).
+    /// The client library's read timeout (no reply from the server for a while): its connection
+    /// state changes.
     ConnTimeout = (OWN, Bare),
-    /// Curator: a session timeout after SUSPENDED, the client declares the session LOST.
+    /// A while after that with still no reply, the client library declares the session lost.
     ConnLost = (OWN, Bare),
-    /// A request that waits at the server for the lock (MySQL's `GET_LOCK` with a timeout) stops
+    /// A request that waits at the server for the lock (a lock call with a timeout) stops
     /// waiting; it carries the wait's number.
     WaitTimeout = (LOCK, Inline),
-    /// The server closes a connection idle since its last statement (MySQL's `wait_timeout`); it
+    /// The server closes a connection idle since its last statement (an idle timeout); it
     /// carries that statement's number.
     IdleTimeout = (LOCK, Inline),
 }
@@ -232,8 +233,9 @@ impl Ev {
     // (The core's services carry nothing inline: a build of the core alone leaves this and
     // `inline_payload` unused.)
     #[allow(dead_code)]
-    /// An event whose message rides in the queue entry: 16 bits its service packs (Redlock's node
-    /// replies, which a round sends to every node at once and so cannot wait in one mailbox slot).
+    /// An event whose message rides in the queue entry: 16 bits its service packs (a quorum
+    /// client's node replies, which a round sends to every node at once and so cannot wait in one
+    /// mailbox slot).
     pub fn inline(tag: Tag, client: u8, payload: u16) -> Ev {
         debug_assert!(tag.carry() == Inline, "{tag:?} carries nothing inline");
         Ev {

@@ -58,7 +58,7 @@ pub struct Config {
     pub trace: bool,
     /// Seeds the lock values (and any other randomness).
     pub seed: u64,
-    /// Redlock: clients trust a majority of grants without checking the validity left.
+    /// The naive switch, for a service that has one ([`crate::scenario::ServiceKind::has_naive`]).
     pub naive: bool,
 }
 
@@ -90,8 +90,8 @@ pub struct Run {
     pub pauses: Vec<Span>,
     /// Writes held by the network (`tag` = value).
     pub held: Vec<Span>,
-    /// Redlock: the clients that came to hold live keys on a majority of nodes, in order (the truth
-    /// the ideal guard follows).
+    /// A quorum service (`ServiceKind::quorum`): the clients that came to hold live keys on a
+    /// majority of nodes, in order (the truth the ideal guard follows).
     pub majorities: Vec<u8>,
     /// Time of the last event.
     pub end: SimTime,
@@ -144,9 +144,9 @@ pub struct Engine {
     queue: EventQueue,
     mail: Mailbox,
     pub(crate) clients: Vec<ClientState>,
-    /// The lock servers: one, or Redlock's nodes.
+    /// The lock servers: one, or a quorum service's nodes.
     pub(crate) locks: Vec<LeaseService>,
-    /// The lock services' own run state (a Redlock client's round, who holds a majority).
+    /// The lock services' own run state (each service's, in its own type).
     pub(crate) services: crate::services::Services,
     pub(crate) seed: u64,
     store: GuardedStore,
@@ -183,7 +183,7 @@ pub(crate) struct Ctx<'a> {
     pub timeout: u64,
     #[allow(dead_code)]
     pub jitter: u64,
-    /// Redlock's drift allowance for this TTL.
+    /// A quorum client's drift allowance for this TTL.
     pub drift: u64,
 }
 
@@ -198,7 +198,7 @@ impl<'a> Ctx<'a> {
         naive: bool,
     ) -> Ctx<'a> {
         let svc = &sc.service;
-        let ttl = match crate::services::expires(svc.kind) {
+        let ttl = match svc.kind.expires() {
             true => svc.ttl.resolve(params),
             false => u64::MAX,
         };
@@ -342,7 +342,7 @@ impl Engine {
         let (sc, params) = (ctx.sc, ctx.params);
         self.reset(ctx, trace, seed);
         self.fast_now = fast;
-        if crate::services::quorum(sc.service.kind) {
+        if sc.service.kind.quorum() {
             // A floor of the TTL that only a quorum's validity uses: other services' paths stay the
             // same along a TTL axis between their own choices, so sweeps and searches fill those cells.
             self.floor(ctx.drift);
@@ -518,7 +518,7 @@ impl Engine {
     /// with wasm-opt inlining the rest) that V8 compiled its hot path into register spills; apart, the
     /// every-cell sweep runs about 5 % faster in wasm (issue 18, CHANGELOG.md).
     fn handle(&mut self, ctx: &Ctx, ev: Ev) {
-        let polls = crate::services::polls_one_server(ctx.service);
+        let polls = ctx.service.polls_one_server();
         match ev.tag {
             // The three events of a polling client's round (its retry, its request at the server, the
             // answer) go straight to their handlers: through the interpreter and the services'

@@ -4,8 +4,8 @@
 use super::event::{Ev, Tag};
 use crate::time::SimTime;
 
-/// A queue entry: its time (µs) and `meta` = event tag (8 bits), client (8), payload (16: a Redlock
-/// message's node, answer and round). No sequence number: in the sorted layout an entry's place says
+/// A queue entry: its time (µs) and `meta` = event tag (8 bits), client (8), payload (16: a message its
+/// service packs, [`crate::sim::Ev::inline`]). No sequence number: in the sorted layout an entry's place says
 /// when it was scheduled, and the heap layout numbers its entries itself ([`Numbered`]). Two fields:
 /// with a third (a sequence number in the padding), V8 made the run loop 37 % slower.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -294,7 +294,7 @@ impl Engine {
     }
 
     /// Denied at an acquire step: try again after `every`, or give up when out of tries; `extra` is
-    /// added to the wait (Redlock's jitter).
+    /// added to the wait (a service's seeded jitter).
     // Inline: see `Engine::schedule`.
     #[inline(always)]
     pub(crate) fn retry_acquire(&mut self, ctx: &Ctx, c: u8, extra: u64) {
@@ -309,12 +309,11 @@ impl Engine {
             return;
         }
         let every = every.resolve(ctx.params);
-        let skip =
-            if tries == 0 && self.skipping() && crate::services::polls_one_server(ctx.service) {
-                self.plan_skip(ctx, c, every)
-            } else {
-                None
-            };
+        let skip = if tries == 0 && self.skipping() && ctx.service.polls_one_server() {
+            self.plan_skip(ctx, c, every)
+        } else {
+            None
+        };
         match skip {
             Some(sk) => {
                 self.clients[usize::from(c)].tries += sk.polls as u32;

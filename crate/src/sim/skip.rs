@@ -44,7 +44,7 @@ impl Engine {
 
     fn skippable(&mut self, ctx: &Ctx, c: u8, every: u64) -> Option<Skip> {
         // Its one server is `locks[0]` (the caller, `retry_acquire`, asks only for such a client).
-        debug_assert!(crate::services::polls_one_server(ctx.service));
+        debug_assert!(ctx.service.polls_one_server());
         let st = &self.clients[usize::from(c)];
         let (now, lat) = (self.now.0, ctx.lock_latency);
         let (first, free) = (now.saturating_add(every), self.locks[0].free_at().0);

@@ -252,7 +252,7 @@ impl Parser<'_> {
         self.focus(name);
         let n = self.sc().service.nodes;
         if !self.service_format().named_nodes() {
-            return Err(self.err(services::NODES_NEEDED));
+            return Err(self.err(services::nodes_needed()));
         }
         name.strip_prefix('n')
             .and_then(|d| d.parse::<u8>().ok())

@@ -4,7 +4,7 @@
 //! the file as a whole. The other lines are read in `header.rs`, `clients.rs`, `faults.rs` and
 //! `expect.rs`, and each service's own settings in its home, `services/NAME.rs`.
 
-use super::{EtcdToken, List, Persist, Scenario, ServiceKind, ServiceSpec, Text, ERRORS_MAX};
+use super::{List, Own, Persist, Scenario, ServiceKind, ServiceSpec, Text, ERRORS_MAX};
 use crate::client::Dur;
 use crate::clock::Clock;
 use crate::error::Error;
@@ -109,13 +109,9 @@ impl<'t> Parser<'t> {
                 replica_lag: Dur::Lit(0),
                 first_token: 1,
                 keepalive: Dur::Lit(0),
-                etcd_token: EtcdToken::Revision,
                 tick: Dur::Lit(0),
-                tolerate_suspended: false,
                 naive_default: false,
-                renew_deadline: Dur::Lit(10_000 * MS),
-                retry_period: Dur::Lit(2_000 * MS),
-                request_timeout: Dur::Lit(60_000 * MS),
+                own: Own::default_of(ServiceKind::Lease),
             },
             balance: 500,
             clients: List::Borrowed(&[]),

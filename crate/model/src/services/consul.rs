@@ -4,14 +4,22 @@
 //! without a renewal; its lock released, then closed for the lock-delay (15 s by default, the one a
 //! session gets, and at most 60 s); the key's LockIndex is the token.
 
-use super::ServiceFormat;
+use super::{Facts, OwnOptions, ServiceFormat};
 use crate::client::Dur;
 use crate::error::Error;
 use crate::scenario::parser::Parser;
 use crate::scenario::{Scenario, ServiceSpec};
 use crate::time::{DURATION_US_MAX, SEC};
 
+/// No settings of its own beyond the shared ones.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options;
+
+impl OwnOptions for Options {}
+
 pub(crate) struct Consul;
+
+impl Facts for Consul {}
 
 impl ServiceFormat for Consul {
     fn defaults(&self, svc: &mut ServiceSpec) {

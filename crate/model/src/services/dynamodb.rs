@@ -5,14 +5,22 @@
 //! and takes the item over once it has seen the same RVN for the lease duration by its own clock.
 //! `lease` and `heartbeat` are other services' words too: a DynamoDB scenario's are its own.
 
-use super::ServiceFormat;
+use super::{Facts, OwnOptions, ServiceFormat};
 use crate::client::Dur;
 use crate::error::Error;
 use crate::scenario::parser::Parser;
 use crate::scenario::ServiceSpec;
 use crate::time::MS;
 
+/// No settings of its own beyond the shared ones.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options;
+
+impl OwnOptions for Options {}
+
 pub(crate) struct Dynamodb;
+
+impl Facts for Dynamodb {}
 
 impl ServiceFormat for Dynamodb {
     /// The lock client's defaults (AmazonDynamoDBLockClientOptions, DEFAULT_BUFFER_MS).

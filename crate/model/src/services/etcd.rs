@@ -4,7 +4,7 @@
 //! naive switch is etcd 3.4's lock, without the waiter check of 3.5 (`version=3.4` makes it the
 //! scenario's default).
 
-use super::ServiceFormat;
+use super::{Facts, OwnOptions, ServiceFormat};
 use crate::error::Error;
 use crate::scenario::parser::Parser;
 use crate::scenario::ServiceSpec;
@@ -18,9 +18,36 @@ pub enum EtcdToken {
     LeaseId,
 }
 
+/// etcd's own settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// What the holder's token is (`tokens=revision|lease-id`).
+    pub token: EtcdToken,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            token: EtcdToken::Revision,
+        }
+    }
+}
+
+impl OwnOptions for Options {
+    /// A lease ID is an ID: etcd prints it in hex.
+    fn token_in_hex(&self) -> bool {
+        self.token == EtcdToken::LeaseId
+    }
+}
+
 pub(crate) struct Etcd;
 
+impl Facts for Etcd {}
+
 impl ServiceFormat for Etcd {
+    fn naive(&self) -> &'static str {
+        "the lock is 3.4's, which does not check that a waiter's key still exists"
+    }
     fn keys(&self) -> &'static [&'static str] {
         &["version", "keepalive"]
     }
@@ -44,7 +71,7 @@ impl ServiceFormat for Etcd {
 
     fn token(&self, svc: &mut ServiceSpec, word: &str) {
         if word == "lease-id" {
-            svc.etcd_token = EtcdToken::LeaseId;
+            Options::of_mut(svc).token = EtcdToken::LeaseId;
         }
     }
 }

@@ -4,14 +4,22 @@
 //! more than `heartbeat`) at its next expiry check (every `check`, 1 s), releasing its lock; waiters
 //! queue on the server; the fence is the Raft commit index of the holder's lock call.
 
-use super::ServiceFormat;
+use super::{Facts, OwnOptions, ServiceFormat};
 use crate::client::Dur;
 use crate::error::Error;
 use crate::scenario::parser::Parser;
 use crate::scenario::ServiceSpec;
 use crate::time::MS;
 
+/// No settings of its own beyond the shared ones.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options;
+
+impl OwnOptions for Options {}
+
 pub(crate) struct Hazelcast;
+
+impl Facts for Hazelcast {}
 
 impl ServiceFormat for Hazelcast {
     /// CPSubsystemConfig's defaults: session-time-to-live-seconds 300, session-heartbeat-

@@ -6,16 +6,44 @@
 //! the deadline does not bound (`client-go=1.11` makes it the scenario's default); no token unless
 //! `tokens=transitions`; its API server is `n1` (`cut A n1` cuts a client off it).
 
-use super::ServiceFormat;
+use super::{Facts, OwnOptions, ServiceFormat};
 use crate::client::Dur;
 use crate::error::Error;
 use crate::scenario::parser::Parser;
 use crate::scenario::{Scenario, ServiceSpec};
 use crate::time::MS;
 
+/// client-go's leader election settings beyond the lease duration (which is `ttl`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// RenewDeadline: how long the leader keeps trying to renew before it stops leading (10 s).
+    pub renew_deadline: Dur,
+    /// RetryPeriod: how often a candidate tries to acquire and the leader renews (2 s).
+    pub retry_period: Dur,
+    /// How long a request the API server does not answer takes to fail (60 s).
+    pub request_timeout: Dur,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            renew_deadline: Dur::Lit(10_000 * MS),
+            retry_period: Dur::Lit(2_000 * MS),
+            request_timeout: Dur::Lit(60_000 * MS),
+        }
+    }
+}
+
+impl OwnOptions for Options {}
+
 pub(crate) struct Kubernetes;
 
+impl Facts for Kubernetes {}
+
 impl ServiceFormat for Kubernetes {
+    fn naive(&self) -> &'static str {
+        "client-go is 1.11's, whose renew waits for a hung call past the renew deadline"
+    }
     fn defaults(&self, svc: &mut ServiceSpec) {
         svc.tokens = false; // client-go hands the leader no token
         svc.ttl = Dur::Lit(15_000 * MS);
@@ -46,9 +74,9 @@ impl ServiceFormat for Kubernetes {
         let svc = &mut p.sc().service;
         match k {
             "lease" => svc.ttl = d,
-            "renew-deadline" => svc.renew_deadline = d,
-            "retry" => svc.retry_period = d,
-            _ => svc.request_timeout = d,
+            "renew-deadline" => Options::of_mut(svc).renew_deadline = d,
+            "retry" => Options::of_mut(svc).retry_period = d,
+            _ => Options::of_mut(svc).request_timeout = d,
         }
         Ok(())
     }
@@ -65,10 +93,11 @@ impl ServiceFormat for Kubernetes {
     /// JitterFactor (1.2) × RetryPeriod > 0. A run with other values is the lab's to try.
     fn check_whole(&self, sc: &Scenario) -> Result<(), Error> {
         let (svc, d) = (&sc.service, sc.defaults());
-        let (lease, renew) = (svc.ttl.resolve(&d), svc.renew_deadline.resolve(&d));
+        let own = Options::of(svc);
+        let (lease, renew) = (svc.ttl.resolve(&d), own.renew_deadline.resolve(&d));
         let (retry, timeout) = (
-            svc.retry_period.resolve(&d),
-            svc.request_timeout.resolve(&d),
+            own.retry_period.resolve(&d),
+            own.request_timeout.resolve(&d),
         );
         let why = if lease <= renew {
             "the lease duration must be longer than the renew deadline (client-go refuses it)"

@@ -2,9 +2,19 @@
 //! [tokens=yes|no] [first-token=N]` — one lock server with leases on its own clock, fencing tokens on
 //! by default (`tokens=yes`). Its settings are all shared ones; its clients may `renew`.
 
-use super::ServiceFormat;
+use super::{Facts, OwnOptions, ServiceFormat};
+
+/// No settings of its own beyond the shared ones.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options;
+
+impl OwnOptions for Options {}
 
 pub(crate) struct Lease;
+
+impl Facts for Lease {
+    const POLLS_ONE_SERVER: bool = true;
+}
 
 impl ServiceFormat for Lease {
     fn token_words(&self) -> &'static [&'static str] {

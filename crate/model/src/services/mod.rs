@@ -34,6 +34,9 @@ macro_rules! services {
         }
 
         impl ServiceKind {
+            /// Every service, in the order the format's messages list them.
+            pub const ALL: [ServiceKind; [$(stringify!($kind)),*].len()] = [$( ServiceKind::$kind ),*];
+
             /// The name scenario files and the run JSON use.
             pub fn name(self) -> &'static str {
                 match self {
@@ -41,11 +44,24 @@ macro_rules! services {
                 }
             }
 
-            /// Whether the naive switch means something for this service: Redlock clients that trust
-            /// a majority of OKs without checking the validity; an etcd server without the waiter
-            /// check that etcd 3.4.4 added (it grants a waiter whose lease expired while it waited);
-            /// client-go before Kubernetes 1.12, whose renew waits for a hung request past the renew
-            /// deadline.
+            /// A client polls one lock server ([`Facts::POLLS_ONE_SERVER`]).
+            pub const fn polls_one_server(self) -> bool {
+                match self { $( ServiceKind::$kind => <$module::$kind as Facts>::POLLS_ONE_SERVER, )* }
+            }
+
+            /// The lock is held by a quorum of nodes ([`Facts::QUORUM`]).
+            pub const fn quorum(self) -> bool {
+                match self { $( ServiceKind::$kind => <$module::$kind as Facts>::QUORUM, )* }
+            }
+
+            /// A hold ends by itself after a TTL ([`Facts::EXPIRES`]).
+            pub const fn expires(self) -> bool {
+                match self { $( ServiceKind::$kind => <$module::$kind as Facts>::EXPIRES, )* }
+            }
+
+            /// Whether the naive switch means something for this service (what it means: its
+            /// [`ServiceKind::naive_means`]). A plain match, which runs read; that the two agree
+            /// is a test.
             pub fn has_naive(self) -> bool {
                 match self {
                     $( ServiceKind::$kind => services!(@naive $($naive)?), )*
@@ -63,6 +79,7 @@ macro_rules! services {
         /// a table of trait objects, most services' answers being the trait's defaults.
         impl ServiceFormat for Format {
             fn defaults(&self, svc: &mut ServiceSpec) {
+                svc.own = Own::default_of(self.0);
                 match self.0 { $( ServiceKind::$kind => $module::$kind.defaults(svc), )* }
             }
             fn keys(&self) -> &'static [&'static str] {
@@ -89,6 +106,9 @@ macro_rules! services {
             fn faults(&self) -> &'static [&'static str] {
                 match self.0 { $( ServiceKind::$kind => $module::$kind.faults(), )* }
             }
+            fn naive(&self) -> &'static str {
+                match self.0 { $( ServiceKind::$kind => $module::$kind.naive(), )* }
+            }
             fn check_line(&self, p: &mut Parser<'_>) -> Result<(), Error> {
                 match self.0 { $( ServiceKind::$kind => $module::$kind.check_line(p), )* }
             }
@@ -97,8 +117,61 @@ macro_rules! services {
             }
         }
 
+        /// The scenario's service's own settings, typed in its home (`services/NAME.rs`'s
+        /// `Options`): what no other service reads. (The settings several services read are
+        /// [`ServiceSpec`]'s own fields.)
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Own {
+            $( #[doc = concat!("`service: ", stringify!($module), "`'s.")] $kind($module::Options), )*
+        }
+
+        /// Each service's options type under its kind's name (`own::Kubernetes`), for the engine's
+        /// service files and the build script.
+        pub mod own {
+            $( pub use super::$module::Options as $kind; )*
+        }
+
+        impl Own {
+            /// `kind`'s default options.
+            pub fn default_of(kind: ServiceKind) -> Own {
+                match kind { $( ServiceKind::$kind => Own::$kind(Default::default()), )* }
+            }
+
+            /// Whether the service prints its tokens in hex (they are IDs, not counters).
+            pub fn token_in_hex(&self) -> bool {
+                match self { $( Own::$kind(o) => o.token_in_hex(), )* }
+            }
+        }
+
+        $(
+            impl $module::Options {
+                /// The scenario's options of this service; its defaults for a scenario of another.
+                #[allow(unreachable_patterns)]
+                pub fn of(svc: &ServiceSpec) -> Self {
+                    match svc.own {
+                        Own::$kind(o) => o,
+                        _ => Self::default(),
+                    }
+                }
+
+                /// For its home's parser: the scenario's options of this service (made its defaults
+                /// first if they were another's).
+                #[allow(dead_code, unreachable_patterns)]
+                pub(crate) fn of_mut(svc: &mut ServiceSpec) -> &mut Self {
+                    if !matches!(svc.own, Own::$kind(_)) {
+                        svc.own = Own::$kind(Self::default());
+                    }
+                    match &mut svc.own {
+                        Own::$kind(o) => o,
+                        // Unreachable: set just above.
+                        _ => unreachable!(),
+                    }
+                }
+            }
+        )*
+
         /// Every service, in the order the format's messages list them.
-        const LISTED: [ServiceKind; [$(stringify!($kind)),*].len()] = [$( ServiceKind::$kind ),*];
+        const LISTED: [ServiceKind; ServiceKind::ALL.len()] = ServiceKind::ALL;
     };
 }
 
@@ -114,6 +187,32 @@ services! {
     Kubernetes => kubernetes naive;
     Consul => consul;
     Dynamodb => dynamodb;
+}
+
+/// What the engine, its sweeps and the search ask of a service beyond its format: facts, as constants
+/// its home sets where it differs from the default most services share (asked through
+/// [`ServiceKind`]'s methods of the same names, which fold to constants for a known kind).
+pub(crate) trait Facts {
+    /// A client asks one lock server and, when denied, asks it again after a while: the engine takes
+    /// such a client's requests and answers on a fast path, and sweeps may skip its denied retries.
+    const POLLS_ONE_SERVER: bool = false;
+
+    /// A client holds the lock when a majority of independent nodes granted it within its validity:
+    /// its grants are the majorities, injections may name its nodes, and its validity's drift
+    /// allowance is a floor of the TTL in a run's signature.
+    const QUORUM: bool = false;
+
+    /// A hold ends by itself after the TTL; `false` for a lock held by a session (no TTL).
+    const EXPIRES: bool = true;
+}
+
+/// What the shared code may ask of a service's own options (its home's `Options`); each question's
+/// default is what options without it answer.
+pub(crate) trait OwnOptions {
+    /// Its tokens are IDs printed in hex, not counters.
+    fn token_in_hex(&self) -> bool {
+        false
+    }
 }
 
 /// A lock service's own part of the scenario format. Every method has a default, what a service
@@ -162,6 +261,12 @@ pub(crate) trait ServiceFormat {
         &[]
     }
 
+    /// What the naive switch does to it, worded to follow "the naive switch on: " (`""`: it has
+    /// none).
+    fn naive(&self) -> &'static str {
+        ""
+    }
+
     /// Its checks on the service line, once every setting on it is read.
     fn check_line(&self, _p: &mut Parser<'_>) -> Result<(), Error> {
         Ok(())
@@ -177,9 +282,15 @@ pub(crate) trait ServiceFormat {
 #[derive(Clone, Copy)]
 pub(crate) struct Format(ServiceKind);
 
-/// A node named in a scenario whose service names none.
-pub(crate) const NODES_NEEDED: &str =
-    "nodes need `service: redlock` (or zookeeper's or kubernetes's one server, n1) declared before them";
+/// "nodes (n1 …) need `service: A`, `service: B` or …": a node named in a scenario whose
+/// service names none.
+pub(crate) fn nodes_needed() -> String {
+    let (owners, n) = picked(|f| f.named_nodes());
+    let mut out = String::from("nodes (n1 …) need `service: ");
+    push_list(&mut out, &owners[..n], "`, `service: ", "` or `service: ");
+    out.push_str("` declared before them");
+    out
+}
 
 /// The service `service: WORD` names, if any.
 pub(crate) fn named(word: &str) -> Option<ServiceKind> {
@@ -209,7 +320,7 @@ fn picked(pick: impl Fn(Format) -> bool) -> ([&'static str; LISTED.len()], usize
     (names, n)
 }
 
-/// "lease, session, … or dynamodb": what `service:` may name.
+/// "lease, session, … or NAME": what `service:` may name.
 pub(crate) fn names() -> String {
     let (names, n) = picked(|_| true);
     let mut out = String::new();
@@ -244,6 +355,35 @@ pub(crate) fn renewers() -> String {
     out
 }
 
+impl ServiceKind {
+    /// What the naive switch does to this service (`""`: it has none), from its home.
+    pub fn naive_means(self) -> &'static str {
+        format_of(self).naive()
+    }
+}
+
+/// "NAME: …; NAME: …": what the naive switch does, for each service that has one.
+pub fn naive_meanings() -> String {
+    let mut out = String::new();
+    for k in LISTED.into_iter().filter(|k| k.has_naive()) {
+        if !out.is_empty() {
+            out.push_str("; ");
+        }
+        out.push_str(k.name());
+        out.push_str(": ");
+        out.push_str(k.naive_means());
+    }
+    out
+}
+
+/// "A, B and C": the services that have a naive switch.
+pub fn naive_services() -> String {
+    let (names, n) = picked(|f| !f.naive().is_empty());
+    let mut out = String::new();
+    push_list(&mut out, &names[..n], ", ", " and ");
+    out
+}
+
 /// A service setting that is not the scenario's service's own: the first owner's check of its value,
 /// then "KEY needs `service: A` or `service: B`"; `None` if no service has that key.
 pub(crate) fn foreign_setting(p: &mut Parser<'_>, k: &str, v: &str) -> Option<Error> {
@@ -260,7 +400,7 @@ pub(crate) fn foreign_setting(p: &mut Parser<'_>, k: &str, v: &str) -> Option<Er
     Some(p.err(why))
 }
 
-/// "crash and restart need `service: redlock` declared before them": a fault only another service
+/// "crash and restart need `service: NAME` declared before them": a fault only another service
 /// has; `None` if no service has it.
 pub(crate) fn fault_needs(word: &str) -> Option<String> {
     let (owners, n) = picked(|f| f.faults().contains(&word));
@@ -293,6 +433,16 @@ mod tests {
         }
     }
 
+    /// A service has a naive switch (the flag in the list, which runs read) exactly when its home
+    /// says what the switch does.
+    #[test]
+    fn the_naive_flag_and_its_meaning_agree() {
+        for k in LISTED {
+            assert_eq!(k.has_naive(), !k.naive_means().is_empty(), "{k:?}");
+        }
+        assert_eq!(naive_services(), "redlock, etcd and kubernetes");
+    }
+
     /// The messages made from the list read as they did when they were written out.
     #[test]
     fn the_messages_list_services_in_their_order() {
@@ -307,6 +457,10 @@ mod tests {
              (consul), rvn or no (dynamodb)"
         );
         assert_eq!(renewers(), "lease, session and redis");
+        assert_eq!(
+            nodes_needed(),
+            "nodes (n1 …) need `service: redlock`, `service: zookeeper` or `service: kubernetes` declared before them"
+        );
         assert_eq!(
             fault_needs("restart").unwrap(),
             "crash and restart need `service: redlock` declared before them"

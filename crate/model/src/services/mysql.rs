@@ -7,14 +7,24 @@
 //! is a try). No token: the connection's id is not a fence; `tokens=counter` is a counter row the
 //! holder increments under the lock. Its own fault: `at D: terminate A` (`KILL CONNECTION`).
 
-use super::ServiceFormat;
+use super::{Facts, OwnOptions, ServiceFormat};
 use crate::client::Dur;
 use crate::error::Error;
 use crate::scenario::parser::Parser;
 use crate::scenario::ServiceSpec;
 use crate::time::SEC;
 
+/// No settings of its own beyond the shared ones.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options;
+
+impl OwnOptions for Options {}
+
 pub(crate) struct Mysql;
+
+impl Facts for Mysql {
+    const EXPIRES: bool = false;
+}
 
 impl ServiceFormat for Mysql {
     fn defaults(&self, svc: &mut ServiceSpec) {

@@ -3,10 +3,20 @@
 //! redis, off by default. Its own fault: `at D: failover` (its async replica, `replica-lag` behind,
 //! takes over). Its clients may `renew`.
 
-use super::ServiceFormat;
+use super::{Facts, OwnOptions, ServiceFormat};
 use crate::scenario::ServiceSpec;
 
+/// No settings of its own beyond the shared ones.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options;
+
+impl OwnOptions for Options {}
+
 pub(crate) struct Redis;
+
+impl Facts for Redis {
+    const POLLS_ONE_SERVER: bool = true;
+}
 
 impl ServiceFormat for Redis {
     fn defaults(&self, svc: &mut ServiceSpec) {

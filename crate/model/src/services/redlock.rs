@@ -8,7 +8,7 @@
 //! `at D: restart n3`. (`timeout`, `jitter` and `persist` are read as shared settings, as they always
 //! were: another service ignores them.)
 
-use super::ServiceFormat;
+use super::{Facts, OwnOptions, ServiceFormat};
 use crate::error::Error;
 use crate::scenario::parser::Parser;
 use crate::scenario::ServiceSpec;
@@ -24,6 +24,12 @@ pub enum Persist {
     Always,
 }
 
+/// No settings of its own beyond the shared ones.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options;
+
+impl OwnOptions for Options {}
+
 pub(crate) struct Redlock;
 
 /// `nodes=N`: 1, 3, 5 or 7.
@@ -34,7 +40,14 @@ fn nodes(p: &mut Parser<'_>, v: &str) -> Result<u8, Error> {
         .ok_or_else(|| p.err("nodes must be 1, 3, 5 or 7"))
 }
 
+impl Facts for Redlock {
+    const QUORUM: bool = true;
+}
+
 impl ServiceFormat for Redlock {
+    fn naive(&self) -> &'static str {
+        "clients trust a majority of OKs without checking the validity left"
+    }
     fn defaults(&self, svc: &mut ServiceSpec) {
         svc.tokens = false;
         svc.nodes = 5;

@@ -3,10 +3,21 @@
 //! keepalives. Its own fault: `at D: terminate A` (an admin ends A's database session). Its clients
 //! may `renew`, and `read via session` / `write N via session` go through the session holding the lock.
 
-use super::ServiceFormat;
+use super::{Facts, OwnOptions, ServiceFormat};
 use crate::scenario::ServiceSpec;
 
+/// No settings of its own beyond the shared ones.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options;
+
+impl OwnOptions for Options {}
+
 pub(crate) struct Session;
+
+impl Facts for Session {
+    const POLLS_ONE_SERVER: bool = true;
+    const EXPIRES: bool = false;
+}
 
 impl ServiceFormat for Session {
     fn defaults(&self, svc: &mut ServiceSpec) {

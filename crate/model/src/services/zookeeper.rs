@@ -4,14 +4,26 @@
 //! two thirds of the timeout without a reply, LOST a timeout later; its one server is `n1`
 //! (`cut A n1` cuts a client off it).
 
-use super::ServiceFormat;
+use super::{Facts, OwnOptions, ServiceFormat};
 use crate::client::Dur;
 use crate::error::Error;
 use crate::scenario::parser::Parser;
 use crate::scenario::ServiceSpec;
 use crate::time::MS;
 
+/// ZooKeeper's (and Curator's) own settings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// The client keeps acting on its lock while Curator's connection state is SUSPENDED
+    /// (SessionConnectionStateErrorPolicy) instead of treating SUSPENDED as losing it (the default).
+    pub tolerate_suspended: bool,
+}
+
+impl OwnOptions for Options {}
+
 pub(crate) struct Zookeeper;
+
+impl Facts for Zookeeper {}
 
 impl ServiceFormat for Zookeeper {
     fn defaults(&self, svc: &mut ServiceSpec) {
@@ -25,7 +37,7 @@ impl ServiceFormat for Zookeeper {
     /// `session=D` (the session timeout), `tick=D` (the server's tickTime), `suspended=error|tolerate`.
     fn setting(&self, p: &mut Parser<'_>, k: &str, v: &str) -> Result<(), Error> {
         if k == "suspended" {
-            p.sc().service.tolerate_suspended = match v {
+            Options::of_mut(&mut p.sc().service).tolerate_suspended = match v {
                 "error" => false,
                 "tolerate" => true,
                 _ => return Err(p.err("suspended must be error or tolerate")),

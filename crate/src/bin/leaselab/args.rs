@@ -108,15 +108,23 @@ pub struct Engine {
     pub naive: Naive,
 }
 
+/// `--naive`'s help: "The naive switch on — NAME: …; NAME: …" (scenarios of those services only).
+fn naive_help() -> String {
+    format!(
+        "The naive switch on — {} ({} scenarios only)",
+        leaselab::scenario::naive_meanings(),
+        leaselab::scenario::naive_services()
+    )
+}
+
 /// `--naive` / `--no-naive`: the last one given wins; without either, the scenario's setting.
 #[derive(Args)]
 #[group(id = "naive-switch", multiple = false)]
 pub struct Naive {
-    /// Redlock clients trust a majority of OKs without checking the validity left; etcd's lock is
-    /// 3.4's; Kubernetes's client-go is 1.11's (Redlock, etcd and Kubernetes scenarios only)
-    #[arg(long, overrides_with = "no_naive")]
+    // Its help says what the switch does to each service that has one, as the services' homes word it.
+    #[arg(long, overrides_with = "no_naive", help = naive_help())]
     pub naive: bool,
-    /// The naive switch off where the scenario has it on (an etcd 3.4 or client-go 1.11 scenario)
+    /// The naive switch off where the scenario has it on (a service line that names an old version)
     #[arg(long, overrides_with = "naive")]
     pub no_naive: bool,
 }

@@ -49,8 +49,10 @@ pub fn apply_sets(sc: &Scenario, params: &mut [u64], sets: &[Setting]) -> Result
 pub fn check_naive(sc: &Scenario, naive: Option<bool>) -> Result<bool, Failure> {
     if naive.is_some() && !sc.service.kind.has_naive() {
         return Err(usage(format!(
-            "--naive, --no-naive: scenario {} uses neither redlock nor etcd; the switch applies to those",
-            sc.id
+            "--naive, --no-naive: scenario {} is on {}, which has no naive switch; {} have one",
+            sc.id,
+            sc.service.kind.name(),
+            leaselab::scenario::naive_services()
         )));
     }
     Ok(naive.unwrap_or(sc.service.naive_default))

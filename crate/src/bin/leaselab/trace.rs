@@ -12,8 +12,8 @@ pub fn print_trace(out: &mut impl std::io::Write, sc: &Scenario, o: &leaselab::O
             kind,
             Kind::ServerClockStep | Kind::NodeCrashed | Kind::NodeRestarted | Kind::Failover
         );
-        let redlock = sc.service.nodes > 1 && kind.lane() == "lock" && kind != Kind::Partition;
-        let actor = match (server, redlock) {
+        let on_node = sc.service.nodes > 1 && kind.lane() == "lock" && kind != Kind::Partition;
+        let actor = match (server, on_node) {
             (true, true) => format!("n{}", e.node + 1),
             (true, false) => "server".to_string(),
             (false, true) => format!("{} @n{}", sc.client_name(e.client), e.node + 1),
@@ -27,7 +27,7 @@ pub fn print_trace(out: &mut impl std::io::Write, sc: &Scenario, o: &leaselab::O
 }
 
 /// The facts `--trace` prints after an event's name: its token, the value read or written, why it
-/// was refused, a Redlock round's count and validity.
+/// was refused, a quorum round's count and validity.
 fn trace_detail(what: leaselab::trace::What) -> String {
     use leaselab::store::Refusal;
     use leaselab::trace::What;
