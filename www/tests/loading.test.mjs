@@ -155,6 +155,12 @@ test('a service beyond the core: its words (i18n/services/) come with its runs, 
     assert.ok(words && runs.length, Object.keys(sent).join(' '));
     for (const u of runs) assert.ok(words <= answered[u], `the words were asked for after ${u} came back`);
     assert.equal(await page.locator('#svg text.lane-name').first().textContent(), 'etcd server');
+    // The language switched to has them too, with no request for them.
+    const asked = watch.requests.length;
+    await page.locator('#lang').selectOption('bn');
+    await page.locator('#svg text.lane-name', { hasText: 'etcd সার্ভার' }).waitFor();
+    assert.deepEqual(watch.requests.slice(asked).filter((u) => /\/i18n\/services\//.test(u)), []);
+    await page.locator('#lang').selectOption('en');
     // Another scenario on another service: its words, with the full engine.
     await page.locator('#scenario').selectOption('zk-session-expiry');
     await page.locator('#svg text.lane-name', { hasText: 'ZooKeeper ensemble' }).waitFor();
