@@ -2,7 +2,7 @@
 //! prediction, and how a real run's outcome is put in the same words.
 
 use leaselab::outcome::summarize;
-use leaselab::scenario::{Lost, Scenario, ServiceKind};
+use leaselab::scenario::{Lost, Scenario};
 use leaselab::store::Policy;
 use leaselab::trace::Kind;
 use leaselab::{catalogue, simulate, Config, Outcome};
@@ -33,26 +33,22 @@ pub struct Case {
     pub repeat: u32,
 }
 
-/// The scripted cases, in the order the table lists them.
+/// The scripted cases, in the order the table lists them: the PostgreSQL and redis rows here, then
+/// each real service's own (real/service.rs).
 pub fn cases() -> Vec<Case> {
-    [
+    let here = [
         postgres_cases(),
         seed_cases(),
         freeze_cases(),
         clock_cases(),
-        redlock_round_cases(),
-        redlock_cases(),
-        etcd_zk_cases(),
         network_cases(),
-        mysql_cases(),
-    ]
-    .into_iter()
-    .flatten()
-    .collect()
+    ];
+    let services = crate::real::service::SERVICES.iter().map(|s| s.cases());
+    here.into_iter().chain(services).flatten().collect()
 }
 
 /// A case with a 100 ms tolerance, no fence counter and its own scenario's prediction.
-fn case(
+pub(crate) fn case(
     id: &'static str,
     policy: Policy,
     set: &'static [(&'static str, u64)],
@@ -294,13 +290,12 @@ fn freeze_cases() -> Vec<Case> {
     ]
 }
 
-/// Wall clocks that step: a redis-server's (the lock server's or a Redlock node's) or a client's, each
-/// process on a wall clock of its own (the LD_PRELOAD shim of real/wallclock.rs) that the suite steps
-/// at the scenario's time, CLOCK_MONOTONIC untouched. Gaps that decide the outcomes, in real ms:
-/// redis-clock-jump ×10: the step (500) 100 before B's try (600), B's write (800) 1200 before A's;
-/// clock-step-back ×10: A's check finds 190 left of the 100 it needs (90 spare), B's write (3300)
-/// 1500 before A's; the Redlock rows ×20: the step (1000, 1100 for the restart's) 100 before B's round
-/// (1100, 1240), A's write (4000) well after B's: tolerance 50 (40 for the check's 90 spare).
+/// Wall clocks that step: a redis-server's (the lock server's, or a node's: see the nodes' service
+/// file) or a client's, each process on a wall clock of its own (the LD_PRELOAD shim of
+/// real/wallclock.rs) that the suite steps at the scenario's time, CLOCK_MONOTONIC untouched. Gaps that
+/// decide the outcomes, in real ms: redis-clock-jump ×10: the step (500) 100 before B's try (600), B's
+/// write (800) 1200 before A's; clock-step-back ×10: A's check finds 190 left of the 100 it needs (90
+/// spare), B's write (3300) 1500 before A's: tolerance 50 (40 for the check's 90 spare).
 fn clock_cases() -> Vec<Case> {
     let row = |id, policy, scale, how, tolerance_ms| Case {
         tolerance_ms,
@@ -337,168 +332,6 @@ fn clock_cases() -> Vec<Case> {
             "as above; UPDATE … WHERE token <= $1",
             40,
         ),
-        row(
-            "redlock-clock-jump",
-            Policy::None,
-            20,
-            "5 redis; A reaches n1–n3, B n3–n5; n3's redis-server on a wall clock of its own, stepped +6 s at 1 s",
-            50,
-        ),
-        row(
-            "redlock-clock-jump",
-            Policy::Version,
-            20,
-            "as above; version column",
-            50,
-        ),
-        row(
-            "redlock-clock-jump-monotonic",
-            Policy::None,
-            20,
-            "as above, but n3 expires keys on a monotonic clock: stood in for by leaving the clock its redis expires by unstepped (no redis expires on CLOCK_MONOTONIC)",
-            50,
-        ),
-        row(
-            "redlock-restart-clock-jump",
-            Policy::None,
-            20,
-            "5 redis, no persistence; n3 SIGKILLed at 1 s, restarted by a process that waits 6 s by n3's wall clock, stepped +6 s at 1.1 s",
-            50,
-        ),
-    ]
-}
-
-/// Redlock's rounds on links with latency (a proxy per client–node link: real/redlock_links.rs).
-/// pause-after-check ×10: the keys expire (3010) 100 before B's round arrives (3110), B's write 2.7 s
-/// before A's; pause-before-check ×10: A's five OKs wait in its socket while it is stopped (10 ms to
-/// 3.51 s), the keys expire (3010) 100 before B's round; split-vote ×20: who reaches a node first is
-/// decided by 20 vs 60 ms links (40 ms apart), the seeded back-offs 80 ms and more apart. Tolerance
-/// 50 (20 for the split vote).
-fn redlock_round_cases() -> Vec<Case> {
-    let row = |id, policy, set, scale, how, tolerance_ms| Case {
-        tolerance_ms,
-        // The split vote's links are 40 ms apart: near enough a tie to run twice.
-        repeat: if id == "redlock-split-vote" { 2 } else { 1 },
-        ..case(id, policy, set, scale, how)
-    };
-    vec![
-        row(
-            "redlock-pause-after-check",
-            Policy::None,
-            &[],
-            10,
-            "5 redis, 10 ms links; A's process SIGSTOPped 6 s after its validity check",
-            50,
-        ),
-        row(
-            "redlock-pause-after-check",
-            Policy::Version,
-            &[],
-            10,
-            "as above; version column",
-            50,
-        ),
-        row(
-            "redlock-pause-before-check",
-            Policy::None,
-            &[],
-            10,
-            "5 redis, 10 ms links; A's process SIGSTOPped at 10 ms for 3.5 s with the five OKs unread in its sockets",
-            50,
-        ),
-        row(
-            "redlock-pause-before-check",
-            Policy::Token,
-            &[],
-            10,
-            "as above; token column (Redlock gives none)",
-            50,
-        ),
-        row(
-            "redlock-split-vote",
-            Policy::None,
-            &[],
-            20,
-            "5 redis; A's links to n1, n2 20 ms, B's to n3, n4, C's to n5, the rest 60 ms; back-offs drawn from the run's seed as the model draws them",
-            20,
-        ),
-        row(
-            "redlock-split-vote",
-            Policy::None,
-            &[("jitter", 0)],
-            20,
-            "as above, no random share: every round splits, 20 tries each",
-            20,
-        ),
-    ]
-}
-
-/// Redlock ×3: n3 is back 30 ms after the crash (150 ms); B needs it by its second round (336 ms) to
-/// write (≈ 400 ms) well before A (600 ms): 150 ms.
-fn redlock_cases() -> Vec<Case> {
-    let redlock = |id, set, how| Case {
-        tolerance_ms: 150,
-        ..case(id, Policy::None, set, 3, how)
-    };
-    vec![
-        redlock(
-            "redlock-crash-restart",
-            &[],
-            "5 redis, no persistence; n3 SIGKILLed, restarted",
-        ),
-        redlock(
-            "redlock-crash-restart",
-            &[("restart", 300)],
-            "as above; restart delayed by the TTL",
-        ),
-        redlock(
-            "redlock-crash-fsync",
-            &[],
-            "5 redis, appendonly + appendfsync always",
-        ),
-    ]
-}
-
-/// etcd and ZooKeeper, on their second-scale timelines (see each group's gap below).
-fn etcd_zk_cases() -> Vec<Case> {
-    let c = case;
-    let etcd = |policy, how| Case {
-        tolerance_ms: 1000,
-        ..case("etcd-lease-pause", policy, &[], 1, how)
-    };
-    let zk = |policy, how| Case {
-        tolerance_ms: 1000,
-        ..case("zk-session-expiry", policy, &[], 1, how)
-    };
-    vec![
-        // etcd, TTL 2 s: A's lease expires at 2 s (+ up to 0.5 s: etcd looks for expired leases twice
-        // a second) and B writes right after; A writes at 5 s: 1 s.
-        etcd(
-            Policy::None,
-            "etcd 3.4 lock on a 2 s lease, keepalives every TTL/3; PostgreSQL table",
-        ),
-        etcd(
-            Policy::Token,
-            "as above; the key's create revision as token",
-        ),
-        Case {
-            tolerance_ms: 1000,
-            ..c(
-                "etcd-contrib-lock",
-                Policy::EqualToken,
-                &[],
-                1,
-                "etcd 3.4; the lease ID as version; UPDATE … WHERE token = 0 OR token = $1",
-            )
-        },
-        // ZooKeeper, session 6 s, tick 2 s: A's session expires 6–8 s after its last request (the tick
-        // buckets follow the server's clock, not the scenario's) and B writes right after; A writes
-        // at 10 s: 1 s.
-        zk(
-            Policy::None,
-            "ZooKeeper 3.8, the lock recipe; A's session in a SIGSTOPped process; PostgreSQL table",
-        ),
-        zk(Policy::Token, "as above; the node's czxid as token"),
     ]
 }
 
@@ -536,71 +369,14 @@ fn network_cases() -> Vec<Case> {
     ]
 }
 
-/// The catalogue's `etcd-waiter-expired-lease` under `none`: its verdict with etcd 3.4's lock (naive)
-/// and with 3.5's check.
-pub fn etcd_waiter_sim() -> Result<(String, String), String> {
-    let sc = catalogue::find("etcd-waiter-expired-lease").map_err(|e| e.to_string())?;
-    let say = |naive| -> Result<String, String> {
-        let mut cfg = Config::new(sc, Policy::None);
-        cfg.naive = naive;
-        let o = simulate(sc, &cfg).map_err(|e| e.to_string())?;
-        Ok(match o.lost {
-            Lost::Client(c) => format!("lost update {}", sc.client_name(c)),
-            Lost::Nobody => "safe".into(),
-        })
-    };
-    Ok((say(true)?, say(false)?))
+/// The scenario files the cases use, as compiled into leaselab (checked equal to the catalogue's): the
+/// rows here, then each real service's own.
+pub(crate) fn scenario_text(id: &str) -> Option<&'static str> {
+    let services = crate::real::service::SERVICES.iter();
+    own_scenario_text(id).or_else(|| services.filter_map(|s| s.scenario_text(id)).next())
 }
 
-/// MySQL's `GET_LOCK` on a real MariaDB (see src/mysql.rs). Gaps that decide the outcomes: A's
-/// connection closed by wait_timeout (1 s after its last statement there, GET_LOCK at 0: 1000 ms) and
-/// B's write right after, long before A wakes and writes (2530 ms); with pause=500ms A is done (530 ms) 470 ms before wait_timeout would close it, and with
-/// wait=3s A is done (2530 ms) 470 ms before it. So 200 ms.
-fn mysql_cases() -> Vec<Case> {
-    let c = |policy, set, how| Case {
-        tolerance_ms: 200,
-        ..case("mysql-get-lock-pause", policy, set, 1, how)
-    };
-    vec![
-        c(
-            Policy::None,
-            &[],
-            "MariaDB 10.11 GET_LOCK('leaselab', 10), SET SESSION wait_timeout = 1; A's process SIGSTOPped 2.5 s; PostgreSQL table",
-        ),
-        c(
-            Policy::Token,
-            &[],
-            "as above; token from a counter row (UPDATE fence SET n = LAST_INSERT_ID(n + 1)); UPDATE … WHERE token <= $1",
-        ),
-        c(
-            Policy::None,
-            &[("pause", 500)],
-            "as above, A stopped 500 ms: its connection is closed only after its script is over",
-        ),
-        c(
-            Policy::None,
-            &[("wait", 3000)],
-            "as above, wait_timeout = 3: A wakes and writes before the server closes its connection",
-        ),
-        // The idle clock runs from A's last statement on its lock connection (GET_LOCK at 0), not from
-        // its freeze (20 ms): stopped 985 ms, A is still frozen when its connection is closed (1000
-        // ms, ×40: 40 s), wakes at 1005 and writes at 1015, between B's read (1010) and write (1020).
-        // Gaps of 5 ms, 200 ms at ×40: 100 ms.
-        Case {
-            tolerance_ms: 100,
-            ..case(
-                "mysql-get-lock-pause",
-                Policy::None,
-                &[("pause", 985)],
-                40,
-                "as above, A stopped 985 ms (39.4 s), less than wait_timeout (40 s), but idle on its lock connection since GET_LOCK: closed while A is frozen",
-            )
-        },
-    ]
-}
-
-/// The scenario files the cases use, as compiled into leaselab (checked equal to the catalogue's).
-fn scenario_text(id: &str) -> Option<&'static str> {
+fn own_scenario_text(id: &str) -> Option<&'static str> {
     Some(match id {
         "seed-advisory-lock" => include_str!("../../crate/scenarios/seed-advisory-lock.txt"),
         "postgres-session" => include_str!("../../crate/scenarios/postgres-session.txt"),
@@ -619,28 +395,8 @@ fn scenario_text(id: &str) -> Option<&'static str> {
         "gc-pause" => include_str!("../../crate/scenarios/gc-pause.txt"),
         "redis-clock-jump" => include_str!("../../crate/scenarios/redis-clock-jump.txt"),
         "clock-step-back" => include_str!("../../crate/scenarios/clock-step-back.txt"),
-        "redlock-clock-jump" => include_str!("../../crate/scenarios/redlock-clock-jump.txt"),
-        "redlock-clock-jump-monotonic" => {
-            include_str!("../../crate/scenarios/redlock-clock-jump-monotonic.txt")
-        }
-        "redlock-restart-clock-jump" => {
-            include_str!("../../crate/scenarios/redlock-restart-clock-jump.txt")
-        }
-        "redlock-pause-after-check" => {
-            include_str!("../../crate/scenarios/redlock-pause-after-check.txt")
-        }
-        "redlock-pause-before-check" => {
-            include_str!("../../crate/scenarios/redlock-pause-before-check.txt")
-        }
-        "redlock-split-vote" => include_str!("../../crate/scenarios/redlock-split-vote.txt"),
-        "redlock-crash-restart" => include_str!("../../crate/scenarios/redlock-crash-restart.txt"),
-        "redlock-crash-fsync" => include_str!("../../crate/scenarios/redlock-crash-fsync.txt"),
-        "etcd-lease-pause" => include_str!("../../crate/scenarios/etcd-lease-pause.txt"),
-        "etcd-contrib-lock" => include_str!("../../crate/scenarios/etcd-contrib-lock.txt"),
-        "zk-session-expiry" => include_str!("../../crate/scenarios/zk-session-expiry.txt"),
         "delayed-write" => include_str!("../../crate/scenarios/delayed-write.txt"),
         "replica-failover" => include_str!("../../crate/scenarios/replica-failover.txt"),
-        "mysql-get-lock-pause" => include_str!("../../crate/scenarios/mysql-get-lock-pause.txt"),
         _ => return None,
     })
 }
@@ -664,16 +420,21 @@ pub fn scale_text(text: &str, k: u64) -> String {
                 }
                 None => out.push_str(&scale_durations(line, k)),
             }
-        } else if line.starts_with("service: redlock") && !line.contains("timeout=") {
-            // Redlock's default reply timeout (10 ms) is the parser's, not the file's: made
-            // explicit so it scales with the rest, or scaled latencies would outlast it.
-            out.push_str(&scale_durations(&format!("{line} timeout=10ms"), k));
+        } else if let Some(explicit) = explicit_defaults(line) {
+            out.push_str(&scale_durations(&explicit, k));
         } else {
             out.push_str(&scale_durations(line, k));
         }
         out.push('\n');
     }
     out
+}
+
+/// A service line with the defaults its service's file says are durations made explicit, so that they
+/// scale with the rest (real/service.rs).
+fn explicit_defaults(line: &str) -> Option<String> {
+    let services = crate::real::service::SERVICES.iter();
+    services.filter_map(|s| s.explicit_defaults(line)).next()
 }
 
 /// `300ms` → `900ms`, `0.3s` → `900ms` (k = 3); bare numbers, `ppm`, names like `n3` unchanged.
@@ -838,9 +599,14 @@ fn holders(overlap: bool) -> String {
     if overlap { "2" } else { "1" }.into()
 }
 
+/// Whether `sc`'s service grants by majority (who holds the lock is who holds a majority of its nodes).
+fn majority_grants(sc: &Scenario) -> bool {
+    crate::real::service::of(sc.service.kind).is_some_and(|s| s.majority_grants())
+}
+
 /// The simulator's outcome in the table's words.
 pub fn sim_verdict(sc: &Scenario, o: &Outcome) -> Verdict {
-    let grants: Vec<u8> = if sc.service.kind == ServiceKind::Redlock {
+    let grants: Vec<u8> = if majority_grants(sc) {
         o.run.majorities.clone()
     } else {
         o.run.leases.iter().map(|l| l.client).collect()
@@ -868,7 +634,7 @@ pub fn sim_verdict(sc: &Scenario, o: &Outcome) -> Verdict {
 pub fn real_verdict(sc: &Scenario, r: &RealRun) -> Verdict {
     let s = summarize(&r.as_sim_run());
     let mut grants = r.grants.clone();
-    if sc.service.kind == ServiceKind::Redlock {
+    if majority_grants(sc) {
         // Who came to hold a majority, in turn: a client that gets its majority again while no
         // one else had one in between is no new holder (the model's list changes hands only).
         grants.dedup();
@@ -938,17 +704,6 @@ mod tests {
             "clock=-100000ppm step=-400ms@200ms"
         );
         assert_eq!(scale_durations("every 1.5ms", 3), "every 4.500ms");
-    }
-
-    #[test]
-    fn scaled_files_parse_and_keep_their_prose() {
-        let text = scenario_text("redlock-crash-restart").unwrap();
-        let s = scale_text(text, 3);
-        assert!(s.contains("service: redlock ttl=$ttl lock-latency=3ms persist=none timeout=30ms"));
-        assert!(s.contains("param ttl = 900ms in 30ms..180000ms: TTL"));
-        assert!(s.contains("expect none restart=900ms: final=390"));
-        assert!(s.contains("summary: The same partition: A holds n1, n2, n3 from 10 ms."));
-        assert!(Scenario::parse(&s).is_ok());
     }
 
     #[test]

@@ -1,14 +1,16 @@
-//! leaselab-conformance: runs the seed's steps and the core scenarios against real PostgreSQL, redis,
-//! etcd and ZooKeeper servers, and compares each outcome with the simulator's prediction for the same
-//! parameters. (`leaselab-conformance zk-agent` is one client's ZooKeeper session, see zk.rs.)
+//! leaselab-conformance: runs the seed's steps and the core scenarios against real lock servers, and
+//! compares each outcome with the simulator's prediction for the same parameters.
 //!
 //! ```text
 //! leaselab-conformance [--workdir DIR] [--only TEXT] [--verbose]
 //! ```
 //!
-//! It starts a throwaway PostgreSQL cluster and redis-servers on loopback ports under the work
-//! directory (a fresh temporary one unless `--workdir` names one), and stops and removes them on the way
-//! out, also on failure. Prints a table (scenario, parameters, simulator, real, agree) and exits 0 when
+//! It starts a throwaway PostgreSQL cluster (the storage) and each real service's servers on loopback
+//! ports under the work directory (a fresh temporary one unless `--workdir` names one), and stops and
+//! removes them on the way out, also on failure. Each real service — its rows, its servers, its
+//! client, its faults, its probes and its own subcommands of this binary — is one
+//! `real::service::RealService` in files of its own (real/service.rs lists them, one line each):
+//! this file knows none of them. Prints a table (scenario, parameters, simulator, real, agree) and exits 0 when
 //! every row agrees, 1 on a disagreement, 2 when a server could not be set up or a run failed.
 //! `make conformance` installs the servers first (conformance/setup.sh) and runs this.
 
@@ -17,6 +19,7 @@ mod etcd;
 mod mysql;
 mod mysql_probe;
 mod real;
+mod redis_server;
 mod servers;
 mod step1;
 mod zk;
@@ -25,30 +28,28 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use leaselab::scenario::ServiceKind;
-
-use real::ClockOf;
-
 use cases::{Case, Verdict};
-use servers::{Postgres, Redis, Res, WorkDir};
+use real::service::SERVICES;
+use servers::{Postgres, Res, WorkDir};
 
 /// A real run that fell further behind the scenario's timeline than its case allows (a slow statement, a
 /// late wake-up on a busy machine) is not a fair test of the timeline: it is discarded, whatever its
 /// outcome, and run again, up to this many times in all.
 const ATTEMPTS: u32 = 5;
 
-struct Row {
-    scenario: String,
-    params: String,
-    sim: String,
-    real: String,
+/// One row of the table.
+pub struct Row {
+    pub scenario: String,
+    pub params: String,
+    pub sim: String,
+    pub real: String,
     /// `Some(true)` agree, `Some(false)` disagree, `None` the run failed.
-    agree: Option<bool>,
+    pub agree: Option<bool>,
     /// Which attempt counted (earlier ones fell behind the timeline); the latest over the runs.
-    attempt: u32,
+    pub attempt: u32,
     /// How many runs of the row agreed (a row near a tie is run several times).
-    runs: u32,
-    detail: Vec<String>,
+    pub runs: u32,
+    pub detail: Vec<String>,
 }
 
 struct Args {
@@ -89,22 +90,17 @@ fn args() -> Result<Args, String> {
 }
 
 fn main() -> ExitCode {
-    // A ZooKeeper row's client session, in a process of its own (see zk.rs).
-    if std::env::args().nth(1).as_deref() == Some("zk-agent") {
-        return zk::agent_main();
+    // A real service's own subcommand (a process of its own a row needs, a probe).
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    if let Some((name, rest)) = argv.split_first() {
+        if let Some(code) = SERVICES.iter().find_map(|s| s.subcommand(name, rest)) {
+            return code;
+        }
     }
     // A node's restart delayed by its own wall clock (see real/wallclock.rs).
     if std::env::args().nth(1).as_deref() == Some("wall-wait") {
         let rest: Vec<String> = std::env::args().skip(2).collect();
         return real::wall_wait_main(&rest);
-    }
-    // What the MySQL rows rest on, measured against the installed MariaDB (see mysql_probe.rs).
-    if std::env::args().nth(1).as_deref() == Some("mariadb-probe") {
-        return mysql_probe::probe_main();
-    }
-    if std::env::args().nth(1).as_deref() == Some("mariadb-probe-holder") {
-        let rest: Vec<String> = std::env::args().skip(2).collect();
-        return mysql_probe::holder_main(&rest);
     }
     // One client of a scripted run, in a process of its own (see real/agent.rs).
     if std::env::args().nth(1).as_deref() == Some("client-agent") {
@@ -165,36 +161,27 @@ fn suite(a: &Args) -> Res<Vec<Row>> {
         c.batch_execute(&format!("CREATE DATABASE {}", real::DB))
             .map_err(|e| format!("CREATE DATABASE: {e}"))?;
     }
-    let redis = Redis::start(work.path.join("redis"), servers::Persistence::None)?;
-    let version = {
-        let mut c = redis.connect(std::time::Duration::from_secs(2))?;
-        let info: String = redis::cmd("INFO")
-            .arg("server")
-            .query(&mut c)
-            .map_err(|e| e.to_string())?;
-        info.lines()
-            .find_map(|l| l.strip_prefix("redis_version:"))
-            .unwrap_or("?")
-            .trim()
-            .to_string()
+    let suite_servers = suite_servers(a, &work.path)?;
+    let base = Base {
+        pg: &pg,
+        suite: &suite_servers,
     };
-    eprintln!("conformance: redis {version} on 127.0.0.1:{}", redis.port);
-    let mariadb = mariadb_if_wanted(a, &work.path)?;
-    let base = (&pg, &redis, mariadb.as_ref().map(|m| m.port));
 
     let mut rows = Vec::new();
     if wanted(a, "seed-step-1") {
         rows.push(step1_row(&pg, a.verbose));
     }
-    if wanted(a, "etcd-waiter-expired-lease") {
-        rows.push(etcd_waiter_row(&work.path, a.verbose));
+    for probe in SERVICES.iter().flat_map(|s| s.probes()) {
+        if wanted(a, probe.id) {
+            rows.push((probe.run)(&work.path, a.verbose));
+        }
     }
     for (i, case) in cases::cases().iter().enumerate() {
         if !wanted(a, case.id) {
             continue;
         }
         let t = Instant::now();
-        let row = case_row(case, i, base, &work.path, a.verbose);
+        let row = case_row(case, i, &base, &work.path, a.verbose);
         eprintln!(
             "conformance: {} {} — {} ({:.1} s)",
             case.id,
@@ -208,29 +195,38 @@ fn suite(a: &Args) -> Res<Vec<Row>> {
         );
         rows.push(row);
     }
-    drop(mariadb);
-    drop(redis);
+    drop(suite_servers);
     drop(pg);
     drop(work);
     Ok(rows)
 }
 
-/// The lock servers every attempt shares: PostgreSQL (also the storage), the suite's redis, and
-/// MariaDB's port when a MySQL row runs.
-type Base<'a> = (&'a Postgres, &'a Redis, Option<u16>);
+/// What every attempt shares: PostgreSQL (the storage, and the session lock's server) and each real
+/// service's server for the whole suite, by its place in [`SERVICES`].
+struct Base<'a> {
+    pg: &'a Postgres,
+    suite: &'a [Option<Box<dyn std::any::Any>>],
+}
 
-/// A MariaDB for the suite, started only when a wanted row is a MySQL scenario's.
-fn mariadb_if_wanted(a: &Args, work: &std::path::Path) -> Res<Option<mysql::Mariadb>> {
-    let mut wanted_kinds = cases::cases()
+/// Each real service's server for the whole suite, started only when a wanted row is one of its
+/// scenarios'.
+fn suite_servers(a: &Args, work: &std::path::Path) -> Res<Vec<Option<Box<dyn std::any::Any>>>> {
+    let wanted_kinds: Vec<_> = cases::cases()
         .into_iter()
         .filter(|c| wanted(a, c.id))
-        .map(|c| cases::scenario(c.id, c.scale).map(|sc| sc.service.kind));
-    if !wanted_kinds.any(|k| k.is_ok_and(|k| k == ServiceKind::Mysql)) {
-        return Ok(None);
+        .filter_map(|c| cases::scenario(c.id, c.scale).ok())
+        .map(|sc| sc.service.kind)
+        .collect();
+    let mut started = Vec::new();
+    for s in SERVICES {
+        let needed = s.kinds().iter().any(|k| wanted_kinds.contains(k));
+        started.push(if needed {
+            s.start_for_suite(work)?
+        } else {
+            None
+        });
     }
-    let m = mysql::Mariadb::start(&work.join("mariadb"))?;
-    eprintln!("conformance: MariaDB {} on 127.0.0.1:{}", m.version, m.port);
-    Ok(Some(m))
+    Ok(started)
 }
 
 fn step1_row(pg: &Postgres, verbose: bool) -> Row {
@@ -274,52 +270,6 @@ fn step1_row(pg: &Postgres, verbose: bool) -> Row {
     row
 }
 
-/// The installed etcd's answer to Jepsen's case: does `Lock` return to a waiter whose lease expired?
-/// The model says etcd 3.4 returns (the naive switch) and 3.5 fails (its check): the row agrees when the
-/// installed etcd does what the model says of its version, and shows what that means for the scenario.
-fn etcd_waiter_row(work: &std::path::Path, verbose: bool) -> Row {
-    let mut row = Row {
-        scenario: "etcd-waiter-expired-lease (probe)".into(),
-        params: "the installed etcd's Lock, for a waiter whose lease expired while it waited"
-            .into(),
-        sim: String::new(),
-        real: String::new(),
-        agree: None,
-        attempt: 1,
-        runs: 1,
-        detail: Vec::new(),
-    };
-    let version = etcd::version().unwrap_or_default();
-    let model_returns = version.starts_with("3.4.");
-    let sim = cases::etcd_waiter_sim();
-    let real =
-        etcd::Etcd::start(work.join("etcd-probe")).and_then(|e| etcd::waiter_check_probe(e.port));
-    match (sim, real) {
-        (Ok((v34, v35)), Ok((returns, log))) => {
-            let verdict = if model_returns { v34 } else { v35 };
-            let says = |r: bool| {
-                if r {
-                    "Lock returns (naive=1)"
-                } else {
-                    "Lock fails (naive=0)"
-                }
-            };
-            row.sim = format!(
-                "etcd {version}: {}; the scenario: {verdict}",
-                says(model_returns)
-            );
-            row.real = format!("etcd {version}: {}", says(returns));
-            row.agree = Some(returns == model_returns);
-            if verbose || row.agree != Some(true) {
-                row.detail = log;
-            }
-        }
-        (Err(e), _) | (_, Err(e)) => row.detail.push(e),
-    }
-    eprintln!("conformance: etcd waiter probe — {}", row.real);
-    row
-}
-
 fn describe(case: &Case) -> String {
     let mut p = vec![case.policy.name().to_string()];
     for (k, v) in case.set {
@@ -331,7 +281,7 @@ fn describe(case: &Case) -> String {
     format!("{} — {}", p.join(" "), case.how)
 }
 
-fn case_row(case: &Case, index: usize, base: Base, work: &std::path::Path, verbose: bool) -> Row {
+fn case_row(case: &Case, index: usize, base: &Base, work: &std::path::Path, verbose: bool) -> Row {
     let mut row = Row {
         scenario: case.id.to_string(),
         params: describe(case),
@@ -377,7 +327,7 @@ fn case_row(case: &Case, index: usize, base: Base, work: &std::path::Path, verbo
 fn case_run(
     case: &Case,
     tag: &str,
-    base: Base,
+    base: &Base,
     work: &std::path::Path,
     verbose: bool,
     row: &mut Row,
@@ -410,91 +360,6 @@ fn case_run(
     }
 }
 
-/// The lock servers of one attempt, fresh where a server's numbering must start as the model's
-/// (etcd's revisions, ZooKeeper's zxids) or its persistence matters (Redlock's nodes), in `work`
-/// (directories named `SERVER-TAG`: conformance/run.sh's backstop looks for their pid files there).
-fn fresh_servers<'a>(
-    sc: &leaselab::scenario::Scenario,
-    setup: &real::Setup,
-    (pg, redis, mysql): Base<'a>,
-    work: &std::path::Path,
-    tag: &str,
-    first: bool,
-) -> Res<real::Servers<'a>> {
-    let mut servers = real::Servers {
-        work: work.to_path_buf(),
-        pg,
-        redis: None,
-        own_redis: None,
-        nodes: Vec::new(),
-        etcd: None,
-        zk: None,
-        // The wall clocks the scenario steps, fresh (offset 0) for every attempt.
-        clocks: real::wall_clocks(sc, &work.join(format!("clocks-{tag}")))?,
-        replicated: None,
-        node_links: None,
-        mysql: None,
-    };
-    match sc.service.kind {
-        // Kubernetes, Consul, DynamoDB and Hazelcast are refused by real::supported.
-        ServiceKind::Session
-        | ServiceKind::Kubernetes
-        | ServiceKind::Consul
-        | ServiceKind::Dynamodb
-        | ServiceKind::Hazelcast => {}
-        // One MariaDB for the suite: GET_LOCK's state is its connections', gone with them.
-        ServiceKind::Mysql => servers.mysql = mysql,
-        // A fresh ZooKeeper for every attempt: its zxids start at 0, as the model's do.
-        ServiceKind::Zookeeper => {
-            let dir = work.join(format!("zookeeper-{tag}"));
-            let tick = Duration::from_micros(sc.service.tick.resolve(&setup.params));
-            let z = zk::Server::start(dir, tick)?;
-            if first {
-                eprintln!(
-                    "conformance: ZooKeeper {} on 127.0.0.1:{}",
-                    z.version, z.port
-                );
-            }
-            servers.zk = Some(z);
-        }
-        // A fresh etcd for every attempt: its revisions start at 1, as the model's do.
-        ServiceKind::Etcd => {
-            let dir = work.join(format!("etcd-{tag}"));
-            servers.etcd = Some(etcd::Etcd::start(dir)?);
-        }
-        // A fresh master and replica for every attempt: the replica in sync at t = 0.
-        ServiceKind::Redis if real::fails_over(sc) => {
-            let lag = Duration::from_micros(sc.service.replica_lag.resolve(&setup.params));
-            let dir = work.join(format!("failover-{tag}"));
-            servers.replicated = Some(real::Replicated::start(dir, lag)?);
-        }
-        ServiceKind::Lease | ServiceKind::Redis => {
-            let env = real::clock_env(&servers.clocks, ClockOf::Service);
-            if env.is_empty() {
-                servers.redis = Some(redis);
-            } else {
-                // Its wall clock steps: a redis-server of this attempt's own, on that clock.
-                let dir = work.join(format!("redis-{tag}"));
-                let own = Redis::start_with(dir, servers::Persistence::None, env)?;
-                servers.own_redis = Some(own);
-            }
-        }
-        ServiceKind::Redlock => {
-            // Fresh nodes for every attempt, with the scenario's persistence and each its own clock.
-            let persistence = real::persistence(&sc.service);
-            let dir = work.join(format!("redlock-{tag}"));
-            for k in 0..sc.service.nodes {
-                let env = real::clock_env(&servers.clocks, ClockOf::Node(k));
-                let node = Redis::start_with(dir.join(format!("n{}", k + 1)), persistence, env)?;
-                servers.nodes.push(node);
-            }
-            let ports: Vec<u16> = servers.nodes.iter().map(|n| n.port).collect();
-            servers.node_links = real::NodeLinks::start(sc, &setup.params, &ports)?;
-        }
-    }
-    Ok(servers)
-}
-
 struct Played {
     sim: Verdict,
     real: Verdict,
@@ -506,7 +371,7 @@ struct Played {
     late_who: String,
 }
 
-fn play(case: &Case, run: &str, base: Base, work: &std::path::Path) -> Res<Played> {
+fn play(case: &Case, run: &str, base: &Base, work: &std::path::Path) -> Res<Played> {
     let sc = &cases::scenario(case.id, case.scale)?;
     let setup = real::Setup {
         policy: case.policy,
@@ -514,7 +379,7 @@ fn play(case: &Case, run: &str, base: Base, work: &std::path::Path) -> Res<Playe
         fence_counter: case.fence_counter,
         scale: case.scale,
     };
-    real::supported(sc, &setup)?;
+    let svc = real::supported(sc, &setup)?;
     // The row is judged in the terms of the scenario its prediction runs.
     let other;
     let (judge_sc, set) = match case.predict_with {
@@ -546,9 +411,11 @@ fn play(case: &Case, run: &str, base: Base, work: &std::path::Path) -> Res<Playe
     let mut discarded = Vec::new();
     for attempt in 1..=ATTEMPTS {
         let tag = format!("{run}-{attempt}");
-        let mut servers = fresh_servers(sc, &setup, base, work, &tag, attempt == 1)?;
+        let suite = suite_server(sc, base);
+        let at = (work, tag.as_str(), attempt == 1);
+        let mut servers = real::Servers::start(svc, sc, &setup, (base.pg, suite), at)?;
         let run = real::run(sc, &setup, &mut servers)?;
-        drop(servers); // stops this attempt's Redlock nodes
+        drop(servers); // stops this attempt's own servers
         if run.lateness > tolerance {
             let why = format!(
                 "attempt {attempt} discarded: {} was {} ms behind the scenario's timeline (tolerance {} ms)",
@@ -577,6 +444,16 @@ fn play(case: &Case, run: &str, base: Base, work: &std::path::Path) -> Res<Playe
         tolerance.as_millis(),
         discarded.join("; ")
     ))
+}
+
+/// The server for the whole suite of `sc`'s service, if it has one running.
+fn suite_server<'a>(
+    sc: &leaselab::scenario::Scenario,
+    base: &Base<'a>,
+) -> Option<&'a dyn std::any::Any> {
+    let kind = sc.service.kind;
+    let place = SERVICES.iter().position(|s| s.kinds().contains(&kind))?;
+    base.suite.get(place)?.as_deref()
 }
 
 fn print_table(rows: &[Row]) {

@@ -7,14 +7,13 @@
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::thread::sleep;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use mysql::prelude::Queryable;
 
 use crate::servers::{
-    free_port, own_dir, run_as, run_bounded, server_account, signal, tail, wait_exit, Res,
-    READY_WITHIN, STOP_WITHIN,
+    free_port, own_dir, run_as, run_bounded, server_account, signal, wait_exit, wait_ready, Res,
+    STOP_WITHIN,
 };
 
 /// A server binary in `PATH` or in `/usr/sbin` (Debian's `mariadbd` is there, outside a user's PATH).
@@ -99,38 +98,19 @@ impl Mariadb {
         Ok(m)
     }
 
-    /// Waits (bounded) until the server accepts a connection; an early exit is an error with its log.
+    /// Waits (bounded) until the server accepts a connection (and says its version); an early exit
+    /// is an error with its log.
     fn wait_ready(&mut self) -> Res<()> {
-        let end = Instant::now() + READY_WITHIN;
-        loop {
-            if let Some(c) = self.child.as_mut() {
-                if let Ok(Some(status)) = c.try_wait() {
-                    self.child = None;
-                    return Err(format!(
-                        "mariadbd exited at start ({status}); its log:\n{}",
-                        tail(&self.log, 2000)
-                    ));
-                }
-            }
-            let version = connect(self.port).and_then(|mut c| {
-                c.query_first::<String, _>("SELECT VERSION()")
-                    .map_err(|e| e.to_string())
-            });
-            match version {
-                Ok(v) => {
-                    self.version = v.unwrap_or_default();
-                    return Ok(());
-                }
-                Err(e) if Instant::now() >= end => {
-                    return Err(format!(
-                        "mariadbd did not accept connections within {}s: {e}; its log:\n{}",
-                        READY_WITHIN.as_secs(),
-                        tail(&self.log, 2000)
-                    ))
-                }
-                Err(_) => sleep(Duration::from_millis(50)),
-            }
-        }
+        let port = self.port;
+        let probe = || {
+            let mut c = connect(port)?;
+            c.query_first::<String, _>("SELECT VERSION()")
+                .map_err(|e| e.to_string())
+        };
+        let every = Duration::from_millis(50);
+        let version = wait_ready(&mut self.child, ("mariadbd", &self.log), every, probe)?;
+        self.version = version.unwrap_or_default();
+        Ok(())
     }
 }
 

@@ -1,9 +1,10 @@
-//! Throwaway servers on loopback ports: one PostgreSQL cluster (initdb into the work directory, run as
-//! an unprivileged user when we are root, since initdb refuses root) and redis-server instances.
+//! Throwaway servers on loopback ports: the PostgreSQL cluster of the storage (initdb into the work
+//! directory, run as an unprivileged user when we are root, since initdb refuses root), and what every
+//! server of the suite shares (a free port, a bounded wait for its start, an account, a log's tail).
+//! Each service's own server is in a file named for the service (redis_server.rs, for one).
 //! Each server is a child process owned by a guard whose `Drop` stops it, so they go away on success,
 //! on failure and on a panic. Every wait here is bounded.
 
-use std::ffi::OsString;
 use std::fs::{self, File};
 use std::io::{Read, Seek, SeekFrom};
 use std::net::TcpListener;
@@ -75,6 +76,38 @@ pub(crate) fn run_bounded(mut cmd: Command, what: &str, log: &Path, within: Dura
             tail(log, 2000)
         )),
         Err(e) => Err(format!("{what}: {e}")),
+    }
+}
+
+/// Waits (bounded by [`READY_WITHIN`]) until a server we just started answers `probe`, trying every
+/// `every`, and returns the answer. If `child` exits first it is forgotten (`None`) and that is an
+/// error with the tail of its `log`, as is no answer in time. `what` names the server in the errors.
+pub(crate) fn wait_ready<T>(
+    child: &mut Option<Child>,
+    (what, log): (&str, &Path),
+    every: Duration,
+    mut probe: impl FnMut() -> Res<T>,
+) -> Res<T> {
+    let end = Instant::now() + READY_WITHIN;
+    loop {
+        if let Some(Ok(Some(status))) = child.as_mut().map(Child::try_wait) {
+            *child = None;
+            return Err(format!(
+                "{what} exited at start ({status}); its log:\n{}",
+                tail(log, 2000)
+            ));
+        }
+        match probe() {
+            Ok(answer) => return Ok(answer),
+            Err(e) if Instant::now() >= end => {
+                return Err(format!(
+                    "{what} did not answer within {}s: {e}; its log:\n{}",
+                    READY_WITHIN.as_secs(),
+                    tail(log, 2000)
+                ))
+            }
+            Err(_) => sleep(every),
+        }
     }
 }
 
@@ -243,30 +276,10 @@ impl Postgres {
 
     /// Waits (bounded) until the server accepts connections; an early exit is an error with its log.
     fn wait_ready(&mut self) -> Res<()> {
-        let end = Instant::now() + READY_WITHIN;
-        loop {
-            if let Some(c) = self.child.as_mut() {
-                if let Ok(Some(status)) = c.try_wait() {
-                    self.child = None;
-                    return Err(format!(
-                        "postgres exited at start ({status}); its log:\n{}",
-                        tail(&self.log, 2000)
-                    ));
-                }
-            }
-            match self.connect("postgres", "ready-check") {
-                Ok(_) => break,
-                Err(e) if Instant::now() >= end => {
-                    return Err(format!(
-                        "postgres did not accept connections within {}s: {e}; its log:\n{}",
-                        READY_WITHIN.as_secs(),
-                        tail(&self.log, 2000)
-                    ))
-                }
-                Err(_) => sleep(Duration::from_millis(100)),
-            }
-        }
-        Ok(())
+        let port = self.port;
+        let probe = || connect_pg(port, "postgres", "ready-check");
+        let every = Duration::from_millis(100);
+        wait_ready(&mut self.child, ("postgres", &self.log), every, probe).map(drop)
     }
 
     /// A connection to database `db`. Every statement is bounded by `statement_timeout` on the server,
@@ -295,203 +308,6 @@ impl Drop for Postgres {
         if let Some(mut c) = self.child.take() {
             // SIGINT: PostgreSQL's fast shutdown (ends the sessions, then exits). Then SIGKILL if need be.
             signal(c.id(), "INT");
-            if !wait_exit(&mut c, STOP_WITHIN) {
-                let _ = c.kill();
-            }
-            let _ = c.wait();
-        }
-    }
-}
-
-/// What a redis node keeps across a crash.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Persistence {
-    /// `--save '' --appendonly no`: restarts empty.
-    None,
-    /// `--appendonly yes --appendfsync everysec`.
-    EverySec,
-    /// `--appendonly yes --appendfsync always`: every write is on disk before the reply.
-    Always,
-}
-
-/// One redis-server on a loopback port, with its own directory (for the append-only file).
-pub struct Redis {
-    child: Option<Child>,
-    pub port: u16,
-    dir: PathBuf,
-    persistence: Persistence,
-    /// Extra environment (a steppable wall clock's, see real/wallclock.rs), kept for restarts.
-    env: Vec<(OsString, OsString)>,
-}
-
-impl Redis {
-    pub fn start(dir: PathBuf, persistence: Persistence) -> Res<Redis> {
-        Redis::start_with(dir, persistence, Vec::new())
-    }
-
-    /// A redis-server whose process has `env` too (a wall clock of its own).
-    pub fn start_with(
-        dir: PathBuf,
-        persistence: Persistence,
-        env: Vec<(OsString, OsString)>,
-    ) -> Res<Redis> {
-        fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        let mut r = Redis {
-            child: None,
-            port: free_port()?,
-            dir,
-            persistence,
-            env,
-        };
-        r.spawn()?;
-        Ok(r)
-    }
-
-    /// redis-server's arguments: loopback, this port and directory, this persistence.
-    fn args(&self) -> Vec<OsString> {
-        let mut a: Vec<OsString> = [
-            "--port",
-            &self.port.to_string(),
-            "--bind",
-            "127.0.0.1",
-            "--daemonize",
-            "no",
-            "--save",
-            "",
-        ]
-        .iter()
-        .map(OsString::from)
-        .collect();
-        let mut path = |flag: &str, p: PathBuf| a.extend([flag.into(), p.into_os_string()]);
-        path("--dir", self.dir.clone());
-        path("--logfile", self.dir.join("redis.log"));
-        path("--pidfile", self.dir.join("redis.pid"));
-        let persist: &[&str] = match self.persistence {
-            Persistence::None => &["--appendonly", "no"],
-            Persistence::EverySec => &["--appendonly", "yes", "--appendfsync", "everysec"],
-            Persistence::Always => &["--appendonly", "yes", "--appendfsync", "always"],
-        };
-        a.extend(persist.iter().map(OsString::from));
-        a
-    }
-
-    fn spawn(&mut self) -> Res<()> {
-        let log = self.dir.join("redis.log");
-        let mut cmd = Command::new("redis-server");
-        cmd.args(self.args()).envs(self.env.iter().cloned());
-        let child = cmd
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| {
-                format!(
-                    "cannot start redis-server: {e} (is it installed? run conformance/setup.sh)"
-                )
-            })?;
-        self.child = Some(child);
-        let end = Instant::now() + READY_WITHIN;
-        loop {
-            if let Some(c) = self.child.as_mut() {
-                if let Ok(Some(status)) = c.try_wait() {
-                    self.child = None;
-                    return Err(format!(
-                        "redis-server on port {} exited at start ({status}); its log:\n{}",
-                        self.port,
-                        tail(&log, 2000)
-                    ));
-                }
-            }
-            let ok = self.connect(Duration::from_millis(200)).and_then(|mut c| {
-                redis::cmd("PING")
-                    .query::<String>(&mut c)
-                    .map_err(|e| e.to_string())
-            });
-            match ok {
-                Ok(_) => return Ok(()),
-                Err(e) if Instant::now() >= end => {
-                    return Err(format!(
-                        "redis-server on port {} did not answer within {}s: {e}",
-                        self.port,
-                        READY_WITHIN.as_secs()
-                    ))
-                }
-                Err(_) => sleep(Duration::from_millis(5)),
-            }
-        }
-    }
-
-    /// A fresh connection with bounded connect, read and write times.
-    pub fn connect(&self, timeout: Duration) -> Res<redis::Connection> {
-        connect_redis(self.port, timeout)
-    }
-
-    /// A crash: SIGKILL, no chance to save anything beyond what its persistence already wrote.
-    pub fn crash(&mut self) {
-        if let Some(mut c) = self.child.take() {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-    }
-
-    /// Starts it again on the same port and directory, and waits until it answers.
-    pub fn restart(&mut self) -> Res<()> {
-        self.crash();
-        self.spawn()
-    }
-
-    /// Whether it runs on a wall clock of its own (one the scenario steps).
-    pub fn has_own_clock(&self) -> bool {
-        !self.env.is_empty()
-    }
-
-    /// A restart `delay` later by its own wall clock: a waiting process on that clock (this suite's
-    /// `wall-wait`) that becomes the redis-server when the clock reads the mark. Returns at once;
-    /// the node answers from then on.
-    pub fn restart_after_wall_wait(&mut self, delay: Duration) -> Res<()> {
-        self.crash();
-        let exe = std::env::current_exe().map_err(|e| format!("own executable: {e}"))?;
-        let child = Command::new(exe)
-            .arg("wall-wait")
-            .arg(delay.as_micros().to_string())
-            .arg("redis-server")
-            .args(self.args())
-            .envs(self.env.iter().cloned())
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("cannot start the delayed restart: {e}"))?;
-        self.child = Some(child);
-        Ok(())
-    }
-}
-
-pub fn connect_redis(port: u16, timeout: Duration) -> Res<redis::Connection> {
-    use redis::IntoConnectionInfo;
-    let info = format!("redis://127.0.0.1:{port}/")
-        .into_connection_info()
-        .map_err(|e| e.to_string())?;
-    // No `CLIENT SETINFO` after connecting: a round trip of its own, which through a link with a
-    // latency (a Redlock client's, see real/redlock_links.rs) would hold every round up.
-    let settings = info.redis_settings().clone().set_skip_set_lib_name();
-    let client =
-        redis::Client::open(info.set_redis_settings(settings)).map_err(|e| e.to_string())?;
-    let con = client
-        .get_connection_with_timeout(timeout)
-        .map_err(|e| format!("redis on port {port}: {e}"))?;
-    con.set_read_timeout(Some(Duration::from_secs(5)))
-        .map_err(|e| e.to_string())?;
-    con.set_write_timeout(Some(Duration::from_secs(5)))
-        .map_err(|e| e.to_string())?;
-    Ok(con)
-}
-
-impl Drop for Redis {
-    fn drop(&mut self) {
-        if let Some(mut c) = self.child.take() {
-            // SIGTERM: redis exits at once (nothing to save: `--save ''`). Then SIGKILL if need be.
-            signal(c.id(), "TERM");
             if !wait_exit(&mut c, STOP_WITHIN) {
                 let _ = c.kill();
             }

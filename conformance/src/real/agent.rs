@@ -4,7 +4,7 @@
 //! what it did on its stdout, one line each, times in µs since t = 0:
 //!
 //! ```text
-//! pid N                      its PostgreSQL session's backend pid (session locks; for `terminate`)
+//! pid N                      the server's id of its lock connection, for `terminate` (a session's pid)
 //! ready                      connected; waiting for `start`
 //! note T WHO TEXT            a transcript line
 //! late US WHAT               it fell this far behind its place on the scenario's timeline
@@ -23,8 +23,13 @@
 //!
 //! The conductor writes `start T0`, `turn` (an earlier client that starts at the same instant has
 //! done its first step), `resume` (after a script's pause), `held` (the hold is in force) and `over`
-//! (every script is over) on its stdin. A pause is the process stopped from outside: its threads (etcd's keepalives, ZooKeeper's
-//! pings in the session process of its process group) and replies in flight all wait.
+//! (every script is over) on its stdin. A pause is the process stopped from outside: its threads (a
+//! lease's keepalives), the processes of its group (a service's session process) and replies in
+//! flight all wait.
+//!
+//! What it opens for the lock service, and how, is the service's (real/service.rs): the conductor
+//! passes on what the service's servers say a client needs (`svc=`), and the agent hands it to the
+//! service's `connect`.
 
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
@@ -35,7 +40,6 @@ use std::time::{Duration, Instant};
 
 use leaselab::store::Policy;
 
-use super::etcd_lock::EtcdSession;
 use super::player::Client;
 use super::sys::{die_with_parent, mono_ns};
 use super::{Setup, DB, RUN_WITHIN};
@@ -54,26 +58,16 @@ pub(super) struct Spec {
     /// The client's own link of the proxy to PostgreSQL, for its storage connection (scenarios where
     /// the network holds a write; see delayed_write.rs).
     pub(super) pgdata: Option<u16>,
-    pub(super) redis: Option<u16>,
-    pub(super) nodes: Vec<u16>,
-    pub(super) etcd: Option<u16>,
-    /// ZooKeeper's port and the directory its session processes' pid files go in.
-    pub(super) zk: Option<(u16, String)>,
-    /// MariaDB's port (MySQL's `GET_LOCK`).
-    pub(super) mysql: Option<u16>,
-}
-
-fn ports(s: &str) -> Vec<u16> {
-    s.split(',').filter_map(|p| p.parse().ok()).collect()
+    /// What the lock service's servers say the client needs to reach them (no `;`).
+    pub(super) svc: String,
 }
 
 impl Spec {
     /// `key=value` pairs separated by `;` (no value holds one).
     pub(super) fn text(&self) -> String {
         let join = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
-        let nodes: Vec<u64> = self.nodes.iter().map(|&p| u64::from(p)).collect();
         let mut t = format!(
-            "id={};scale={};policy={};fence={};params={};client={};pg={};nodes={}",
+            "id={};scale={};policy={};fence={};params={};client={};pg={};svc={}",
             self.id,
             self.scale,
             self.policy,
@@ -81,30 +75,16 @@ impl Spec {
             join(&self.params),
             self.client,
             self.pg,
-            join(&nodes)
+            self.svc
         );
-        if let Some(p) = self.redis {
-            t.push_str(&format!(";redis={p}"));
-        }
         if let Some(p) = self.pgdata {
             t.push_str(&format!(";pgdata={p}"));
-        }
-        if let Some(p) = self.etcd {
-            t.push_str(&format!(";etcd={p}"));
-        }
-        if let Some((p, dir)) = &self.zk {
-            t.push_str(&format!(";zk={p};zkdir={dir}"));
-        }
-        if let Some(p) = self.mysql {
-            t.push_str(&format!(";mysql={p}"));
         }
         t
     }
 
     fn parse(text: &str) -> Res<Spec> {
         let mut s = Spec::default();
-        let mut zk = None;
-        let mut zkdir = String::new();
         for kv in text.split(';') {
             let (k, v) = kv
                 .split_once('=')
@@ -118,17 +98,11 @@ impl Spec {
                 "params" => s.params = v.split(',').filter_map(|p| p.parse().ok()).collect(),
                 "client" => s.client = num()? as u8,
                 "pg" => s.pg = num()? as u16,
-                "redis" => s.redis = Some(num()? as u16),
                 "pgdata" => s.pgdata = Some(num()? as u16),
-                "nodes" => s.nodes = ports(v),
-                "etcd" => s.etcd = Some(num()? as u16),
-                "zk" => zk = Some(num()? as u16),
-                "zkdir" => zkdir = v.to_string(),
-                "mysql" => s.mysql = Some(num()? as u16),
+                "svc" => s.svc = v.to_string(),
                 _ => return Err(format!("unknown spec key {k:?}")),
             }
         }
-        s.zk = zk.map(|p| (p, zkdir));
         Ok(s)
     }
 }
@@ -242,33 +216,8 @@ fn agent(spec: &str) -> Res<()> {
     let i = spec.client;
     let name = sc.client_name(i);
     let data = connect_pg(spec.pgdata.unwrap_or(spec.pg), DB, &format!("{name}-data"))?;
-    let mut session = None;
-    if sc.service.kind == leaselab::scenario::ServiceKind::Session {
-        let mut s = connect_pg(spec.pg, DB, &format!("{name}-session"))?;
-        let pid: i32 = s
-            .query_one("SELECT pg_backend_pid()", &[])
-            .map_err(|e| e.to_string())?
-            .get(0);
-        say(&format!("pid {pid}"));
-        session = Some(s);
-    }
-    // MySQL's GET_LOCK is held by a connection of its own, with the scenario's wait_timeout (whole
-    // seconds) set on it from the start; its id is what `terminate` kills.
-    let mysql = match spec.mysql {
-        Some(port) => {
-            let wait = Some(sc.service.idle.resolve(&setup.params) / 1_000_000).filter(|&s| s > 0);
-            let lock = super::mysql_lock::MysqlLock::connect(port, wait)?;
-            say(&format!("pid {}", lock.id()));
-            Some(lock)
-        }
-        None => None,
-    };
-    // A ZooKeeper client's session runs in a process of this one's process group (stopped with it);
-    // it connects at the client's first acquire, as the model's client does.
-    let zk = match &spec.zk {
-        Some((port, dir)) => Some(crate::zk::Agent::spawn_at(*port, dir.into())?),
-        None => None,
-    };
+    let svc = super::supported(&sc, &setup)?;
+    let conn = svc.connect(&sc, &setup, name, &spec.svc)?;
     let (tx, rx) = channel();
     std::thread::spawn(move || {
         for line in std::io::stdin().lock().lines().map_while(Result::ok) {
@@ -292,12 +241,7 @@ fn agent(spec: &str) -> Res<()> {
         inbox: Mutex::new(rx),
         worst: Mutex::new(Duration::ZERO),
     };
-    let mut client = Client::new(&sc, &setup, i, &link, data, session);
-    client.redis_port = spec.redis;
-    client.node_ports = spec.nodes.clone();
-    client.etcd = spec.etcd.map(EtcdSession::new);
-    client.zk = zk;
-    client.mysql = mysql;
+    let mut client = Client::new((&sc, &setup, svc), i, &link, data, conn);
     let played = client.play();
     if let Err(e) = &played {
         say(&format!("error client {name}: {}", e.replace('\n', " ")));

@@ -28,7 +28,7 @@ struct Proc {
     name: char,
     child: Child,
     stdin: ChildStdin,
-    /// Its process group (its own pid): a signal to it reaches its ZooKeeper session's process too.
+    /// Its process group (its own pid): a signal to it reaches a service's session process too.
     pgid: i32,
     pid_file: PathBuf,
     pid: Option<i32>,
@@ -77,6 +77,12 @@ impl Agents {
         };
         for i in 0..sc.clients.len() {
             let storage_link = storage_link(sc, &setup.params, servers.pg.port)?;
+            let svc = servers.lock.agent_spec(i);
+            if svc.contains(';') {
+                return Err(format!(
+                    "the service's agent spec {svc:?} holds a `;` (a work directory with one?)"
+                ));
+            }
             let spec = Spec {
                 id: sc.id.to_string(),
                 scale: setup.scale,
@@ -86,14 +92,7 @@ impl Agents {
                 client: i as u8,
                 pg: servers.pg.port,
                 pgdata: storage_link.as_ref().map(|l| l.port),
-                redis: servers.redis_port(),
-                nodes: servers.node_ports(i),
-                etcd: servers.etcd.as_ref().map(|e| e.port),
-                zk: servers
-                    .zk
-                    .as_ref()
-                    .map(|z| (z.port, z.dir.display().to_string())),
-                mysql: servers.mysql,
+                svc,
             };
             let mut child = Command::new(&exe)
                 .arg("client-agent")

@@ -1,13 +1,124 @@
-//! etcd's client side: a lease kept alive by a thread of the client's process, `Lock` on it.
+//! etcd as a real service: one real etcd, fresh for every attempt (so revisions start at 1 as in the
+//! model), through its JSON gateway (see etcd.rs): `LeaseGrant` with the TTL in seconds, a keepalive
+//! thread in the client's process that sends one every TTL/3 and is stopped with it (its keepalives
+//! freeze with it), `Lock` on the lease (which blocks while the key waits), the key's create revision
+//! as the token (or the lease ID), `Unlock`, and the lease revoked at the end of the script. Its probe
+//! row is etcd_probe.rs's.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
+use leaselab::scenario::{Scenario, ServiceKind};
+use leaselab::store::Policy;
+
 use super::player::{Client, Held, Stop};
-use super::us;
+use super::service::{Attempt, Conn, LockServers, Probe, RealService};
+use super::{us, Setup};
+use crate::cases::{case, Case};
 use crate::etcd;
+use crate::servers::Res;
+
+/// etcd's lock on a lease.
+pub struct EtcdLock;
+
+impl RealService for EtcdLock {
+    fn kinds(&self) -> &'static [ServiceKind] {
+        &[ServiceKind::Etcd]
+    }
+
+    fn scenario_text(&self, id: &str) -> Option<&'static str> {
+        Some(match id {
+            "etcd-lease-pause" => include_str!("../../../crate/scenarios/etcd-lease-pause.txt"),
+            "etcd-contrib-lock" => include_str!("../../../crate/scenarios/etcd-contrib-lock.txt"),
+            _ => return None,
+        })
+    }
+
+    fn cases(&self) -> Vec<Case> {
+        cases()
+    }
+
+    fn probes(&self) -> Vec<Probe> {
+        vec![Probe {
+            id: "etcd-waiter-expired-lease",
+            run: super::etcd_probe::waiter_row,
+        }]
+    }
+
+    fn unsupported(&self, sc: &Scenario, setup: &Setup) -> Option<&'static str> {
+        let ttl = sc.service.ttl.resolve(&setup.params);
+        (!ttl.is_multiple_of(1_000_000) || ttl < 2_000_000)
+            .then_some("an etcd TTL that is not whole seconds of at least 2 s")
+    }
+
+    /// A fresh etcd for every attempt: its revisions start at 1, as the model's do.
+    fn start<'a>(&self, at: &Attempt<'_, 'a>) -> Res<Box<dyn LockServers + 'a>> {
+        let dir = at.work.join(format!("etcd-{}", at.tag));
+        Ok(Box::new(etcd::Etcd::start(dir)?))
+    }
+
+    fn connect(&self, _sc: &Scenario, _setup: &Setup, _name: char, spec: &str) -> Res<Conn> {
+        let port = spec
+            .parse()
+            .map_err(|_| format!("bad etcd spec {spec:?}"))?;
+        Ok(Conn {
+            session: None,
+            state: Box::new(EtcdSession::new(port)),
+        })
+    }
+
+    fn blocks(&self) -> bool {
+        true
+    }
+
+    fn try_acquire(&self, c: &mut Client, value: i64) -> Result<Option<Held>, Stop> {
+        c.etcd_lock(value)
+    }
+
+    fn release(&self, c: &mut Client, _h: Held) -> Result<(), Stop> {
+        c.etcd_release()
+    }
+
+    fn finish(&self, c: &mut Client) {
+        if let Ok(e) = c.state::<EtcdSession>() {
+            e.close();
+        }
+    }
+}
+
+impl LockServers for etcd::Etcd {
+    fn agent_spec(&self, _client: usize) -> String {
+        self.port.to_string()
+    }
+}
+
+/// etcd's rows, on its second-scale timeline. TTL 2 s: A's lease expires at 2 s (+ up to 0.5 s: etcd
+/// looks for expired leases twice a second) and B writes right after; A writes at 5 s: 1 s.
+fn cases() -> Vec<Case> {
+    let row = |id, policy, how| Case {
+        tolerance_ms: 1000,
+        ..case(id, policy, &[], 1, how)
+    };
+    vec![
+        row(
+            "etcd-lease-pause",
+            Policy::None,
+            "etcd 3.4 lock on a 2 s lease, keepalives every TTL/3; PostgreSQL table",
+        ),
+        row(
+            "etcd-lease-pause",
+            Policy::Token,
+            "as above; the key's create revision as token",
+        ),
+        row(
+            "etcd-contrib-lock",
+            Policy::EqualToken,
+            "etcd 3.4; the lease ID as version; UPDATE … WHERE token = 0 OR token = $1",
+        ),
+    ]
+}
 
 /// An etcd client's session: its lease, kept alive by a thread of its own. The thread is in the
 /// client's process, so when the conductor stops the process (a pause), its keepalives stop too, and
@@ -68,7 +179,7 @@ impl Client<'_> {
         let svc = &self.sc.service;
         let ttl = us(svc.ttl, &self.setup.params);
         let within = self.link.time_left();
-        let e = self.etcd.as_mut().ok_or("no etcd")?;
+        let e = self.state::<EtcdSession>()?;
         let lease = match e.lease {
             Some(l) => l,
             None => {
@@ -103,7 +214,7 @@ impl Client<'_> {
     }
 
     pub(super) fn etcd_release(&mut self) -> Result<(), Stop> {
-        let e = self.etcd.as_mut().ok_or("no etcd")?;
+        let e = self.state::<EtcdSession>()?;
         if let Some(key) = e.key.take() {
             etcd::unlock(e.port, &key)?;
             self.note("Unlock → its key is deleted".into());

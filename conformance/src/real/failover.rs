@@ -15,8 +15,8 @@ use leaselab::scenario::{FaultAction, Scenario};
 
 use super::proxy::{Dir, Proxy};
 use super::record::Shared;
-use super::us;
-use crate::servers::{Persistence, Redis, Res};
+use crate::redis_server::{Persistence, Redis};
+use crate::servers::Res;
 
 /// How long the replica may take to be in sync with the master before a run starts.
 const SYNC_WITHIN: Duration = Duration::from_secs(10);
@@ -110,7 +110,7 @@ impl Replicated {
     }
 
     /// The master dies before replicating what is still on its way; the replica takes over.
-    fn failover(&mut self, shared: &Shared) -> Res<()> {
+    pub(super) fn failover(&mut self, shared: &Shared) -> Res<()> {
         // What the master sent in the last lag is still in the network: lost with it.
         self.replication.cut();
         self.master.crash();
@@ -138,27 +138,6 @@ impl Replicated {
         );
         Ok(())
     }
-}
-
-/// The scenario's `failover`s at their times (the fault thread's other half: see faults.rs).
-pub(super) fn run(
-    sc: &Scenario,
-    p: &[u64],
-    shared: &Shared,
-    replicated: Option<&mut Replicated>,
-) -> Res<()> {
-    let Some(r) = replicated else {
-        return Ok(());
-    };
-    for f in sc.faults.iter() {
-        if f.action == FaultAction::Failover {
-            let at = us(f.at, p);
-            shared.sleep_until(shared.t0 + at);
-            r.failover(shared)?;
-            shared.behind("redis", at, "failover");
-        }
-    }
-    Ok(())
 }
 
 /// Whether `sc` fails its redis over (then the run needs a [`Replicated`]).

@@ -7,15 +7,192 @@
 //! at a grant). The storage stays PostgreSQL's table, as for every other row: the lock and the data
 //! are two systems, which is the story.
 
+//!
+//! Its server is one MariaDB for the suite (mysql.rs), started before the first MySQL row: GET_LOCK's
+//! state is its connections', gone with them. `terminate A` is `KILL CONNECTION` of A's lock
+//! connection. What the rows rest on is measured by `leaselab-conformance mariadb-probe`
+//! (mysql_probe.rs).
+
+use std::any::Any;
+use std::path::Path;
+use std::process::ExitCode;
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
+use leaselab::scenario::{FaultAction, Scenario, ServiceKind};
+use leaselab::store::Policy;
 use mysql::prelude::Queryable;
 
 use super::player::{Client, Held, Stop};
-use super::us;
-use crate::mysql::connect_with;
+use super::record::Shared;
+use super::service::{Attempt, Conn, LockServers, RealService};
+use super::{us, Setup};
+use crate::cases::{case, Case};
+use crate::mysql::{connect_with, Mariadb};
 use crate::servers::Res;
+
+/// MySQL's `GET_LOCK`, on MariaDB.
+pub struct MysqlGetLock;
+
+/// The suite's MariaDB, as an attempt uses it.
+struct MariadbPort(u16);
+
+impl RealService for MysqlGetLock {
+    fn kinds(&self) -> &'static [ServiceKind] {
+        &[ServiceKind::Mysql]
+    }
+
+    fn scenario_text(&self, id: &str) -> Option<&'static str> {
+        Some(match id {
+            "mysql-get-lock-pause" => {
+                include_str!("../../../crate/scenarios/mysql-get-lock-pause.txt")
+            }
+            _ => return None,
+        })
+    }
+
+    fn cases(&self) -> Vec<Case> {
+        cases()
+    }
+
+    /// What the rows rest on, measured against the installed MariaDB (see mysql_probe.rs).
+    fn subcommand(&self, name: &str, rest: &[String]) -> Option<ExitCode> {
+        match name {
+            "mariadb-probe" => Some(crate::mysql_probe::probe_main()),
+            "mariadb-probe-holder" => Some(crate::mysql_probe::holder_main(rest)),
+            _ => None,
+        }
+    }
+
+    fn unsupported(&self, sc: &Scenario, setup: &Setup) -> Option<&'static str> {
+        let idle = sc.service.idle.resolve(&setup.params);
+        (!idle.is_multiple_of(1_000_000))
+            .then_some("a MySQL wait_timeout that is not whole seconds")
+    }
+
+    fn plays_fault(&self, action: &FaultAction) -> bool {
+        matches!(action, FaultAction::Terminate(_))
+    }
+
+    fn start_for_suite(&self, work: &Path) -> Res<Option<Box<dyn Any>>> {
+        let m = Mariadb::start(&work.join("mariadb"))?;
+        eprintln!("conformance: MariaDB {} on 127.0.0.1:{}", m.version, m.port);
+        Ok(Some(Box::new(m)))
+    }
+
+    fn start<'a>(&self, at: &Attempt<'_, 'a>) -> Res<Box<dyn LockServers + 'a>> {
+        let m = at.suite.and_then(|s| s.downcast_ref::<Mariadb>());
+        Ok(Box::new(MariadbPort(
+            m.ok_or("MariaDB is not running")?.port,
+        )))
+    }
+
+    /// The lock's own connection, with the scenario's wait_timeout (whole seconds) set on it from
+    /// the start; its id, said to the conductor, is what `terminate` kills.
+    fn connect(&self, sc: &Scenario, setup: &Setup, _name: char, spec: &str) -> Res<Conn> {
+        let port = spec
+            .parse()
+            .map_err(|_| format!("bad MariaDB spec {spec:?}"))?;
+        let wait = Some(sc.service.idle.resolve(&setup.params) / 1_000_000).filter(|&s| s > 0);
+        let lock = MysqlLock::connect(port, wait)?;
+        super::agent::say(&format!("pid {}", lock.id()));
+        Ok(Conn {
+            session: None,
+            state: Box::new(lock),
+        })
+    }
+
+    fn blocks(&self) -> bool {
+        true
+    }
+
+    fn try_acquire(&self, c: &mut Client, value: i64) -> Result<Option<Held>, Stop> {
+        c.mysql_try_acquire(value)
+    }
+
+    fn release(&self, c: &mut Client, _h: Held) -> Result<(), Stop> {
+        c.mysql_release()
+    }
+}
+
+impl LockServers for MariadbPort {
+    fn prepare(&mut self, first_token: u64) -> Res<()> {
+        reset(self.0, first_token)
+    }
+
+    fn agent_spec(&self, _client: usize) -> String {
+        self.0.to_string()
+    }
+
+    /// `terminate`: `KILL CONNECTION` of the client's lock connection (its id, as its agent said).
+    fn fault(
+        &mut self,
+        sc: &Scenario,
+        _p: &[u64],
+        action: FaultAction,
+        at: Duration,
+        shared: &Shared,
+    ) -> Res<()> {
+        let FaultAction::Terminate(c) = action else {
+            return Err("unsupported fault".into());
+        };
+        let id = shared
+            .with(|st| st.pids[usize::from(c)])
+            .ok_or("terminate: the client has no MariaDB connection")?;
+        kill(self.0, id as u32)?;
+        let name = sc.client_name(c);
+        shared.note("admin", format!("KILL CONNECTION {id} ({name}'s)"));
+        shared.behind("admin", at, "terminate");
+        Ok(())
+    }
+}
+
+/// MySQL's `GET_LOCK` on a real MariaDB (see src/mysql.rs). Gaps that decide the outcomes: A's
+/// connection closed by wait_timeout (1 s after its last statement there, GET_LOCK at 0: 1000 ms) and
+/// B's write right after, long before A wakes and writes (2530 ms); with pause=500ms A is done (530 ms) 470 ms before wait_timeout would close it, and with
+/// wait=3s A is done (2530 ms) 470 ms before it. So 200 ms.
+fn cases() -> Vec<Case> {
+    let c = |policy, set, how| Case {
+        tolerance_ms: 200,
+        ..case("mysql-get-lock-pause", policy, set, 1, how)
+    };
+    vec![
+        c(
+            Policy::None,
+            &[],
+            "MariaDB 10.11 GET_LOCK('leaselab', 10), SET SESSION wait_timeout = 1; A's process SIGSTOPped 2.5 s; PostgreSQL table",
+        ),
+        c(
+            Policy::Token,
+            &[],
+            "as above; token from a counter row (UPDATE fence SET n = LAST_INSERT_ID(n + 1)); UPDATE … WHERE token <= $1",
+        ),
+        c(
+            Policy::None,
+            &[("pause", 500)],
+            "as above, A stopped 500 ms: its connection is closed only after its script is over",
+        ),
+        c(
+            Policy::None,
+            &[("wait", 3000)],
+            "as above, wait_timeout = 3: A wakes and writes before the server closes its connection",
+        ),
+        // The idle clock runs from A's last statement on its lock connection (GET_LOCK at 0), not from
+        // its freeze (20 ms): stopped 985 ms, A is still frozen when its connection is closed (1000
+        // ms, ×40: 40 s), wakes at 1005 and writes at 1015, between B's read (1010) and write (1020).
+        // Gaps of 5 ms, 200 ms at ×40: 100 ms.
+        Case {
+            tolerance_ms: 100,
+            ..case(
+                "mysql-get-lock-pause",
+                Policy::None,
+                &[("pause", 985)],
+                40,
+                "as above, A stopped 985 ms (39.4 s), less than wait_timeout (40 s), but idle on its lock connection since GET_LOCK: closed while A is frozen",
+            )
+        },
+    ]
+}
 
 /// The lock's name.
 pub const NAME: &str = "leaselab";
@@ -122,7 +299,7 @@ impl Client<'_> {
     pub(super) fn mysql_try_acquire(&mut self, value: i64) -> Result<Option<Held>, Stop> {
         let timeout = us(self.sc.service.timeout, self.p());
         let counter = self.sc.service.tokens;
-        let lock = self.mysql.as_mut().ok_or("no MariaDB connection")?;
+        let lock = self.state::<MysqlLock>()?;
         let secs = timeout.as_secs_f64();
         let got = match lock.get_lock(timeout) {
             Ok(got) => got,
@@ -150,7 +327,7 @@ impl Client<'_> {
     }
 
     pub(super) fn mysql_release(&mut self) -> Result<(), Stop> {
-        let lock = self.mysql.as_mut().ok_or("no MariaDB connection")?;
+        let lock = self.state::<MysqlLock>()?;
         let r = lock.release();
         let shown = match r {
             Ok(Some(v)) => v.to_string(),

@@ -3,24 +3,25 @@
 
 use std::time::{Duration, Instant, SystemTime};
 
+use std::any::Any;
+
 use leaselab::client::Op;
-use leaselab::scenario::{FaultAction, Scenario, ServiceKind};
+use leaselab::scenario::{FaultAction, Scenario};
 use leaselab::time::SimTime;
 use leaselab::trace::WriteRecord;
 
 use super::agent::Link;
-use super::etcd_lock::EtcdSession;
-use super::mysql_lock::MysqlLock;
+use super::service::{Conn, RealService};
 use super::storage::{read, write, Denied};
 use super::{us, Setup};
 
 /// A lock grant as the client holds it.
 #[derive(Clone, Copy)]
-pub(super) struct Held {
+pub struct Held {
     pub(super) token: Option<i64>,
     /// The unique value of the grant (redis's random value; the `owner` stamp).
     pub(super) value: i64,
-    /// When the client believes the lease ends, by its own wall clock (none for a session lock):
+    /// When the client believes the lease ends, by its own wall clock (none for a lock with no end):
     /// the wall time it sent the request that granted (or last renewed) the lease, plus the TTL. A
     /// step of that clock moves what the client believes, as in the model.
     pub(super) believed_end: Option<SystemTime>,
@@ -54,16 +55,19 @@ pub(super) fn random_value(client: u8) -> i64 {
 }
 
 /// One client playing its script.
-pub(super) struct Client<'a> {
+pub struct Client<'a> {
     pub(super) sc: &'a Scenario,
     pub(super) setup: &'a Setup,
+    /// The real service it plays against.
+    pub(super) svc: &'static dyn RealService,
     pub(super) idx: u8,
     pub(super) name: char,
     pub(super) link: &'a Link,
     pub(super) data: Option<postgres::Client>,
+    /// The lock's own connection to PostgreSQL, when the lock lives there (`via session`).
     pub(super) session: Option<postgres::Client>,
-    pub(super) redis_port: Option<u16>,
-    pub(super) node_ports: Vec<u16>,
+    /// The service's client state (its connection, session, lease…): see [`Client::state`].
+    pub(super) state: Box<dyn Any>,
     pub(super) held: Option<Held>,
     pub(super) snapshot: Option<(i64, i64)>,
     pub(super) belief_from: Option<Instant>,
@@ -73,24 +77,14 @@ pub(super) struct Client<'a> {
     /// (operations take no time in the model). Waits end at `t0 + nominal`, so a slow operation is
     /// made up for by a shorter wait after it, and what cannot be made up shows as lateness.
     pub(super) nominal: Duration,
-    /// etcd scenarios: the client's lease, its key, and its keepalive thread.
-    pub(super) etcd: Option<EtcdSession>,
-    /// MySQL scenarios: the connection that holds `GET_LOCK` (MariaDB's).
-    pub(super) mysql: Option<MysqlLock>,
-    /// ZooKeeper scenarios: the process that holds the client's session (in this one's group).
-    pub(super) zk: Option<crate::zk::Agent>,
-    /// ZooKeeper: whether that session is open yet.
-    pub(super) zk_connected: bool,
     /// The scenario's timed freezes of this client (`at T: pause A D`): `[from, to)` on its timeline.
     pub(super) freezes: Vec<(Duration, Duration)>,
-    /// Redlock: its rounds so far, numbered as the model numbers them (from 1, wrapping at 12 bits).
-    pub(super) redlock_round: u16,
     /// Whether it has told the conductor `first` (its first step is done, or its requests are out).
     pub(super) first_said: bool,
 }
 
 /// How a script ended early.
-pub(super) enum Stop {
+pub enum Stop {
     /// Refused or failed access, or denied too often: the client gives up (no retries here).
     GaveUp,
     /// Something in the harness failed: the run is void.
@@ -111,12 +105,11 @@ impl From<&str> for Stop {
 
 impl<'a> Client<'a> {
     pub(super) fn new(
-        sc: &'a Scenario,
-        setup: &'a Setup,
+        (sc, setup, svc): (&'a Scenario, &'a Setup, &'static dyn RealService),
         idx: u8,
         link: &'a Link,
         data: postgres::Client,
-        session: Option<postgres::Client>,
+        conn: Conn,
     ) -> Client<'a> {
         let freezes = sc
             .faults
@@ -132,25 +125,20 @@ impl<'a> Client<'a> {
         Client {
             sc,
             setup,
+            svc,
             idx,
             name: sc.client_name(idx),
             link,
             data: Some(data),
-            session,
-            redis_port: None,
-            node_ports: Vec::new(),
+            session: conn.session,
+            state: conn.state,
             held: None,
             snapshot: None,
             belief_from: None,
             idle: false,
             done: false,
             nominal: Duration::ZERO,
-            etcd: None,
-            mysql: None,
-            zk: None,
-            zk_connected: false,
             freezes,
-            redlock_round: 0,
             first_said: false,
         }
     }
@@ -265,7 +253,7 @@ impl<'a> Client<'a> {
                 Ok(())
             }
             Op::Check(need) => self.check_step(us(need, self.p())),
-            Op::Renew => self.renew_step(),
+            Op::Renew => self.svc.renew(self),
         }
     }
 
@@ -299,18 +287,9 @@ impl<'a> Client<'a> {
     }
 
     /// `pause`: the client's process is stopped for `d` by the conductor (SIGSTOP … SIGCONT): its
-    /// keepalive thread and its ZooKeeper session's process (same process group) stop with it.
+    /// threads and the processes of its group (a service's session process) stop with it.
     pub(super) fn pause_step(&mut self, d: Duration) -> Result<(), Stop> {
-        let idle = us(self.sc.service.idle, self.p());
-        if self.sc.service.kind == ServiceKind::Session && !idle.is_zero() && d > idle {
-            // Frozen, the client sends nothing: the server's idle-session timeout ends the
-            // session (PostgreSQL ≥ 14), the real counterpart of a keepalive timeout.
-            let ms = idle.as_millis() as i64;
-            if let Some(s) = self.session.as_mut() {
-                s.batch_execute(&format!("SET idle_session_timeout = {ms}"))
-                    .map_err(|e| format!("SET idle_session_timeout: {e}"))?;
-            }
-        }
+        self.svc.before_pause(self, d)?;
         self.note(format!("pause {} ms: asks to be stopped", d.as_millis()));
         self.nominal += d;
         self.link
@@ -421,17 +400,17 @@ impl<'a> Client<'a> {
             let sent = Instant::now();
             let got = self.try_acquire()?;
             if let Some(h) = got {
-                if self.blocks() {
-                    // etcd's Lock (and ZooKeeper's recipe) blocks until the key before it is gone: the wait is the lock
+                let blocks = self.svc.blocks();
+                if blocks {
+                    // A lock call that blocks until the lock is free: the wait is the lock
                     // service's, not the client's lateness (the model's grant comes then too). The
                     // script goes on from the real grant.
                     self.nominal = self.nominal.max(self.link.t0.elapsed());
                 }
                 // Granted when the request reached the server: at the send, but for a lock that blocks
-                // (etcd, ZooKeeper) when it returned; not when a frozen client read the reply.
-                let at = if self.blocks() { Instant::now() } else { sent };
-                if self.sc.service.kind != ServiceKind::Redlock {
-                    // (A Redlock round reports its majority itself, held or not.)
+                // when it returned; not when a frozen client read the reply.
+                let at = if blocks { Instant::now() } else { sent };
+                if !self.svc.reports_grants() {
                     self.link.send(&format!("grant {}", self.link.us(at)));
                 }
                 self.held = Some(h);
@@ -447,7 +426,7 @@ impl<'a> Client<'a> {
                 )));
             }
             self.behind("acquire");
-            let backoff = every + self.backoff_share();
+            let backoff = every + self.svc.backoff_share(self);
             self.wait(backoff);
         }
     }
@@ -455,40 +434,11 @@ impl<'a> Client<'a> {
     /// One try at the lock with the scenario's service: `Some` when granted.
     pub(super) fn try_acquire(&mut self) -> Result<Option<Held>, Stop> {
         let value = random_value(self.idx);
-        match self.sc.service.kind {
-            ServiceKind::Session => self.session_try_acquire(value),
-            ServiceKind::Lease | ServiceKind::Redis => self.redis_try_acquire(value),
-            ServiceKind::Etcd => self.etcd_lock(value),
-            ServiceKind::Zookeeper => self.zk_lock(),
-            ServiceKind::Redlock => self.redlock_try_acquire(value),
-            ServiceKind::Mysql => self.mysql_try_acquire(value),
-            other => Err(Stop::Error(no_server(other))),
-        }
-    }
-
-    /// Whether the service's lock call blocks until the lock is free (etcd's `Lock`, ZooKeeper's
-    /// recipe, MySQL's `GET_LOCK` with a timeout) rather than answering at once.
-    pub(super) fn blocks(&self) -> bool {
-        matches!(
-            self.sc.service.kind,
-            ServiceKind::Etcd | ServiceKind::Zookeeper | ServiceKind::Mysql
-        )
+        self.svc.try_acquire(self, value)
     }
 
     pub(super) fn release(&mut self, h: Held) -> Result<(), Stop> {
-        match self.sc.service.kind {
-            ServiceKind::Session => self.session_release(),
-            ServiceKind::Lease | ServiceKind::Redis => self.redis_release(h),
-            ServiceKind::Etcd => self.etcd_release(),
-            ServiceKind::Zookeeper => self.zk_release(),
-            ServiceKind::Mysql => self.mysql_release(),
-            ServiceKind::Redlock => {
-                self.redlock_unlock(h.value);
-                self.note("unlocks every node it reaches".into());
-                Ok(())
-            }
-            other => Err(Stop::Error(no_server(other))),
-        }
+        self.svc.release(self, h)
     }
 
     /// The end of the script: idle clients wait for the run to be over; then every connection closes
@@ -515,19 +465,10 @@ impl<'a> Client<'a> {
         if !self.done {
             self.note("done".into());
         }
-        if let Some(mut e) = self.etcd.take() {
-            e.close();
-        }
-        if let Some(z) = self.zk.take() {
-            let events = z.events.join(", ");
-            if !events.is_empty() {
-                self.note(format!("its ZooKeeper client saw: {events}"));
-            }
-            drop(z); // closes the session (its node with it) and ends the process
-        }
+        self.svc.finish(self);
         self.data.take();
         self.session.take();
-        self.mysql.take();
+        self.state = Box::new(()); // the service's connections close
     }
 }
 
@@ -543,10 +484,4 @@ pub(super) fn op_name(op: &Op) -> &'static str {
         Op::Renew => "renew",
         Op::Idle => "idle",
     }
-}
-
-/// The error for a service `supported` refuses, should a run of one ever get this far.
-fn no_server(kind: ServiceKind) -> String {
-    let what = super::no_server_for(kind).unwrap_or("this service");
-    format!("the real runner has no counterpart for {what}")
 }

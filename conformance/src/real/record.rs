@@ -16,7 +16,7 @@ pub struct RealRun {
     pub initial: i64,
     pub final_balance: i64,
     pub writes: Vec<WriteRecord>,
-    /// Who got the lock (for Redlock: who came to hold a majority), in order.
+    /// Who got the lock (for a service that grants by majority: who came to hold one), in order.
     pub grants: Vec<u8>,
     /// Each client's belief that it held the lock: (client, from, to).
     pub beliefs: Vec<(u8, Instant, Instant)>,
@@ -51,7 +51,7 @@ impl RealRun {
 }
 
 /// What the conductor gathers during a run: the agents' reports, the fault thread's notes.
-pub(super) struct Shared {
+pub struct Shared {
     pub(super) t0: Instant,
     pub(super) deadline: Instant,
     pub(super) state: Mutex<State>,

@@ -1,15 +1,29 @@
-//! The redis lease's and Redlock's client side: `SET NX PX` (with an `INCR` token in the same Lua
-//! script), value-checked release, the watchdog's value-checked renewal (Redisson's); Redlock's
-//! rounds over five nodes.
+//! The redis lease (`lease` / `redis`) as a real service: one redis-server, `SET key value NX PX ttl`
+//! (tokens from `INCR` in the same Lua script, so a grant and its token are one step), value-checked
+//! release by a Lua script, and `renew`, Redisson's watchdog renewal: `PEXPIRE` in a Lua script only if
+//! the key still holds the client's value (the model's value-checked renewal). A `lock-latency`: the
+//! reply is read a round trip after the request was sent, so a freeze in between leaves it in the
+//! client's socket buffer, as the model says.
+//!
+//! Its servers: the suite's redis-server, or one of the attempt's own when the scenario steps its
+//! wall clock (wallclock.rs); with `replica-lag` and `at T: failover`, a master and a real `REPLICAOF`
+//! replica whose replication link goes through the suite's proxy, delayed by the lag; the master
+//! SIGKILLed with what is still on its way dropped, the replica promoted, the clients' front address
+//! moved to it (failover.rs).
 
-use std::time::{Duration, Instant, SystemTime};
+use std::any::Any;
+use std::path::Path;
+use std::time::{Duration, SystemTime};
 
-use leaselab::scenario::{ServiceKind, ServiceSpec};
-use leaselab::services::backoff_share_us;
+use leaselab::scenario::{FaultAction, Scenario, ServiceKind};
 
+use super::failover::{fails_over, Replicated};
 use super::player::{Client, Held, Stop};
-use super::us;
-use crate::servers::connect_redis;
+use super::record::Shared;
+use super::service::{Attempt, Conn, LockServers, RealService};
+use super::{clock_env, us, ClockOf, Setup};
+use crate::redis_server::{connect_redis, Persistence, Redis};
+use crate::servers::Res;
 
 pub(super) const LOCK: &str = "leaselab:lock";
 pub(super) const FENCE: &str = "leaselab:fence";
@@ -31,7 +45,7 @@ impl Client<'_> {
     /// trip (2 × the latency) after it was sent, on the client's timeline: until then it waits, unread,
     /// in the client's socket buffer, which is where a freeze in between leaves it, as in the model.
     fn lease_call(&mut self, cmd: &redis::Cmd, what: &str) -> Result<i64, Stop> {
-        let port = self.redis_port.ok_or("no redis")?;
+        let port = self.state::<RedisPort>()?.0;
         let mut con = connect_redis(port, Duration::from_secs(2))?;
         let lat = us(self.sc.service.lock_latency, &self.setup.params);
         if lat.is_zero() {
@@ -84,7 +98,7 @@ impl Client<'_> {
     pub(super) fn redis_release(&mut self, h: Held) -> Result<(), Stop> {
         let mut cmd = redis::cmd("EVAL");
         cmd.arg(RELEASE_LUA).arg(1).arg(LOCK).arg(h.value);
-        let port = self.redis_port.ok_or("no redis")?;
+        let port = self.state::<RedisPort>()?.0;
         let mut con = connect_redis(port, Duration::from_secs(2))?;
         let n: i64 = cmd.query(&mut con).map_err(|e| format!("release: {e}"))?;
         self.note(format!("release (value-checked DEL) → {n}"));
@@ -123,151 +137,178 @@ impl Client<'_> {
             believed_end: Some(sent + ttl),
         }))
     }
+}
 
-    /// A Redlock round: `SET NX PX` sent to every node the client reaches, then the replies read
-    /// (each link's latency is the network's: see redlock_links.rs), counted when every node has
-    /// answered or the round's reply timeout has passed; held with a majority in time.
-    pub(super) fn redlock_try_acquire(&mut self, value: i64) -> Result<Option<Held>, Stop> {
-        let svc = &self.sc.service;
-        let p = &self.setup.params;
-        let ttl = us(svc.ttl, p);
-        let drift = Duration::from_micros(ServiceSpec::drift(ttl.as_micros() as u64));
-        let nodes = usize::from(svc.nodes);
-        let deadline_in = us(svc.timeout, p);
-        self.redlock_round = (self.redlock_round + 1) & 0xfff;
-        let (sent, sent_wall) = (Instant::now(), SystemTime::now());
-        let mut cons = self.send_round(value, ttl);
-        self.say_first(); // its requests are out: a client starting at the same instant may go
-                          // The replies are due a round trip over the slowest link; a node it cannot reach never
-                          // answers, so then the client counts when the wait is over. The count is at that place on
-                          // the client's timeline (in a freeze of its own: when it wakes), so clients stay in step
-                          // with the scenario, not with each other's real delays. It sleeps until then and only then
-                          // reads (a read blocked in the kernel when the process is stopped would fail with EINTR at
-                          // SIGCONT; a sleep resumes).
-        let round_trip = cons.iter().map(|c| 2 * self.node_latency(c.0)).max();
-        let wait = match round_trip {
-            Some(rt) if cons.len() == nodes => rt.min(deadline_in),
-            _ => deadline_in,
-        };
-        self.wait(wait);
-        let who = read_round(&mut cons, sent + deadline_in);
-        let elapsed = sent.elapsed();
-        let validity =
-            ttl.as_micros() as i64 - elapsed.as_micros() as i64 - drift.as_micros() as i64;
-        let (granted, quorum) = (who.len(), nodes / 2 + 1);
-        if granted >= quorum {
-            // A majority of the nodes hold its keys (the model's truth), whether or not the client
-            // then finds enough validity left to use them.
-            self.link.send(&format!("grant {}", self.link.us(sent)));
+/// The redis lease, on one redis-server (or a master and its replica).
+pub struct RedisLease;
+
+/// Where a client reaches "the redis" (in its agent).
+struct RedisPort(u16);
+
+/// The redis lease's servers for an attempt.
+struct RedisServers {
+    /// The suite's redis, on the machine's own clock.
+    shared: Option<u16>,
+    /// A redis of this attempt's own, on a wall clock the scenario steps.
+    own: Option<Redis>,
+    /// A master with its replica, for a scenario that fails over (fresh for the attempt).
+    replicated: Option<Replicated>,
+}
+
+impl RealService for RedisLease {
+    fn kinds(&self) -> &'static [ServiceKind] {
+        &[ServiceKind::Lease, ServiceKind::Redis]
+    }
+
+    fn unsupported(&self, sc: &Scenario, setup: &Setup) -> Option<&'static str> {
+        // The replica is a single redis's (`service: redis`), not a plain lease's.
+        let lease = sc.service.kind == ServiceKind::Lease;
+        if lease && sc.service.replica_lag.resolve(&setup.params) != 0 {
+            return Some("replica lag outside a single redis");
         }
-        let then = if granted >= quorum && validity > 0 {
-            "holds the lock"
+        (lease && fails_over(sc)).then_some("this fault")
+    }
+
+    fn plays_fault(&self, action: &FaultAction) -> bool {
+        *action == FaultAction::Failover
+    }
+
+    fn client_checks(&self) -> bool {
+        true
+    }
+
+    fn client_renews(&self) -> bool {
+        true
+    }
+
+    fn replicates(&self) -> bool {
+        true
+    }
+
+    fn steppable(&self) -> bool {
+        true
+    }
+
+    fn server_clocks(&self, _sc: &Scenario) -> Vec<ClockOf> {
+        vec![ClockOf::Service]
+    }
+
+    fn start_for_suite(&self, work: &Path) -> Res<Option<Box<dyn Any>>> {
+        let redis = Redis::start(work.join("redis"), Persistence::None)?;
+        let mut c = redis.connect(Duration::from_secs(2))?;
+        let info: String = redis::cmd("INFO")
+            .arg("server")
+            .query(&mut c)
+            .map_err(|e| e.to_string())?;
+        let version = info
+            .lines()
+            .find_map(|l| l.strip_prefix("redis_version:"))
+            .unwrap_or("?")
+            .trim();
+        eprintln!("conformance: redis {version} on 127.0.0.1:{}", redis.port);
+        Ok(Some(Box::new(redis)))
+    }
+
+    fn start<'a>(&self, at: &Attempt<'_, 'a>) -> Res<Box<dyn LockServers + 'a>> {
+        let mut servers = RedisServers {
+            shared: None,
+            own: None,
+            replicated: None,
+        };
+        let env = clock_env(at.clocks, ClockOf::Service);
+        if fails_over(at.sc) {
+            // A fresh master and replica for every attempt: the replica in sync at t = 0.
+            let lag = us(at.sc.service.replica_lag, &at.setup.params);
+            let dir = at.work.join(format!("failover-{}", at.tag));
+            servers.replicated = Some(Replicated::start(dir, lag)?);
+        } else if env.is_empty() {
+            let redis = at.suite.and_then(|s| s.downcast_ref::<Redis>());
+            servers.shared = Some(redis.ok_or("the suite's redis is not running")?.port);
         } else {
-            "unlock all, retry"
-        };
-        self.note(format!(
-            "{granted}/{nodes} nodes OK ({}), validity {} ms → {then}",
-            who.join(","),
-            validity / 1000
-        ));
-        if granted >= quorum && validity > 0 {
-            return Ok(Some(Held {
-                token: None,
-                value,
-                believed_end: Some(sent_wall + ttl - drift),
-            }));
+            // Its wall clock steps: a redis-server of this attempt's own, on that clock.
+            let dir = at.work.join(format!("redis-{}", at.tag));
+            servers.own = Some(Redis::start_with(dir, Persistence::None, env)?);
         }
-        self.redlock_unlock(value);
-        Ok(None)
+        Ok(Box::new(servers))
     }
 
-    /// The one-way latency of the client's link to node `k` (as redlock_links.rs sets it up).
-    fn node_latency(&self, k: usize) -> Duration {
-        let p = &self.setup.params;
-        let default_us = us(self.sc.service.lock_latency, p).as_micros() as u64;
-        let spec = &self.sc.clients[usize::from(self.idx)];
-        Duration::from_micros(spec.link(k as u8, default_us, p))
+    fn connect(&self, _sc: &Scenario, _setup: &Setup, _name: char, spec: &str) -> Res<Conn> {
+        let port = spec
+            .parse()
+            .map_err(|_| format!("bad redis spec {spec:?}"))?;
+        Ok(Conn {
+            session: None,
+            state: Box::new(RedisPort(port)),
+        })
     }
 
-    /// Sends the round's `SET NX PX` to every node the client reaches, on a fresh connection each
-    /// (through its link); a node that cannot be reached is left out.
-    fn send_round(&self, value: i64, ttl: Duration) -> Vec<(usize, redis::Connection)> {
-        let reach = self.sc.clients[usize::from(self.idx)].reach;
-        let mut set = redis::cmd("SET");
-        set.arg(LOCK)
-            .arg(value)
-            .arg("NX")
-            .arg("PX")
-            .arg(ttl.as_millis() as u64);
-        let packed = set.get_packed_command();
-        let mut cons = Vec::new();
-        for (k, &port) in self.node_ports.iter().enumerate() {
-            if reach & (1 << k) == 0 {
-                continue; // partitioned away
-            }
-            if let Ok(mut con) = connect_redis(port, Duration::from_millis(200)) {
-                if con.send_packed_command(&packed).is_ok() {
-                    cons.push((k, con));
-                }
-            }
-        }
-        cons
+    fn try_acquire(&self, c: &mut Client, value: i64) -> Result<Option<Held>, Stop> {
+        c.redis_try_acquire(value)
     }
 
-    /// The back-off's random share after a failed Redlock round, drawn as the model draws it (the
-    /// run's seed, the client, its round number): 0 for other services.
-    pub(super) fn backoff_share(&self) -> Duration {
-        if self.sc.service.kind != ServiceKind::Redlock {
-            return Duration::ZERO;
-        }
-        let seed = leaselab::Config::new(self.sc, self.setup.policy).seed;
-        let jitter = self.sc.service.jitter.resolve(&self.setup.params);
-        let share = backoff_share_us(seed, self.idx, self.redlock_round, jitter);
-        Duration::from_micros(share)
+    fn release(&self, c: &mut Client, h: Held) -> Result<(), Stop> {
+        c.redis_release(h)
     }
 
-    /// Unlocks the value on every node the client reaches (value-checked), as the model does: the
-    /// requests go out and the client goes on; a thread of its own reads the replies (bounded), so
-    /// a link's latency does not hold the script up.
-    pub(super) fn redlock_unlock(&self, value: i64) {
-        let reach = self.sc.clients[usize::from(self.idx)].reach;
-        let mut unlock = redis::cmd("EVAL");
-        unlock.arg(RELEASE_LUA).arg(1).arg(LOCK).arg(value);
-        let packed = unlock.get_packed_command();
-        let mut sent = Vec::new();
-        for (k, &port) in self.node_ports.iter().enumerate() {
-            if reach & (1 << k) == 0 {
-                continue;
-            }
-            if let Ok(mut con) = connect_redis(port, Duration::from_millis(200)) {
-                if con.send_packed_command(&packed).is_ok() {
-                    sent.push(con);
-                }
-            }
-        }
-        std::thread::spawn(move || {
-            for mut con in sent {
-                let _ = con.set_read_timeout(Some(Duration::from_secs(1)));
-                let _ = con.recv_response();
-            }
-        });
+    fn renew(&self, c: &mut Client) -> Result<(), Stop> {
+        c.renew_step()
     }
 }
 
-/// Reads each node's reply to the round until `deadline` (a reply already in the socket buffer, as
-/// after a freeze, is read at once): the names of the nodes that granted.
-fn read_round(cons: &mut [(usize, redis::Connection)], deadline: Instant) -> Vec<String> {
-    let mut who = Vec::new();
-    for (k, con) in cons.iter_mut() {
-        let left = deadline.saturating_duration_since(Instant::now());
-        let _ = con.set_read_timeout(Some(left.max(Duration::from_millis(5))));
-        let reply = con
-            .recv_response()
-            .ok()
-            .and_then(|v| redis::from_redis_value::<Option<String>>(v).ok());
-        if matches!(reply, Some(Some(_))) {
-            who.push(format!("n{}", *k + 1));
+impl RedisServers {
+    /// The port of the redis the lock is on (the master of a replicated pair).
+    fn lock_port(&self) -> Option<u16> {
+        let own = self.own.as_ref().map(|r| r.port);
+        let master = self.replicated.as_ref().map(|r| r.master().port);
+        own.or(master).or(self.shared)
+    }
+}
+
+impl LockServers for RedisServers {
+    /// No key left, and the fence counter at `first_token − 1`; a replica in sync with it all.
+    fn prepare(&mut self, first_token: u64) -> Res<()> {
+        let port = self.lock_port().ok_or("no redis")?;
+        flush(port, first_token)?;
+        if let Some(r) = &self.replicated {
+            r.wait_in_sync()?; // the reset's keys are on the replica too before t = 0
+        }
+        Ok(())
+    }
+
+    /// Where the clients reach the redis: the front address of a replicated pair, or the redis.
+    fn agent_spec(&self, _client: usize) -> String {
+        let front = self.replicated.as_ref().map(|r| r.front_port());
+        front.or(self.lock_port()).unwrap_or(0).to_string()
+    }
+
+    fn fault(
+        &mut self,
+        _sc: &Scenario,
+        _p: &[u64],
+        action: FaultAction,
+        at: Duration,
+        shared: &Shared,
+    ) -> Res<()> {
+        match (action, self.replicated.as_mut()) {
+            (FaultAction::Failover, Some(r)) => {
+                r.failover(shared)?;
+                shared.behind("redis", at, "failover");
+                Ok(())
+            }
+            _ => Err("unsupported fault".into()),
         }
     }
-    who
+}
+
+/// A redis's keys before a run: none but the fence counter, at `first_token − 1`.
+pub(super) fn flush(port: u16, first_token: u64) -> Res<()> {
+    let mut con = connect_redis(port, Duration::from_secs(2))?;
+    redis::cmd("FLUSHALL")
+        .query::<()>(&mut con)
+        .map_err(|e| format!("FLUSHALL: {e}"))?;
+    redis::cmd("SET")
+        .arg(FENCE)
+        .arg(first_token.saturating_sub(1))
+        .query::<()>(&mut con)
+        .map_err(|e| format!("SET fence: {e}"))
 }

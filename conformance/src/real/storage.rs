@@ -7,9 +7,8 @@ use std::time::{Duration, Instant};
 use leaselab::store::Policy;
 
 use super::player::Held;
-use super::redis_lock::FENCE;
 use super::DB;
-use crate::servers::{Postgres, Redis, Res};
+use crate::servers::{Postgres, Res};
 
 /// Why an access did not go through.
 pub(super) enum Denied {
@@ -96,9 +95,9 @@ pub(super) fn write(
     }
 }
 
-/// Resets the storage and the lock services before a run. Waits (bounded) until no advisory lock of
+/// Resets the storage (and its fence sequence, at `first_token`) before a run. Waits (bounded) until no advisory lock of
 /// an earlier run is left: a closed connection's backend may still be on its way out.
-pub fn reset(pg: &Postgres, redis: &[&Redis], balance: i64, first_token: u64) -> Res<()> {
+pub fn reset(pg: &Postgres, balance: i64, first_token: u64) -> Res<()> {
     let mut c = pg.connect(DB, "conformance-reset")?;
     c.batch_execute(
         "CREATE TABLE IF NOT EXISTS account (id int PRIMARY KEY, balance bigint NOT NULL, \
@@ -132,17 +131,6 @@ pub fn reset(pg: &Postgres, redis: &[&Redis], balance: i64, first_token: u64) ->
             return Err("an advisory lock of an earlier run is still held after 10 s".into());
         }
         sleep(Duration::from_millis(20));
-    }
-    for r in redis {
-        let mut con = r.connect(Duration::from_secs(2))?;
-        redis::cmd("FLUSHALL")
-            .query::<()>(&mut con)
-            .map_err(|e| format!("FLUSHALL: {e}"))?;
-        redis::cmd("SET")
-            .arg(FENCE)
-            .arg(first_token.saturating_sub(1))
-            .query::<()>(&mut con)
-            .map_err(|e| format!("SET fence: {e}"))?;
     }
     Ok(())
 }

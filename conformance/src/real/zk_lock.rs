@@ -1,7 +1,145 @@
-//! ZooKeeper's client side: the session (in a process of its own, see zk.rs) and the lock recipe.
+//! ZooKeeper as a real service: a fresh server for every attempt (its zxids start at 0, as the
+//! model's do; see zk.rs), the client's session in a process of its own in the client's process group
+//! (`leaselab-conformance zk-agent`, stopped with the client), the lock recipe, the node's czxid as
+//! the token.
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use leaselab::scenario::{Scenario, ServiceKind};
+use leaselab::store::Policy;
 
 use super::player::{Client, Held, Stop};
-use super::us;
+use super::service::{Attempt, Conn, LockServers, RealService};
+use super::{us, Setup};
+use crate::cases::{case, Case};
+use crate::servers::Res;
+use crate::zk;
+
+/// ZooKeeper's lock recipe.
+pub struct ZkLock;
+
+/// A client's side (in its agent): its session's process, and whether the session is open yet.
+struct ZkClient {
+    agent: zk::Agent,
+    connected: bool,
+}
+
+impl RealService for ZkLock {
+    fn kinds(&self) -> &'static [ServiceKind] {
+        &[ServiceKind::Zookeeper]
+    }
+
+    fn scenario_text(&self, id: &str) -> Option<&'static str> {
+        Some(match id {
+            "zk-session-expiry" => include_str!("../../../crate/scenarios/zk-session-expiry.txt"),
+            _ => return None,
+        })
+    }
+
+    fn cases(&self) -> Vec<Case> {
+        cases()
+    }
+
+    /// A row's client session, in a process of its own (see zk.rs).
+    fn subcommand(&self, name: &str, _rest: &[String]) -> Option<ExitCode> {
+        (name == "zk-agent").then(zk::agent_main)
+    }
+
+    fn unsupported(&self, sc: &Scenario, setup: &Setup) -> Option<&'static str> {
+        let p = &setup.params;
+        let (session, tick) = (sc.service.ttl.resolve(p), sc.service.tick.resolve(p));
+        if !tick.is_multiple_of(1000) || tick == 0 || session < 2 * tick || session > 20 * tick {
+            return Some(
+                "a ZooKeeper tick that is not whole ms, or a session timeout outside 2–20 ticks",
+            );
+        }
+        let own = leaselab::scenario::own::Zookeeper::of(&sc.service);
+        own.tolerate_suspended.then_some(
+            "Curator's SUSPENDED policy (the real client is ZooKeeper's own, not Curator)",
+        )
+    }
+
+    /// A fresh ZooKeeper for every attempt: its zxids start at 0, as the model's do.
+    fn start<'a>(&self, at: &Attempt<'_, 'a>) -> Res<Box<dyn LockServers + 'a>> {
+        let dir = at.work.join(format!("zookeeper-{}", at.tag));
+        let tick = Duration::from_micros(at.sc.service.tick.resolve(&at.setup.params));
+        let z = zk::Server::start(dir, tick)?;
+        if at.first {
+            eprintln!(
+                "conformance: ZooKeeper {} on 127.0.0.1:{}",
+                z.version, z.port
+            );
+        }
+        Ok(Box::new(z))
+    }
+
+    /// The session's process, in this one's process group (stopped with it); it connects at the
+    /// client's first acquire, as the model's client does.
+    fn connect(&self, _sc: &Scenario, _setup: &Setup, _name: char, spec: &str) -> Res<Conn> {
+        let (port, dir) = spec
+            .split_once(':')
+            .and_then(|(p, d)| Some((p.parse().ok()?, d)))
+            .ok_or_else(|| format!("bad zookeeper spec {spec:?}"))?;
+        let agent = zk::Agent::spawn_at(port, dir.into())?;
+        Ok(Conn {
+            session: None,
+            state: Box::new(ZkClient {
+                agent,
+                connected: false,
+            }),
+        })
+    }
+
+    fn blocks(&self) -> bool {
+        true
+    }
+
+    fn try_acquire(&self, c: &mut Client, _value: i64) -> Result<Option<Held>, Stop> {
+        c.zk_lock()
+    }
+
+    fn release(&self, c: &mut Client, _h: Held) -> Result<(), Stop> {
+        c.zk_release()
+    }
+
+    /// What its client saw, noted; the session closes (its node with it) and its process ends when
+    /// the state is dropped.
+    fn finish(&self, c: &mut Client) {
+        let events = match c.state::<ZkClient>() {
+            Ok(z) => z.agent.events.join(", "),
+            Err(_) => return,
+        };
+        if !events.is_empty() {
+            c.note(format!("its ZooKeeper client saw: {events}"));
+        }
+        c.state = Box::new(());
+    }
+}
+
+impl LockServers for zk::Server {
+    /// Its port and the directory its session processes' pid files go in.
+    fn agent_spec(&self, _client: usize) -> String {
+        format!("{}:{}", self.port, self.dir.display())
+    }
+}
+
+/// ZooKeeper's rows, session 6 s, tick 2 s: A's session expires 6–8 s after its last request (the tick
+/// buckets follow the server's clock, not the scenario's) and B writes right after; A writes at 10 s:
+/// 1 s.
+fn cases() -> Vec<Case> {
+    let row = |policy, how| Case {
+        tolerance_ms: 1000,
+        ..case("zk-session-expiry", policy, &[], 1, how)
+    };
+    vec![
+        row(
+            Policy::None,
+            "ZooKeeper 3.8, the lock recipe; A's session in a SIGSTOPped process; PostgreSQL table",
+        ),
+        row(Policy::Token, "as above; the node's czxid as token"),
+    ]
+}
 
 impl Client<'_> {
     /// ZooKeeper: the session first (opened at the first acquire), then the lock recipe, which returns
@@ -10,15 +148,16 @@ impl Client<'_> {
         let svc = &self.sc.service;
         let session = us(svc.ttl, &self.setup.params);
         let within = self.link.time_left();
-        if !self.zk_connected {
-            self.zk.as_mut().ok_or("no zookeeper")?.connect(session)?;
-            self.zk_connected = true;
+        let z = self.state::<ZkClient>()?;
+        if !z.connected {
+            z.agent.connect(session)?;
+            z.connected = true;
             self.note(format!(
                 "connects (session timeout {} ms)",
                 session.as_millis()
             ));
         }
-        let z = self.zk.as_mut().ok_or("no zookeeper")?;
+        let z = &mut self.state::<ZkClient>()?.agent;
         let (czxid, path, id) = match z.lock(within) {
             Ok(held) => held,
             Err(err) => {
@@ -37,7 +176,7 @@ impl Client<'_> {
     }
 
     pub(super) fn zk_release(&mut self) -> Result<(), Stop> {
-        let z = self.zk.as_mut().ok_or("no zookeeper")?;
+        let z = &mut self.state::<ZkClient>()?.agent;
         match z.unlock() {
             Ok(_) => self.note("deletes its node".into()),
             Err(e) => self.note(format!("delete of its node → {e}")),
