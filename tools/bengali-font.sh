@@ -20,7 +20,7 @@ trap 'rm -rf "$tmp"' EXIT
 # Every character of the Bengali block the site can show (page, lessons, explore, scenario texts),
 # plus the danda (U+0964-5, shared with Devanagari), ZWNJ/ZWJ (they steer conjunct forms) and the
 # dotted circle (the shaper's base for a stray vowel sign).
-chars=$(cat www/*.js www/i18n/*.js www/*.html crate/scenarios/*.txt |
+chars=$(cat www/*.js www/i18n/*.js www/i18n/services/*.js www/*.html crate/scenarios/*.txt |
   grep -oP '[\x{0980}-\x{09FF}\x{0964}\x{0965}\x{200C}\x{200D}]' | sort -u | tr -d '\n')
 mkdir -p "$out"
 printf '%s\n' "$chars" >"$out/bengali-chars.txt"

@@ -3,7 +3,8 @@
 #   the core wasm and the full one, gzipped; everything the English page loads at start (index.html, its stylesheets, the
 #   module graph of its scripts, the wasm), gzipped; and the same for a host page's first <lease-lab>
 #   (lease-lab.js's module graph, the stylesheet it links, the wasm). Also printed, not budgeted: what
-#   lang=bn adds (its dictionary and scenario texts), what loads only on demand (share.js) and the
+#   lang=bn adds (its dictionary and scenario texts), what loads only on demand (share.js, each lock
+#   service's words beyond the core's) and the
 #   Bengali webfont (only where the system has no Bengali font). And the user-scenario wasm (the parser:
 #   only pages with a custom scenario load it, instead of the core or full one), budgeted, with the
 #   total such a page's first <lease-lab> loads, and what the editor (author.html) loads.
@@ -87,6 +88,13 @@ author_gz=$(sum "${author_files[@]}")
 bn_files=(i18n/bn.js pkg/scenarios.bn.json)
 bn_gz=$(sum "${bn_files[@]}")
 later_gz=$(sum share.js)
+# Each lock service's words beyond the core's (i18n/services/<id>.js, both languages): fetched with the
+# full wasm, only for a run on that service.
+service_words=""
+for f in dist/i18n/services/*.js; do
+  [ -f "$f" ] || continue
+  service_words="$service_words $(basename "$f" .js) $(gz "${f#dist/}") B,"
+done
 # The Bengali webfont subset (tools/bengali-font.sh): already compressed (woff2), so its bytes as they are.
 font=fonts/noto-sans-bengali-400.woff2
 [ -f "dist/$font" ] || { echo "size-check: dist/$font missing" >&2; exit 1; }
@@ -103,6 +111,7 @@ echo "user_scenario_page_gzip_bytes: $user_page_gz B — a host page's first <le
 echo "author_page_gzip_bytes: $author_gz B — author.html, the editor: ${#author_files[@]} files"
 echo "bn_extra_gzip_bytes: $bn_gz B — what lang=bn adds: ${bn_files[*]}"
 echo "on_demand_gzip_bytes: $later_gz B — share.js, on the first copy or export"
+echo "service_words_gzip_bytes:${service_words%,} — a service's words (i18n/services/), only for a run on it"
 echo "bengali_font_bytes: $font_bytes B — $font, only for Bengali letters where the system has no Bengali font"
 if [ "$wasm_gz" -gt "$wasm_budget" ]; then echo "size-check: FAIL wasm over budget" >&2; fail=1; fi
 if [ "$full_gz" -gt "$full_budget" ]; then echo "size-check: FAIL full wasm over budget" >&2; fail=1; fi

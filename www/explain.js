@@ -23,7 +23,7 @@ export function describeEvent(e, run, d, num) {
     attempt: e.attempt,
     left: e.left_us != null ? num(e.left_us / 1000) : '',
     need: num(e.need_ms),
-    reason: d.reasons[e.reason] || e.reason || '',
+    reason: e.reason ? d.reasons[e.reason] || e.reason : '',
     step: e.step_ms != null ? stepText(e.step_ms, num) : '',
     node: e.node != null ? `n${e.node + 1}` : '',
     g: e.granted_nodes != null ? `${num(e.granted_nodes)}/${num(run.nodes)}` : '',

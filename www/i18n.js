@@ -68,13 +68,8 @@ const en = {
   marginTitle: 'Safety margin: which assumption broke',
   marginShort: 'Safety margin',
   marginLate: '{c}’s write landed at {t} ms, {late} ms after its lease ended (TTL {ttl} ms, from {from} to {end} ms).',
-  // A service with no TTL setting of its own (ZooKeeper: a session timeout, expiry at a tick).
-  marginTakenOver: '{c}’s write landed at {t} ms, {late} ms after another client took its lock item over at {end} ms, having seen the same RVN for longer than the {ttl} ms lease by its own clock (held from {from} ms).',
-  rvnNoOrder: 'The token here is the RVN, a random GUID: a guard that orders tokens compares random numbers, so whatever it did, it did by chance (and every heartbeat draws the holder a new one). Only equality means anything; the data record’s own version does not depend on luck.',
+  // A hold with no TTL setting of its own (a session timeout, an expiry at a tick).
   marginLateUntil: '{c}’s write landed at {t} ms, {late} ms after its hold ended (from {from} to {end} ms).',
-  marginConsul: '{c}’s write landed at {t} ms, {late} ms after Consul invalidated its session at {end} ms, for want of a renewal in twice its {ttl} ms TTL.',
-  marginDelayHeld: 'Consul’s lock-delay kept the lock closed to everyone else until {until} ms, so no one else had it yet.',
-  marginDelayOver: 'Consul’s lock-delay kept the lock closed only until {until} ms, and another client took it before the write landed.',
   marginSession: '{c}’s write landed at {t} ms, {late} ms after its session ended at {end} ms.',
   marginStale: '{c}’s write landed at {t} ms inside its lease by the lock service’s clock, but another client already held the lock.',
   marginBecause: 'What broke: {causes}.',
@@ -83,15 +78,8 @@ const en = {
   marginHeld: 'the network holding the write for {dur} ms (assumed: bounded network delay)',
   marginClock: '{c}’s own clock, which said {left} ms were left at {t} ms, {over} ms after the lease had ended (assumed: bounded clock drift)',
   marginOk: 'Every write landed inside its writer’s lease: no timing assumption broke.',
-  marginHungRenew: '{c} kept leading on a renew call that had no answer: no renewal had succeeded since {last} ms, and client-go before 1.12 waits for the call past the renew deadline (assumed: a renew call returns within the renew deadline)',
-  marginRenewDeadline: '{c} had not given up leading: its last renewal was at {last} ms and its renew deadline had not passed when another client took over (assumed: the renew deadline is shorter than the lease duration)',
   marginNoTtl: 'A session lock has no TTL: no write can outlive its lease, only its session.',
   marginNeverHeld: '{c}’s write landed at {t} ms, but {c} never held the lock: its lease had expired while it waited, and the lock service told it otherwise.',
-  marginMajority: '{c}’s write landed at {t} ms, {late} ms after it stopped holding live keys on {q} of {n} nodes (at {end} ms).',
-  marginNaive: '{c} trusting a majority whose validity was {v} ms (assumed: acquiring takes less than the TTL)',
-  marginCrash: '{n} restarting without {c}’s key at {t} ms (assumed: a node keeps its keys, or restarts a TTL later)',
-  marginJump: '{n}’s wall clock jumping {by} ms at {t} ms (assumed: clocks on the nodes advance at about the same rate)',
-  marginRedlockOk: 'Every write came from the client holding a majority of live keys: no timing assumption broke (drift budget {drift} ms).',
   compareTitle: 'Side by side: the same schedule under another fencing policy',
   compareWith: 'Compare with',
   compareVerdict: 'With {policy}: {word}, final {final} · expected {expected}. {same}',
@@ -145,40 +133,13 @@ const en = {
   // naive switch (docs/run-json.md#what-the-diagram-draws). The same in every language: keys, not words.
   ownWords: {
     session: { marginOk: 'marginNoTtl' },
-    mysql: { marginOk: 'marginNoTtl' },
-    etcd: { naiveLabel: 'naiveLabelEtcd', noteNaive: 'noteNaiveEtcd' },
-    zookeeper: { keepaliveFailed: 'pingFailed', queueRev: 'queueSeq', expired: 'sessionExpired', stale: 'staleSession' },
-    hazelcast: { keepaliveFailed: 'heartbeatFailed', queueRev: 'queueCommit', 'released-nothing': 'releasedNothing' },
-    kubernetes: { keepaliveFailed: 'renewFailed', expired: 'takenOver', naiveLabel: 'naiveLabelK8s', noteNaive: 'noteNaiveK8s' },
-    consul: { keepaliveFailed: 'consulRenewFailed', expired: 'sessionInvalidated', stale: 'staleSession', 'released-nothing': 'releasedNothing', marginLate: 'marginConsul' },
-    dynamodb: { keepaliveFailed: 'heartbeatTaken', expired: 'itemTakenOver', 'released-nothing': 'released-failed', marginLate: 'marginTakenOver' },
   },
-  lanes: { lock: 'Lock service', redis: 'Redis (one server)', etcd: 'etcd server', zookeeper: 'ZooKeeper ensemble', hazelcast: 'Hazelcast CP group', kubernetes: 'Kubernetes API server', consul: 'Consul server', dynamodb: 'DynamoDB lock table', mysql: 'MySQL server', node: 'Redis node n{n}', client: 'Client {c}', storage: 'Storage' },
-  clockWall: 'wall clock',
-  clockMonotonic: 'monotonic clock',
-  reaches: 'reaches only {n}',
-  validity: 'validity {v} ms',
-  rlHolds: '{g} OK · {v} → holds the lock',
-  rlTrusts: '⚠ {g} OK · {v} → trusts it anyway',
-  rlTooLate: '{g} OK but {v} → gives up',
-  rlHoldsShort: '{g} OK → holds',
-  rlTrustsShort: '⚠ {g} OK, {v} → trusts',
-  rlTooLateShort: '{g} OK, {v} → gives up',
-  rlNoMajority: '{g} OK: no majority',
-  crashed: '⚠ crashes: {k} key(s) lost',
-  restarted: 'restarts',
-  down: 'down',
+  lanes: { lock: 'Lock service', redis: 'Redis (one server)', client: 'Client {c}', storage: 'Storage' },
   failover: '⚠ master dies; replica takes over without {k} grant(s)',
   keyLost: '{c}’s key lost',
   keyLostShort: 'lost',
   cutOff: '⚠ cut off from {n}',
   healed: 'reconnected to {n}',
-  naiveLabel: 'Naive Redlock client: trust a majority of OKs without checking the time it took',
-  noteNaive: 'A Redlock client counts the time its requests took: validity = TTL − elapsed − drift (1 % of the TTL + 2 ms). A naive client skips that check.',
-  naiveLabelEtcd: 'etcd 3.4’s lock: no check that a waiter’s key still exists',
-  noteNaiveEtcd: 'etcd 3.5’s Lock checks, after the wait, that the waiter’s key still exists, and fails if its lease expired meanwhile. etcd 3.4, which Debian ships, does not.',
-  naiveLabelK8s: 'client-go before Kubernetes 1.12: a hung renew call outlasts the renew deadline',
-  noteNaiveK8s: 'Since Kubernetes 1.12, client-go stops leading when the renew deadline passes, even while a renew call is still waiting for an answer. Before, it waited for the call to fail — a minute, with the API server’s default request timeout.',
   lockedOut: '{c} was locked out: the storage refused its write although {c} held the lock by right.',
   overlap: '⚠ two clients believe they hold the lock',
   overlapShort: '⚠ 2 holders',
@@ -199,33 +160,13 @@ const en = {
   pauseBlockShort: '❚❚',
   expired: '{c}’s lease expires',
   expiredShort: 'exp.',
-  itemTakenOver: '{c}’s item taken over',
-  sessionExpired: '{c}’s session expires',
   queue: 'queue: {q}',
   queueSep: ' › ',
   queueRev: '{c} (rev {n})',
   queueRevShort: '{c} r{n}',
-  queueSeq: '{c} (#{n})',
-  queueSeqShort: '{c} #{n}',
-  queueCommit: '{c} (commit {n})',
-  queueCommitShort: '{c} c{n}',
-  staleGrant: '⚠ told it holds the lock: its key is gone',
-  staleGrantShort: '⚠ stale grant',
   waiterExpired: '⚠ {c}’s lease expires while it waits',
   waiterExpiredShort: '⚠ {c} exp.',
   keepaliveFailed: 'keepalive ✗: lease gone',
-  heartbeatTaken: 'heartbeat ✗: lock taken',
-  pingFailed: 'ping ✗: session gone',
-  heartbeatFailed: 'heartbeat ✗: session closed',
-  renewFailed: 'renew ✗: no answer',
-  stoppedLeading: 'stops leading',
-  lastSeen: 'last sees {h}’s Lease change',
-  lastSeenShort: 'sees {h}',
-  takenOver: '{c}’s Lease taken over',
-  consulRenewFailed: 'renew ✗: session gone',
-  sessionInvalidated: '{c}’s session invalidated',
-  suspendedBand: 'SUSPENDED: no reply from ZooKeeper',
-  lostBand: 'LOST: Curator takes the session as gone',
   released: '{c} releases',
   releasedShort: 'rel',
   renewed: 'renewed',
@@ -256,9 +197,9 @@ const en = {
     ['overlap', 'Shaded band with ⚠: a window in which two clients both believe they hold the lock.'],
     ['value', 'Boxes on the storage lane: the stored value over time.'],
     ['ask', 'Short grey ticks: a client asks for the lock and is refused.'],
-    ['ka', 'Triangles on a client lane: a keepalive (etcd), ping (ZooKeeper), heartbeat (Hazelcast, DynamoDB), Lease renewal (Kubernetes) or session renewal (Consul) reaching the server, none while the client is frozen or cut off; hollow: too late, or no answer.'],
-    ['queue', '“queue: A › B (rev 3)”: the lock’s keys (Hazelcast: its waiting lock calls, by commit index) in order; the first holds the lock, each other waits for the one before it.'],
-    ['conn', 'Band under a ZooKeeper client’s lane: Curator’s state, SUSPENDED (no reply for ⅔ of the session timeout) or LOST.'],
+    ['ka', 'Triangles on a client lane: a keepalive, ping, heartbeat, Lease renewal or session renewal reaching the server (the events below say which), none while the client is frozen or cut off; hollow: too late, or no answer.'],
+    ['queue', '“queue: A › B (rev 3)”: the lock’s keys, nodes or waiting lock calls (by revision, sequence number or commit index) in order; the first holds the lock, each other waits for the one before it.'],
+    ['conn', 'Band under a client’s lane: Curator’s state, SUSPENDED (no reply for ⅔ of the session timeout) or LOST.'],
   ],
 
   about: 'About this scenario',
@@ -308,95 +249,9 @@ const en = {
     'gave-up': '{a} gives up.',
     done: '{a} is done.',
     tok: ' (token {token})',
-    'node-granted': '{node} grants {a} the key (SET NX PX: OK); it expires at {end} ms by {node}’s clock.',
-    'node-grantedNoToken': '{node} grants {a} the key (SET NX PX: OK); it expires at {end} ms by {node}’s clock.',
-    'node-denied': '{node} refuses {a}: {holder} holds the key.',
-    'node-released': '{a} unlocks {node} (the key is deleted only if it still holds {a}’s value).',
-    'node-lease-expired': '{a}’s key on {node} expires.',
-    'node-server-clock-step': '{node}’s wall clock steps {step} ms: its keys expire by that clock.',
-    'redlock-acquired': '{a} counts {g} OK with validity {validity} ms left: it holds the lock.',
-    'redlock-trusted': '{a} counts {g} OK but validity {validity} ms: a naive client uses the lock anyway.',
-    'redlock-failed': '{a} counts {g} OK: no majority. It unlocks every node and retries later.',
-    'redlock-late': '{a} counts {g} OK, but validity {validity} ms: too late. It unlocks every node and retries later.',
-    'node-crashed': '{node} crashes; {k} live key(s) are lost with it.',
-    'node-restarted': '{node} restarts.',
     failover: 'The redis master dies before its replica saw the latest {k} grant(s); the replica takes over, INCR counter included.',
     'partition-cut': 'The network cuts {a} off from {nodes}.',
     'partition-heal': 'The network reconnects {a} to {nodes}.',
-    'lease-granted': 'etcd grants {a} a lease; unless {a} keeps it alive, it ends at {end} ms.',
-    queued: 'etcd puts {a}’s lock key (revision {rev}); it waits behind {behind}’s key.',
-    keepalive: '{a}’s keepalive reaches etcd: the lease now ends at {end} ms.',
-    'keepalive-failed': '{a}’s keepalive reaches etcd too late: the lease is gone, and {a} now knows it.',
-    'stale-grant': 'etcd 3.4 tells {a} it holds the lock{tok}, though {a}’s lease expired while it waited and its key is gone.',
-    'etcd-granted': '{a}’s key is now the lowest: {a} holds the lock{tok}; its lease ends at {end} ms unless kept alive.',
-    'etcd-deniedNoSession': '{a}’s Lock call fails: its lease (session) has expired.',
-    'etcd-lease-expired': 'No keepalive came: {a}’s lease expires and etcd deletes its key. Nobody tells {a}.',
-    'etcd-released': '{a} unlocks: its key is deleted.',
-    'etcd-session-ended-disconnected': '{a} closes its session: its lease is revoked{freed}.',
-    'zookeeper-lease-granted': '{a} connects to ZooKeeper: a session that lives while its pings arrive (untouched, it expires at {end} ms).',
-    'zookeeper-queued': '{a} creates its ephemeral sequential node (number {rev}); not the lowest, it watches {behind}’s node.',
-    'zookeeper-grantedSession': '{a}’s node is now the lowest: {a} holds the lock{tok}, for as long as its session lives.',
-    'zookeeper-keepalive': '{a}’s ping reaches ZooKeeper: the session now expires at {end} ms unless touched again.',
-    'zookeeper-keepalive-failed': '{a}’s ping reaches ZooKeeper too late: the session has expired.',
-    'zookeeper-lease-expired': 'ZooKeeper heard nothing from {a} for a session timeout: the session expires and its node is deleted. Nobody tells {a}.',
-    'zookeeper-deniedNoSession': '{a}’s request fails: its session has expired.',
-    'zookeeper-released': '{a} deletes its node.',
-    'mysql-grantedSession': 'MySQL grants {a} the named lock: GET_LOCK returns 1{tok}. {a}’s connection holds it until RELEASE_LOCK or until the connection ends (no TTL).',
-    'mysql-queued': '{a}’s GET_LOCK waits at the server: {behind}’s connection holds the lock.',
-    'mysql-denied': '{a}’s GET_LOCK returns 0: {holder}’s connection holds the lock.',
-    'mysql-deniedNoSession': '{a}’s GET_LOCK fails: its connection is gone (lost connection to server).',
-    'mysql-session-ended-terminated': 'An admin runs KILL CONNECTION on {a}’s connection: it ends{freed}.',
-    'mysql-session-ended-idle-timeout': '{a}, frozen, sends nothing: after wait_timeout the server closes its idle connection{freed}.',
-    'mysql-session-ended-disconnected': '{a} disconnects{freed}.',
-    'mysql-released': '{a} runs RELEASE_LOCK: the lock is free.',
-    'dynamodb-queued': '{a} reads the lock item: {behind} holds it (RVN {rev}). {a} starts timing that RVN on its own clock and reads again every refresh period.',
-    'dynamodb-denied': '{a} reads the lock item again: still {holder}’s, with the same RVN.',
-    'dynamodb-deniedDelay': '{a}’s conditional put fails: the item changed first.',
-    'dynamodb-granted': '{a}’s conditional put succeeds: {a} holds the lock{tok}. A waiter that sees this RVN may take it over after {end} ms.',
-    'dynamodb-grantedNoToken': '{a}’s conditional put succeeds: {a} holds the lock.',
-    'dynamodb-lease-expired': 'A waiter has seen {a}’s RVN unchanged for longer than the lease, by its own clock, and takes the item over. No server expired anything, and nobody tells {a}.',
-    'dynamodb-keepalive': '{a}’s heartbeat writes a new RVN: a waiter must start timing again.',
-    'dynamodb-keepalive-failed': '{a}’s heartbeat is refused (ConditionalCheckFailed): the item is not {a}’s any more, and now {a} knows it.',
-    'dynamodb-released': '{a} deletes its lock item (conditional on its RVN).',
-    'dynamodb-released-failed': '{a}’s delete is refused (ConditionalCheckFailed): its lock was taken over.',
-    'zookeeper-session-ended-disconnected': '{a} closes its session{freed}.',
-    'consul-lease-granted': '{a} creates a Consul session; unless {a} renews it, the server invalidates it at {end} ms (twice the TTL).',
-    'consul-queued': '{a} reads the lock’s key: {behind}’s session holds it, so {a}’s blocking query waits for the key to change.',
-    'consul-granted': '{a}’s PUT ?acquire succeeds: {a} holds the lock{tok}, the key’s LockIndex; its session lasts until {end} ms unless renewed.',
-    'consul-denied': '{a}’s PUT ?acquire fails: {holder}’s session holds the key. {a} reads it again in 5 s.',
-    'consul-deniedDelay': '{a}’s PUT ?acquire fails: no session holds the key, but its lock-delay is still running. {a} tries again in 5 s.',
-    'consul-deniedNoSession': '{a}’s PUT ?acquire fails: its session has been invalidated.',
-    'consul-keepalive': '{a} renews its session: the server now invalidates it at {end} ms unless renewed again.',
-    'consul-keepalive-failed': '{a}’s renewal gets a 404: its session was invalidated, and {a} now knows it.',
-    'consul-lease-expired': 'No renewal from {a} for twice the TTL: Consul invalidates its session and releases its lock, closed to others for the lock-delay. Nobody tells {a}.',
-    'consul-released': '{a} releases the key (PUT ?release): it is free at once, with no lock-delay.',
-    'consul-releasedNothing': '{a}’s PUT ?release frees nothing: its session no longer holds the key.',
-    'consul-session-ended-disconnected': '{a} destroys its session.',
-    'consul-session-ended-freed': '{a} destroys its session while it holds the key: the lock is released, closed to others for the lock-delay.',
-    suspended: '{a} has heard nothing from ZooKeeper for two thirds of the session timeout: Curator says SUSPENDED.',
-    lost: 'Curator says LOST: {a}’s session is gone (or taken to be).',
-    reconnected: '{a} hears from ZooKeeper again: RECONNECTED.',
-    'zookeeper-partition-cut': 'The network cuts {a} off from ZooKeeper (not from the storage).',
-    'zookeeper-partition-heal': 'The network reconnects {a} to ZooKeeper.',
-    'hazelcast-lease-granted': '{a}’s first lock call opens a CP session; with no heartbeat it closes at {end} ms.',
-    'hazelcast-queued': '{a}’s lock call (commit {rev}) waits on the CP group behind {behind}.',
-    'hazelcast-grantedSession': '{a} owns the lock: lockAndGetFence() returns{tok}, the commit index of its lock call; it holds it while its session lives.',
-    'hazelcast-keepalive': '{a}’s heartbeat is committed: its session now closes at {end} ms unless another comes.',
-    'hazelcast-keepalive-failed': '{a}’s heartbeat fails with SessionExpiredException: its session is closed, and {a} now knows it.',
-    'hazelcast-lease-expired': 'No heartbeat from {a} for the session TTL: the CP group closes its session and releases its lock. Nobody tells {a}.',
-    'hazelcast-deniedNoSession': '{a}’s lock call fails with SessionExpiredException: its session is closed.',
-    'hazelcast-released': '{a} unlocks.',
-    'hazelcast-releasedNothing': '{a}’s unlock() fails with LockOwnershipLostException: its session was closed, and the lock with it.',
-    'hazelcast-session-ended-disconnected': '{a} shuts down: its CP session is closed{freed}.',
-    'kubernetes-grantedSession': '{a} writes itself into the Lease as its holder{tok}: it leads (OnStartedLeading). The API server sets no expiry: the lease lasts until another client overwrites it.',
-    'kubernetes-queued': '{a} gets the Lease: {behind} holds it, and it changed since {a} last looked (resourceVersion {rev}). {a} notes the time by its own clock and will not take over until a lease duration passes without another change.',
-    'kubernetes-denied': '{a} gets the Lease: {holder} holds it, not yet expired as {a} observed it. {a} tries again a retry period later.',
-    'kubernetes-keepalive': '{a} renews the Lease: an update of its own record.',
-    'kubernetes-keepalive-failed': '{a}’s renew call fails: the API server never answered it, and the request timed out.',
-    'kubernetes-renew-denied': '{a} could not renew within the renew deadline: it stops leading (OnStoppedLeading).',
-    'kubernetes-released': '{a} empties the Lease’s holder: released.',
-    'kubernetes-partition-cut': 'The network cuts {a} off from its API server (not from the storage): its requests get no answer.',
-    'kubernetes-partition-heal': 'The network reconnects {a} to its API server.',
   },
   reasons: {
     'stale-token': 'stale token',
@@ -416,7 +271,7 @@ const en = {
     badLang: 'lang={value} is not available; using English.',
     noPause: 'This scenario has no pause, so pause={value} was ignored.',
     badFlag: '{name}={value} is not 1 or 0; using 0.',
-    noNaive: 'This scenario uses neither Redlock, etcd nor Kubernetes, so naive={value} was ignored.',
+    noNaive: 'This scenario has no naive-client switch, so naive={value} was ignored.',
     noTtl: 'This scenario has no TTL, so ttl={value} was ignored.',
     badControls: 'controls: “{value}” is not one of {list}; ignored.',
     badTheme: 'theme={value} is not light, dark or auto; using auto.',
@@ -457,22 +312,118 @@ const en = {
 /** The languages on offer, by code, each named in its own language. A line here and a file i18n/<code>.js. */
 export const languages = { en: 'English', bn: 'বাংলা' };
 
-const loaded = { en: Promise.resolve(en) };
+/**
+ * The lock services whose words are in the dictionaries themselves: the page's core engine's
+ * (crate/src/services/mod.rs), which every first page may show. Every other service's words are a
+ * module of their own, i18n/services/<id>.js, loaded only when a run needs them (`loadServiceWords`).
+ */
+const BUILT_IN = new Set(['lease', 'session', 'redis']);
+
+/** Each dictionary built so far, by language: a service's words that arrive later go into them all. */
+const built = {};
+const loaded = {};
+/** Each service's words as its module exports them ({ en, bn }), once they have arrived. */
+const serviceWords = new Map();
+const serviceLoads = new Map();
+
+const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** `a` with `b`'s words over it, a new object: a nested table (ev, lanes, ownWords) gains `b`'s entries. */
+function merged(a, b) {
+  const out = { ...a };
+  for (const [k, v] of Object.entries(b)) out[k] = isObject(v) && isObject(a[k]) ? { ...a[k], ...v } : v;
+  return out;
+}
+
+/**
+ * Dictionary `d` (of language `lang`) with the words of one lock service over it, as a new object:
+ * `words` is what the service's module exports ({ en, bn, … }), its English filling any gap in `lang`.
+ */
+export const withServiceWords = (d, words, lang) => merged(d, merged(words.en, (lang !== 'en' && words[lang]) || {}));
+
+/** A language's dictionary as built: English filling its gaps, and every service's words loaded so far. */
+function build(lang, words, scenarios) {
+  let d = { ...en, ...words, groups: { ...en.groups, ...words.groups } };
+  if (scenarios !== undefined) d.scenarios = scenarios || {};
+  for (const w of serviceWords.values()) d = withServiceWords(d, w, lang);
+  return (built[lang] = d);
+}
 
 /**
  * The dictionary for `lang` (a key of `languages`), English filling any gap (shallow per top-level
- * key), with the scenario texts in `scenarios` ({id: {title, summary, params: {name: label}}}) when
- * the build wrote them. Loaded once per page, whatever asks for it.
+ * key; per group in `groups`), with the scenario texts in `scenarios` ({id: {title, summary, params:
+ * {name: label}}}) when the build wrote them (English's are the catalogue's: engine.js), and the words
+ * of every lock service loaded so far. Loaded once per page, whatever asks for it.
  */
 export function loadLang(lang) {
   if (!Object.hasOwn(languages, lang)) lang = 'en';
+  if (lang === 'en') return (loaded.en ??= Promise.resolve(build('en', {})));
   return (loaded[lang] ??= Promise.all([
     import(`./i18n/${lang}.js`),
     fetch(new URL(`pkg/scenarios.${lang}.json`, import.meta.url))
       .then((r) => (r.ok ? r.json() : null))
       .catch(() => null),
-  ]).then(([m, scenarios]) => ({ ...en, ...m.default, scenarios: scenarios || {} })));
+  ]).then(([m, scenarios]) => build(lang, m.default, scenarios)));
 }
+
+/** Whether service `id`'s words are in the dictionaries now (or will never be: a failed load). */
+export const serviceWordsSettled = (id) => !id || BUILT_IN.has(id) || serviceWords.has(id) || serviceLoads.get(id) === 'failed';
+
+/**
+ * Loads the words of lock service `id` (a run's `service`, a catalogue entry's) from
+ * i18n/services/<id>.js, once per page, and puts them into every dictionary in use and every one
+ * loaded later, in each language. Never rejects: a service without such a module (a bad id, a failed
+ * fetch) is said on the console, and its run is drawn with its missing words as their keys (orKeys).
+ * One module per service with every language in it ({ en, bn }), not one per service and language:
+ * a service's words keep one home, and a reader who switches language mid-run needs no request more
+ * (the other language costs 0.4–1.1 KB gzipped per service, and only on a run on that service).
+ */
+export function loadServiceWords(id) {
+  if (serviceWordsSettled(id)) return Promise.resolve();
+  if (!/^[a-z][a-z0-9_-]*$/.test(id)) {
+    console.warn(`leaselab: no words for lock service “${id}”: not a service id`);
+    serviceLoads.set(id, 'failed');
+    return Promise.resolve();
+  }
+  if (!serviceLoads.has(id)) {
+    const load = import(`./i18n/services/${id}.js`).then((m) => {
+      if (!isObject(m.default) || !isObject(m.default.en)) throw new Error('it exports no { en, … } words');
+      serviceWords.set(id, m.default);
+      // Into the dictionaries in use, in place: every lab holding one shows the words from now on.
+      for (const [lang, d] of Object.entries(built)) Object.assign(d, withServiceWords(d, m.default, lang));
+    });
+    serviceLoads.set(
+      id,
+      load.catch((e) => {
+        console.warn(`leaselab: the words of lock service “${id}” did not load (${e && e.message ? e.message : e}); its events show as keys`);
+        serviceLoads.set(id, 'failed');
+      }),
+    );
+  }
+  return serviceLoads.get(id);
+}
+
+/** The tables of words a dictionary has (`lanes`, `ev`, `notices`), each read through `orKeys` too. */
+const wordTables = new WeakMap();
+const isWordTable = (v) => isObject(v) && Object.values(v).every((x) => typeof x === 'string');
+
+/**
+ * Dictionary `d` as the lab reads it: a word it lacks, at the top or in a table of words (`lanes.node`),
+ * reads as its key (`staleGrant`), so a run whose service's words could not load still draws, labelled
+ * by keys, instead of failing on a missing word. Tables of keys or texts (`ownWords`, `scenarios`)
+ * are read as they are; `in` still tells what the dictionary has.
+ */
+export const orKeys = (d) =>
+  new Proxy(d, {
+    get(t, k) {
+      if (typeof k !== 'string') return t[k];
+      if (!(k in t)) return k;
+      const v = t[k];
+      if (!isWordTable(v)) return v;
+      if (!wordTables.has(v)) wordTables.set(v, new Proxy(v, { get: (w, x) => (typeof x === 'string' && !(x in w) ? x : w[x]) }));
+      return wordTables.get(v);
+    },
+  });
 
 /**
  * The lab's numbers in language `lang`: at most three decimals, no grouping, '' for none. Plain digits

@@ -4,7 +4,7 @@
 // runs from engine.js (the build's written runs, or the wasm), and after every change hands a
 // snapshot of itself to the view (view.js); the playback clock is playback.js's. It wires the controls to the state. No simulation logic lives here.
 import { defaultRuns, loadEngine, loadStart, simulationFor } from './engine.js';
-import { loadLang, fmt, numberFormat } from './i18n.js';
+import { loadLang, loadServiceWords, orKeys, serviceWordsSettled, fmt, numberFormat } from './i18n.js';
 import { eventTimes } from './explain.js';
 import { BEFORE, Playback, scopeKeys } from './playback.js';
 import { atDefaults, compareOf, defaultsOf, paramsOf, pauseParam, readSettings, resetOf, settingNames, takeSettings, ttlParam } from './settings.js';
@@ -89,7 +89,9 @@ export class Lab {
     const { st, notices } = readSettings(this.o.get, c);
     Object.assign(this.state, st);
     this.notices = notices;
-    await Promise.all([this.setLang(this.state.lang), this.firstRuns()]);
+    // The scenario's service's words (beyond the core's: i18n.js) arrive with the runs, not after them.
+    const s = this.cat[this.state.scenario];
+    await Promise.all([this.setLang(this.state.lang), this.firstRuns(), loadServiceWords(s.service)]);
     this.o.mount.innerHTML = labMarkup({ langPicker: !this.o.page, compact: Boolean(this.o.compact) });
     view.renderStatic(this.v, this.snapshot());
     view.applyFeatures(this.v, this.features);
@@ -226,7 +228,8 @@ export class Lab {
   async setLang(lang) {
     const d = await loadLang(lang);
     this.state.lang = lang;
-    this.d = d;
+    // The dictionary itself (a service's words, arriving later, go into it), missing words as keys.
+    this.d = orKeys(d);
     this.num = numberFormat(lang);
   }
 
@@ -316,13 +319,15 @@ export class Lab {
     this.stop();
     if (this.searchPanel) this.searchPanel.changed();
     const s = this.cat[this.state.scenario];
-    if (!this.prerendered(this.state, s) && !simulationFor(s)) {
-      // The first change the build wrote no run for: fetch the engine it needs (once), then go on.
-      // Meanwhile the verdict says it is out of date (dimmed, aria-busy; no outcome for scripts to read).
+    const needsEngine = !this.prerendered(this.state, s) && !simulationFor(s);
+    if (needsEngine || !serviceWordsSettled(s.service)) {
+      // The first change the build wrote no run for: fetch the engine it needs (once), and the words of
+      // its service alongside (i18n.js), then go on. Meanwhile the verdict says it is out of date
+      // (dimmed, aria-busy; no outcome for scripts to read).
       const box = this.$('outcome');
       delete box.dataset.outcome;
       box.setAttribute('aria-busy', 'true');
-      loadEngine(s).then(() => this.changed({ now }), (e) => this.showError(e));
+      Promise.all([needsEngine && loadEngine(s), loadServiceWords(s.service)]).then(() => this.changed({ now }), (e) => this.showError(e));
       return;
     }
     try {

@@ -230,7 +230,8 @@ function laneName(k, run, c) {
   const { d, nodes } = c;
   // Named by the service where it has a name of its own (a server, an ensemble, a CP group, a table):
   // the service's own lane name where the dictionary has one (`lanes.SERVICE`), else the generic one.
-  if (k === 'lock') return (!nodes && d.lanes[run.service]) || d.lanes.lock;
+  // `in`: a service whose words did not load has its lane called the lock service's (i18n.js orKeys).
+  if (k === 'lock') return !nodes && run.service in d.lanes ? d.lanes[run.service] : d.lanes.lock;
   if (k === 'storage') return d.lanes.storage;
   if (nodes && nodes.includes(k)) {
     const i = nodes.indexOf(k);

@@ -3,7 +3,7 @@
 // right answer is computed here from the run, never stored: the choice whose predicate holds.
 import { loadEngine, loadStart, simulationForId } from './engine.js';
 import { Lab } from './lab.js';
-import { fmt, ownKey } from './i18n.js';
+import { fmt, loadServiceWords, ownKey } from './i18n.js';
 import { chapters, words } from './lessons.js';
 import { scopeKeys } from './playback.js';
 
@@ -264,8 +264,9 @@ export class Lesson {
       link: () => '',
     });
     this.settings = this.current.set;
-    // The beat's predicates need the engine now; with it loaded, the lab computes its runs too.
-    await loadEngine(this.core.byId[this.settings.scenario]);
+    // The beat's predicates need the engine (and its service's words) now; the lab then computes its runs.
+    const first = this.core.byId[this.settings.scenario];
+    await Promise.all([loadEngine(first), loadServiceWords(first.service)]);
     await this.lab.start();
     this.wire();
     await this.show();
@@ -315,8 +316,9 @@ export class Lesson {
   async show() {
     const b = this.current;
     this.answered = null;
-    // A beat on a service outside the core engine needs the full build (fetched once: engine.js).
-    await loadEngine(this.core.byId[b.set.scenario]);
+    // A beat on a service outside the core engine needs the full build and the service's words (fetched once).
+    const s = this.core.byId[b.set.scenario];
+    await Promise.all([loadEngine(s), loadServiceWords(s.service)]);
     this.run = runOf(b.set);
     this.scan = b.scan ? scanOf(b.set, b.scan) : null;
     this.search = b.search ? searchOf(b.set, b.search) : null;

@@ -18,7 +18,7 @@ const BENGALI = /[\u0964\u0965\u0980-\u09FF\u200C\u200D]/gu;
 /** The files tools/bengali-font.sh reads for the letters the site uses. */
 async function siteText() {
   const parts = [];
-  for (const [dir, re] of [['www', /\.(js|html)$/], ['www/i18n', /\.js$/], ['crate/scenarios', /\.txt$/]]) {
+  for (const [dir, re] of [['www', /\.(js|html)$/], ['www/i18n', /\.js$/], ['www/i18n/services', /\.js$/], ['crate/scenarios', /\.txt$/]]) {
     for (const f of await readdir(join(ROOT, dir))) if (re.test(f)) parts.push(await readFile(join(ROOT, dir, f), 'utf8'));
   }
   return parts.join('\n');

@@ -143,6 +143,23 @@ async function atBeat(scope, ch, i, lang = 'en') {
   await scope.locator('#ls-progress', { hasText: lang === 'en' ? `Step ${i} of` : new Intl.NumberFormat('bn').format(i) }).waitFor();
 }
 
+test('a beat on a service beyond the core: its run in that service’s words, fetched with its engine (en, bn)', async () => {
+  for (const [lang, lane, lease] of [['en', 'etcd server', /etcd grants A a lease/], ['bn', 'etcd সার্ভার', /etcd A-কে একটি লিজ দেয়/]]) {
+    await withPage(`learn.html${lang === 'en' ? '' : `?lang=${lang}`}#chapter-3`, async (page, watch) => {
+      await atBeat(page, 3, 1, lang);
+      await page.locator('#ls-next').click();
+      await atBeat(page, 3, 2, lang);
+      await page.locator('.ls-choice').first().click();
+      await page.locator('[data-testid="question"][data-revealed="true"]').waitFor();
+      assert.equal(await page.locator('#svg text.lane-name').first().textContent(), lane);
+      const rows = await page.locator('#events tr').allTextContents();
+      assert.ok(rows.some((t) => lease.test(t)), `${lang}: etcd's own words`);
+      assert.deepEqual(rows.filter((t) => /[A-Z]: [a-z]+(-[a-z]+)*$/.test(t)), [], `${lang}: no event told by its key`);
+      assert.equal(watch.requests.filter((u) => u.endsWith('/i18n/services/etcd.js')).length, 1, 'its words, once');
+    });
+  }
+});
+
 test('walk chapter 2 by keyboard: predict, reveal, ←/→ between steps, replay (English)', () =>
   withPage('learn.html#chapter-2', async (page) => {
     await atBeat(page, 2, 1);

@@ -137,6 +137,64 @@ test('the lab page, as Chromium transfers it (gzipped, headers included), stays 
   assert.ok(r.kib * 1024 <= budget, `${r.kib.toFixed(1)} KiB in ${r.requests} requests > ${budget / 1024} KiB:\n${r.urls.join('\n')}`);
 });
 
+test('a service beyond the core: its words (i18n/services/) come with its runs, not after them; the seed loads none', async () => {
+  const { context, page, watch } = await openPage(env.browser);
+  try {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    const sent = {};
+    const answered = {};
+    const path = (u) => u.slice(env.url.length);
+    cdp.on('Network.requestWillBeSent', (e) => (sent[path(e.request.url)] ??= e.timestamp));
+    cdp.on('Network.responseReceived', (e) => (answered[path(e.response.url)] ??= e.timestamp));
+    await page.goto(`${env.url}?scenario=etcd-lease-pause`);
+    await page.locator(LAB_READY).waitFor();
+    assert.deepEqual(watch.problems(), []);
+    const words = sent['i18n/services/etcd.js'];
+    const runs = Object.keys(answered).filter((u) => u.startsWith('pkg/runs/etcd-lease-pause/'));
+    assert.ok(words && runs.length, Object.keys(sent).join(' '));
+    for (const u of runs) assert.ok(words <= answered[u], `the words were asked for after ${u} came back`);
+    assert.equal(await page.locator('#svg text.lane-name').first().textContent(), 'etcd server');
+    // The language switched to has them too, with no request for them.
+    const asked = watch.requests.length;
+    await page.locator('#lang').selectOption('bn');
+    await page.locator('#svg text.lane-name', { hasText: 'etcd সার্ভার' }).waitFor();
+    assert.deepEqual(watch.requests.slice(asked).filter((u) => /\/i18n\/services\//.test(u)), []);
+    await page.locator('#lang').selectOption('en');
+    // Another scenario on another service: its words, with the full engine.
+    await page.locator('#scenario').selectOption('zk-session-expiry');
+    await page.locator('#svg text.lane-name', { hasText: 'ZooKeeper ensemble' }).waitFor();
+    assert.ok(watch.requests.some((u) => u.endsWith('/i18n/services/zookeeper.js')));
+    const mark = watch.requests.length;
+    await page.goto(env.url);
+    await page.locator(LAB_READY).waitFor();
+    await page.waitForLoadState('networkidle');
+    assert.deepEqual(watch.requests.slice(mark).filter((u) => /\/i18n\/services\//.test(u)), [], 'the seed’s page');
+  } finally {
+    await context.close();
+  }
+});
+
+test('a service whose words cannot be had: said on the console, the run drawn with their keys, nothing thrown', async () => {
+  const { context, page, watch } = await openPage(env.browser);
+  try {
+    const warned = [];
+    page.on('console', (m) => m.type() === 'warning' && warned.push(m.text()));
+    await page.route('**/i18n/services/etcd.js', (r) => r.fulfill({ status: 404, body: 'gone' }));
+    await page.goto(`${env.url}?scenario=etcd-lease-pause&ttl=1000`);
+    await page.locator(LAB_READY).waitFor();
+    assert.deepEqual(watch.problems().filter((p) => !/404/.test(p)), []);
+    assert.ok(warned.some((t) => /etcd.*did not load/.test(t)), warned.join('\n'));
+    assert.equal(await page.locator('#svg text.lane-name').first().textContent(), 'Lock service', 'the lane by the generic name');
+    const rows = await page.locator('#events tr').allTextContents();
+    assert.ok(rows.some((t) => /A: lease-granted/.test(t)), 'an event by its key');
+    assert.ok(rows.some((t) => /A starts\./.test(t)), 'the core’s words as ever');
+    assert.doesNotMatch(await page.locator('#svg').textContent(), /undefined/);
+  } finally {
+    await context.close();
+  }
+});
+
 test('the minified stylesheets (tools/minify.mjs) parse to the same rules as their source', async () => {
   const { context, page } = await openPage(env.browser);
   try {

@@ -32,7 +32,7 @@ test('make package: leaselab-VERSION.tgz, its version the crate’s and in CHANG
   assert.equal(basename(tarball), `leaselab-${v}.tgz`);
   assert.equal(changelogVersions()[0], v, 'the newest CHANGELOG entry is this version');
   const list = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n');
-  for (const f of ['package.json', 'README.md', 'CHANGELOG.md', 'lease-lab.js', 'lease-lab-frame.js', 'embed.html', 'style.css', 'pkg/leaselab_bg.wasm', 'pkg/start.json', 'i18n/bn.js']) {
+  for (const f of ['package.json', 'README.md', 'CHANGELOG.md', 'lease-lab.js', 'lease-lab-frame.js', 'embed.html', 'style.css', 'pkg/leaselab_bg.wasm', 'pkg/start.json', 'i18n/bn.js', 'i18n/services/etcd.js']) {
     assert.ok(list.includes(`package/${f}`), `${f} in the tarball`);
   }
   assert.ok(!list.some((f) => /tests\/|node_modules\/|\.rs$/.test(f)), 'no tests, dev tools or sources');

@@ -15,10 +15,13 @@ export async function loadFullBuild() {
     throw new Error('www/pkg/leaselab_full_bg.wasm is missing: run bash tools/build-web.sh first');
   });
   await pkg.default({ module_or_path: wasm });
-  const { loadLang } = await imp('i18n.js');
+  const { loadLang, loadServiceWords } = await imp('i18n.js');
   const dicts = {};
   for (const lang of ['en', 'bn']) dicts[lang] = await loadLang(lang);
-  return { pkg, catalogue: JSON.parse(pkg.catalogue()), policies: pkg.policies().split(','), dicts };
+  const catalogue = JSON.parse(pkg.catalogue());
+  // Every service's words (i18n/services/), as the lab loads them for a run that needs them.
+  await Promise.all([...new Set(catalogue.map((s) => s.service))].map(loadServiceWords));
+  return { pkg, catalogue, policies: pkg.policies().split(','), dicts };
 }
 
 /** The run of scenario `id` under `policy` at its defaults, as the lab gets it. */

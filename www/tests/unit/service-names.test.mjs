@@ -3,7 +3,8 @@
 // service, and adding one needs no JS beyond its dictionary words (issue 37). Checked over www/*.js but
 // the dictionaries (i18n.js, the English one, and i18n/, the others) and the lessons' text (lessons.js):
 // no line names a field service as a word. Ids that only contain a name (the scenario
-// `etcd-lease-pause`, the event kind `redlock-acquired`) do not count.
+// `etcd-lease-pause`, the event kind `redlock-acquired`) do not count. And a service's own dictionary
+// (i18n/services/<id>.js, loaded only for a run on that service) names that service alone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -27,4 +28,18 @@ test('no module of the page names a lock service (the run JSON\'s `diagram` says
       .flatMap((line, i) => (NAMED.test(line) ? [`www/${f}:${i + 1}: ${line.trim()}`] : [])),
   );
   assert.deepEqual(named, [], 'read it from the run JSON\'s `diagram` (docs/run-json.md), with the words in the dictionaries');
+});
+
+test('a service’s own dictionary (i18n/services/<id>.js) names no other lock service', () => {
+  const dir = `${WWW}i18n/services/`;
+  const files = readdirSync(dir).filter((f) => f.endsWith('.js'));
+  assert.ok(files.length >= 8, `found only ${files.length} files`);
+  const NAMES = new RegExp(NAMED.source, 'gi');
+  const other = files.flatMap((f) => {
+    const own = f.replace(/\.js$/, '');
+    return readFileSync(dir + f, 'utf8')
+      .split('\n')
+      .flatMap((line, i) => [...line.matchAll(NAMES)].filter((m) => m[1].toLowerCase() !== own).map((m) => `www/i18n/services/${f}:${i + 1}: ${m[1]}`));
+  });
+  assert.deepEqual(other, [], 'another service’s words belong in its own file');
 });

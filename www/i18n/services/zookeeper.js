@@ -1,0 +1,58 @@
+// ZooKeeper's words, in English and Bengali: what the page shows only for a run on ZooKeeper (its lane, its
+// events in its own terms, its own keys for generic words and the words they name). i18n.js loads this
+// file by the run's service id, alongside the full wasm, and merges it into the dictionary in use.
+export default {
+  en: {
+    ownWords: {
+      zookeeper: { keepaliveFailed: 'pingFailed', queueRev: 'queueSeq', expired: 'sessionExpired', stale: 'staleSession' },
+    },
+    lanes: { zookeeper: 'ZooKeeper ensemble' },
+    pingFailed: 'ping ✗: session gone',
+    queueSeq: '{c} (#{n})',
+    queueSeqShort: '{c} #{n}',
+    sessionExpired: '{c}’s session expires',
+    suspendedBand: 'SUSPENDED: no reply from ZooKeeper',
+    lostBand: 'LOST: Curator takes the session as gone',
+    ev: {
+      'zookeeper-lease-granted': '{a} connects to ZooKeeper: a session that lives while its pings arrive (untouched, it expires at {end} ms).',
+      'zookeeper-queued': '{a} creates its ephemeral sequential node (number {rev}); not the lowest, it watches {behind}’s node.',
+      'zookeeper-grantedSession': '{a}’s node is now the lowest: {a} holds the lock{tok}, for as long as its session lives.',
+      'zookeeper-keepalive': '{a}’s ping reaches ZooKeeper: the session now expires at {end} ms unless touched again.',
+      'zookeeper-keepalive-failed': '{a}’s ping reaches ZooKeeper too late: the session has expired.',
+      'zookeeper-lease-expired': 'ZooKeeper heard nothing from {a} for a session timeout: the session expires and its node is deleted. Nobody tells {a}.',
+      'zookeeper-deniedNoSession': '{a}’s request fails: its session has expired.',
+      'zookeeper-released': '{a} deletes its node.',
+      'zookeeper-session-ended-disconnected': '{a} closes its session{freed}.',
+      suspended: '{a} has heard nothing from ZooKeeper for two thirds of the session timeout: Curator says SUSPENDED.',
+      lost: 'Curator says LOST: {a}’s session is gone (or taken to be).',
+      reconnected: '{a} hears from ZooKeeper again: RECONNECTED.',
+      'zookeeper-partition-cut': 'The network cuts {a} off from ZooKeeper (not from the storage).',
+      'zookeeper-partition-heal': 'The network reconnects {a} to ZooKeeper.',
+    },
+  },
+  bn: {
+    lanes: { zookeeper: 'ZooKeeper এনসেম্বল' },
+    pingFailed: 'পিং ✗: সেশন নেই',
+    queueSeq: '{c} (ক্রম {n})',
+    queueSeqShort: '{c} #{n}',
+    sessionExpired: '{c}-র সেশনের মেয়াদ শেষ',
+    suspendedBand: 'SUSPENDED: ZooKeeper থেকে উত্তর নেই',
+    lostBand: 'LOST: Curator সেশনটিকে হারানো ধরে নেয়',
+    ev: {
+      'zookeeper-lease-granted': '{a} ZooKeeper-এ সংযুক্ত হয়: পিং পৌঁছানো পর্যন্ত টিকে থাকা একটি সেশন (সাড়া না পেলে {end} ms-এ ফুরোয়)।',
+      'zookeeper-queued': '{a} তার এফিমেরাল সিকোয়েনশিয়াল নোড তৈরি করে (নম্বর {rev}); সবচেয়ে নিচে নয়, তাই {behind}-এর নোডে নজর রাখে।',
+      'zookeeper-grantedSession': '{a}-র নোড এখন সবচেয়ে নিচে: লক {a}-র{tok}, যতক্ষণ তার সেশন টিকে থাকে।',
+      'zookeeper-keepalive': '{a}-র পিং ZooKeeper-এ পৌঁছায়: আবার সাড়া না পেলে সেশন {end} ms-এ ফুরোবে।',
+      'zookeeper-keepalive-failed': '{a}-র পিং দেরিতে পৌঁছায়: সেশন ফুরিয়ে গেছে।',
+      'zookeeper-lease-expired': 'এক সেশন টাইমআউট ধরে ZooKeeper {a}-র কোনো সাড়া পায়নি: সেশন ফুরোয় আর তার নোড মুছে যায়। {a}-কে কেউ জানায় না।',
+      'zookeeper-deniedNoSession': '{a}-র অনুরোধ ব্যর্থ: তার সেশন ফুরিয়েছে।',
+      'zookeeper-released': '{a} তার নোড মুছে দেয়।',
+      'zookeeper-session-ended-disconnected': '{a} তার সেশন বন্ধ করে{freed}।',
+      suspended: 'সেশন টাইমআউটের দুই-তৃতীয়াংশ ধরে {a} ZooKeeper-এর কোনো সাড়া পায়নি: Curator বলে SUSPENDED।',
+      lost: 'Curator বলে LOST: {a}-র সেশন আর নেই (অথবা তা-ই ধরে নেওয়া হয়)।',
+      reconnected: '{a} আবার ZooKeeper-এর সাড়া পায়: RECONNECTED।',
+      'zookeeper-partition-cut': 'নেটওয়ার্ক {a}-কে ZooKeeper থেকে বিচ্ছিন্ন করে (স্টোরেজ থেকে নয়)।',
+      'zookeeper-partition-heal': 'নেটওয়ার্ক {a}-কে আবার ZooKeeper-এর সঙ্গে যুক্ত করে।',
+    },
+  },
+};
