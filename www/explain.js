@@ -41,6 +41,8 @@ export function describeEvent(e, run, d, num) {
   else if (key === 'session-ended') key = `session-ended-${e.cause}`;
   else if (key === 'write-sent' && e.held_ms > 0) key = 'write-held';
   else if (key === 'partition') key = e.cut ? 'partition-cut' : 'partition-heal';
+  // A lock without a TTL (a session's): no end by the client's own reckoning (left_us is near i64::MAX).
+  else if (key === 'check-ok' && !(e.left_us < Number.MAX_SAFE_INTEGER)) key = 'check-okNoEnd';
   else if (key === 'redlock-acquired' && e.validity_us <= 0) key = 'redlock-trusted';
   else if (key === 'redlock-failed' && e.granted_nodes >= run.quorum) key = 'redlock-late';
   // An unlock that freed nothing, where the service has words for it (`released-nothing` in its

@@ -238,6 +238,7 @@ const en = {
     'pause-end': '{a} wakes up, still believing it holds the lock.',
     'check-ok': '{a} checks its lease by its own clock: {left} ms left ≥ {need} ms needed, so it goes on.',
     'check-failed': '{a} checks its lease by its own clock: {left} ms left < {need} ms needed, so it gives up this attempt.',
+    'check-okNoEnd': '{a} checks its lock: it still holds it, with no end in sight (no TTL), so it goes on.',
     'write-sent': '{a} sends the write {value}.',
     'write-held': '{a} sends the write {value}; the network holds it for {held} ms.',
     'write-accepted': '✓ The storage accepts {a}’s write {value}{tok}.',

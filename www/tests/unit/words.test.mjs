@@ -42,3 +42,25 @@ test('every event is told in its own service’s name, never another’s (en, bn
     }
   }
 });
+
+// A lock without a TTL (a session's) has no end by the client's own reckoning: a check of it says so,
+// never the engine's "forever" (near i64::MAX µs) as a number of milliseconds left.
+test('no event shows an impossible number (a check on a lock without a TTL says it has no end)', () => {
+  for (const lang of ['en', 'bn']) {
+    const d = dicts[lang];
+    const num = numberFormat(lang);
+    for (const s of catalogue) {
+      for (const policy of policies) {
+        const run = runOf(s.id, policy);
+        for (const e of run.events) {
+          const text = describeEvent(e, run, d, num);
+          // Runs of digits with their group separators: a time, a token (32-bit RVNs at most) or a count.
+          for (const n of text.match(/\p{Nd}[\p{Nd},.\u00a0]*/gu) || []) {
+            const digits = n.replace(/[^\p{Nd}]/gu, '').length;
+            assert.ok(digits <= 12, `${lang} ${s.id} ${policy}: “${text}” shows ${n}`);
+          }
+        }
+      }
+    }
+  }
+});
