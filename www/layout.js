@@ -48,9 +48,10 @@ export function divergence(a, b) {
   return null;
 }
 
-/** The horizontal scale: [x0, x1] in px for [0, tMax] ms, with room after the last write for its value. */
-function timeScale(run, { W, narrow, d, num, tFix, textW }) {
-  const x0 = narrow ? 12 : 18;
+/** The horizontal scale: [x0, x1] in px for [0, tMax] ms, with room after the last write for its value
+ *  (and `inset` px more on the left, for the nodes' names beside their lines). */
+function timeScale(run, { W, narrow, d, num, tFix, textW, inset = 0 }) {
+  const x0 = (narrow ? 12 : 18) + inset;
   const x1 = W - (narrow ? 10 : 18);
   let tMax = run.end_ms;
   for (const l of run.leases) tMax = Math.max(tMax, l.ends_ms);
@@ -233,14 +234,21 @@ function laneName(k, run, c) {
   // `in`: a service whose words did not load has its lane called the lock service's (i18n.js orKeys).
   if (k === 'lock') return !nodes && run.service in d.lanes ? d.lanes[run.service] : d.lanes.lock;
   if (k === 'storage') return d.lanes.storage;
-  if (nodes && nodes.includes(k)) {
-    const i = nodes.indexOf(k);
-    const mono = run.node_clocks && run.node_clocks[i] === 'monotonic';
-    return `${fmt(d.lanes.node, { n: i + 1 })} · ${mono ? d.clockMonotonic : d.clockWall}`;
-  }
+  // A node's lane: its short name beside its line (the group's name and clocks head the nodes: nodesName).
+  if (nodes && nodes.includes(k)) return k;
   const reach = run.reach && run.reach[k];
   const name = fmt(d.lanes.client, { c: k });
   return reach && reach.length < run.nodes ? `${name} · ${fmt(d.reaches, { n: nodeNames(reach) })}` : name;
+}
+
+/** The nodes' group name over their lanes: the service's nodes and their clocks ("…; n3: monotonic clock"). */
+function nodesName(run, c) {
+  const { d, nodes } = c;
+  const mono = nodes.filter((_, i) => run.node_clocks && run.node_clocks[i] === 'monotonic');
+  const clocks = mono.length === 0 ? d.clockWall
+    : mono.length === nodes.length ? d.clockMonotonic
+      : `${d.clockWall}; ${mono.join(', ')}: ${d.clockMonotonic}`;
+  return `${fmt(d.lanes.nodes, { n: nodes.length })} · ${clocks}`;
 }
 
 /** Whether the axis's unit ("ms", above its right end) would touch a note in the storage lane's last row. */
@@ -253,19 +261,23 @@ function unitClash(notes, rows, c) {
 /**
  * The lanes top to bottom, after the header: a row for where the runs part (with a `mark`), then one
  * for the overlap label. Where each lane starts, its time line, its notes; the storage lane gets an
- * empty row more when its last one would run into the axis's unit.
+ * empty row more when its last one would run into the axis's unit. Many nodes: one row names them
+ * all, and each node's lane is its line alone (its name beside it, in the scale's inset), so that
+ * five nodes fit a laptop's screen with their clients.
  */
 function laneGeometry(m, rowsOf, run, c, mark) {
   const { fs } = c;
   const rowH = fs + 5;
   const head = fs + 10 + (mark ? rowH : 0);
   const lanes = {};
-  let y = head;
+  let y = head + (c.nodes ? rowH : 0);
   for (const k of c.laneKeys) {
-    const line = y + fs + (c.nodes && c.isSvc(k) ? 22 : 31);
+    const node = c.nodes && c.isSvc(k);
+    // A node's lane holds its keys' bars and their ends (13 px each side of the line).
+    const line = y + (node ? 14 : fs + 31);
     lanes[k] = { key: k, name: laneName(k, run, c), top: y, line, notes: line + 18 + fs, rows: rowsOf[k] };
     const rows = k === 'storage' && unitClash(m.notes.storage, rowsOf.storage, c) ? rowsOf[k] + 1 : rowsOf[k];
-    y = line + 20 + rows * rowH + 4;
+    y = node && !rows ? line + 15 : line + 20 + rows * rowH + 4;
   }
   const axisY = y + 2;
   return { rowH, head, lanes, axisY, H: axisY + fs + 14 };
@@ -385,7 +397,11 @@ function context(run, { width, d, num, lang, tFix = 0, measure = roughMeasure(la
   const narrow = W < 600;
   const fs = narrow ? 11 : 12.5;
   const textW = (s) => measure(s, fs);
-  const scale = timeScale(run, { W, narrow, d, num, tFix, textW });
+  // Many nodes (a majority service): a lane per node (n1 … nN), each with its own keys and clock, named
+  // beside its line; otherwise one lock service.
+  const nodes = run.nodes > 1 ? Array.from({ length: run.nodes }, (_, k) => `n${k + 1}`) : null;
+  const inset = nodes ? textW(nodes[nodes.length - 1]) + 8 : 0;
+  const scale = timeScale(run, { W, narrow, d, num, tFix, textW, inset });
   // Events at the same instant are drawn a few pixels apart, in (time, sequence) order.
   const gap = narrow ? 5 : 7;
   const used = new Map();
@@ -394,11 +410,9 @@ function context(run, { width, d, num, lang, tFix = 0, measure = roughMeasure(la
     used.set(t, n + 1);
     return Math.min(scale.x1, scale.sx(t) + n * gap);
   };
-  // Many nodes (a majority service): a lane per node (n1 … nN), each with its own keys and clock; otherwise one lock service.
-  const nodes = run.nodes > 1 ? Array.from({ length: run.nodes }, (_, k) => `n${k + 1}`) : null;
   return {
     ...scale,
-    W, narrow, fs, d, num, measure, textW, gap, used, slot, nodes,
+    W, narrow, fs, d, num, measure, textW, gap, used, slot, nodes, inset,
     tok: run.tokens,
     ms: (v) => `${num(v)} ${d.ms}`,
     laneKeys: [...(nodes || ['lock']), ...run.clients, 'storage'],
@@ -452,7 +466,11 @@ export function layoutDiagram(run, opts) {
   for (const k of c.laneKeys) {
     for (const n of m.notes[k]) items.push(label(c, n.at, lanes[k].notes + n.row * g.rowH, n.text, { class: `ann ${n.cls}`, 'text-anchor': 'start' }));
   }
-  for (const k of c.laneKeys) items.push(label(c, x0, lanes[k].top + fs + 2, lanes[k].name, { class: 'lane-name' }));
+  for (const k of c.laneKeys) {
+    const beside = c.nodes && c.isSvc(k);
+    items.push(label(c, beside ? x0 - c.inset : x0, beside ? lanes[k].line + fs * 0.35 : lanes[k].top + fs + 2, lanes[k].name, { class: 'lane-name' }));
+  }
+  if (c.nodes) items.push(label(c, x0 - c.inset, head + fs + 2, nodesName(run, c), { class: 'lane-name lane-group' }));
   axisItems(items, c, axisY);
   // Where this run parts from the one it is compared with, labelled in the header's top row (11px:
   // the label's own size in style.css), clear of the overlap labels and the first lane's name.

@@ -429,8 +429,9 @@ test('redlock: a lane per node with its clock, partitions named, and two holders
   withPage('?scenario=redlock-clock-jump', async (page) => {
     await expectVerdict(page, 'lost-update', 440, 450);
     const names = await page.locator('#svg text.lane-name').allTextContents();
-    for (let n = 1; n <= 5; n++) assert.ok(names.some((t) => t.startsWith(`Redis node n${n}`)), `lane n${n}: ${names}`);
-    assert.ok(names.includes('Redis node n3 · wall clock'), names.join(' | '));
+    // The nodes named once above their lanes, with their clocks; each lane by its node beside its line.
+    for (let n = 1; n <= 5; n++) assert.ok(names.includes(`n${n}`), `lane n${n}: ${names}`);
+    assert.ok(names.includes('Redis nodes n1–n5 · wall clock'), names.join(' | '));
     assert.ok(names.some((t) => /Client A · reaches only n1, n2, n3/.test(t)), names.join(' | '));
     // Three of A's keys and three of B's, each on its own node's lane.
     assert.equal(await page.locator('#svg rect.lease').count(), 6);
@@ -442,7 +443,7 @@ test('redlock: a lane per node with its clock, partitions named, and two holders
     // The same schedule with monotonic expiry on n3: one holder, nothing lost.
     await page.locator('#scenario').selectOption('redlock-clock-jump-monotonic');
     await expectVerdict(page, 'safe', 390, 390);
-    assert.ok((await page.locator('#svg text.lane-name').allTextContents()).includes('Redis node n3 · monotonic clock'));
+    assert.ok((await page.locator('#svg text.lane-name').allTextContents()).includes('Redis nodes n1–n5 · wall clock; n3: monotonic clock'));
     assert.equal(await page.locator('#svg .overlap').count(), 0, 'one holder at a time');
   }));
 
@@ -588,7 +589,8 @@ test('redlock: the compliant client by default, the naive switch in the URL, bad
     await page.locator('#compare summary').click();
     await page.locator('#compare-policy').selectOption('version');
     await page.locator('#compare-verdict.safe').waitFor();
-    assert.ok((await page.locator('#svg2 text.lane-name').allTextContents()).includes('Redis node n5 · wall clock'));
+    const names2 = await page.locator('#svg2 text.lane-name').allTextContents();
+    assert.ok(names2.includes('n5') && names2.includes('Redis nodes n1–n5 · wall clock'), names2.join(' | '));
     // Not a Redlock scenario: the switch is hidden and naive=1 is ignored with a notice.
     await page.goto(env.url + '?naive=1');
     await expectVerdict(page, 'lost-update', 440, 450);

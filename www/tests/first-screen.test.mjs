@@ -186,12 +186,15 @@ test('moving a slider keeps the verdict and the diagram in view', async (t) => {
   }
 });
 
-// What remains of the issue: Redlock's eight or nine lanes are 635–773 px tall in the diagram's column
-// at 1280 px, more than 800 px less the diagram's top (140): whole, they need denser lanes (layout.js).
-test('at 1280 × 800 the whole diagram of the scenario with most lanes', { todo: 'denser lanes for nine of them (layout.js)' }, async () => {
+// What remains of the issue: Redlock's nodes now share one name row and take a line each (layout.js),
+// its nine lanes 641 px tall at 1280 px (771 before), but the diagram's box in the sticky column, above
+// the player, has 570 px of the screen: whole, it needs ~70 px more (denser client lanes, a one-row
+// player). Measured as seen: the drawing's bottom inside its box, not under the box's scroll.
+test('at 1280 × 800 the whole diagram of the scenario with most lanes', { todo: 'the diagram 641 px, its box 570 px' }, async () => {
   await withView(FIRST[2], `?scenario=${MOST_LANES}`, async (page) => {
     const m = await tops(page);
-    assert.ok(m.diagramBottom <= FIRST[2].height, `the diagram ends at ${m.diagramBottom} px`);
+    const box = await page.evaluate(() => Math.round(document.querySelector('#chart').getBoundingClientRect().bottom));
+    assert.ok(m.diagramBottom <= Math.min(box, FIRST[2].height), `the diagram ends at ${m.diagramBottom} px, its box at ${box}`);
   });
 });
 

@@ -3,7 +3,7 @@
 // file by the run's service id, alongside the full wasm, and merges it into the dictionary in use.
 export default {
   en: {
-    lanes: { node: 'Redis node n{n}' },
+    lanes: { nodes: 'Redis nodes n1–n{n}' },
     reaches: 'reaches only {n}',
     validity: 'validity {v} ms',
     rlHolds: '{g} OK · {v} → holds the lock',
@@ -41,7 +41,7 @@ export default {
     },
   },
   bn: {
-    lanes: { node: 'Redis নোড n{n}' },
+    lanes: { nodes: 'Redis নোড n1–n{n}' },
     reaches: 'কেবল {n}-এ পৌঁছায়',
     validity: 'বৈধতা {v} ms',
     rlHolds: '{g} OK · {v} → লক ধরে',
