@@ -274,10 +274,10 @@ function laneGeometry(m, rowsOf, run, c, mark) {
   for (const k of c.laneKeys) {
     const node = c.nodes && c.isSvc(k);
     // A node's lane holds its keys' bars and their ends (13 px each side of the line).
-    const line = y + (node ? 14 : fs + 31);
+    const line = y + (node ? 14 : fs + 27);
     lanes[k] = { key: k, name: laneName(k, run, c), top: y, line, notes: line + 18 + fs, rows: rowsOf[k] };
     const rows = k === 'storage' && unitClash(m.notes.storage, rowsOf.storage, c) ? rowsOf[k] + 1 : rowsOf[k];
-    y = node && !rows ? line + 15 : line + 20 + rows * rowH + 4;
+    y = node && !rows ? line + 15 : line + 20 + rows * rowH;
   }
   const axisY = y + 2;
   return { rowH, head, lanes, axisY, H: axisY + fs + 14 };
