@@ -2,24 +2,21 @@
 // to a root (the document or a shadow root: ids are looked up there), reads its settings through
 // settings.js from a getter (the URL's query or the element's attributes), owns the state, gets its
 // runs from engine.js (the build's written runs, or the wasm), and after every change hands a
-// snapshot of itself to the view (view.js); the playback clock is playback.js's. It wires the controls to the state. No simulation logic lives here.
+// snapshot of itself to the view (view.js); the playback clock is playback.js's; its controls are wired to the state by lab-wiring.js. No simulation logic lives here.
 import { defaultRuns, loadEngine, loadStart, simulationFor } from './engine.js';
 import { loadLang, loadServiceWords, orKeys, serviceWordsSettled, fmt, numberFormat } from './i18n.js';
 import { eventTimes } from './explain.js';
-import { BEFORE, Playback, scopeKeys } from './playback.js';
-import { atDefaults, compareOf, defaultsOf, paramsOf, pauseParam, readSettings, resetOf, settingNames, takeSettings, ttlParam } from './settings.js';
+import { BEFORE, Playback } from './playback.js';
+import { atDefaults, compareOf, paramsOf, pauseParam, readSettings, settingNames, takeSettings, ttlParam } from './settings.js';
 import * as view from './view.js';
 import { labMarkup } from './lab-markup.js';
+import { wirePlayer, wirePrint, wireSettings, wireShare } from './lab-wiring.js';
 
 /** The parts a lab can show, by their `controls` token (the verdict, diagram and events always show). */
 export const FEATURES = ['scenario', 'sliders', 'params', 'fencing', 'retries', 'reset', 'lang', 'play', 'share', 'compare', 'info', 'search'];
 
 /** The catalogue (and the default scenario's first runs), once per page however many labs it has. */
 export { loadStart };
-
-// The width the diagram is laid out at for paper: an A4 or Letter page's text column at 96 px to the
-// inch, less the lab's own padding (the layout's full-size labels, 12.5 px, print at about 9 pt).
-const PRINT_WIDTH_PX = 640;
 
 export class Lab {
   /**
@@ -371,11 +368,11 @@ export class Lab {
         () => {}, // a change will try again and say so if it fails
       );
     for (const type of ['pointerdown', 'focusin', 'keydown']) this.o.mount.addEventListener(type, warm, { once: true, passive: true });
-    this.wireSettings();
-    this.wireShare();
-    this.wirePlayer();
+    wireSettings(this);
+    wireShare(this);
+    wirePlayer(this);
     this.wireSearch();
-    this.wirePrint();
+    wirePrint(this);
   }
 
   /** The "Find a failure" panel (search.js, with its workers), loaded when the reader first opens it. */
@@ -390,155 +387,6 @@ export class Lab {
           this.showError(e);
         },
       );
-    });
-  }
-
-  /** The settings' controls: each writes the state and re-runs. */
-  wireSettings() {
-    const { $, state } = this;
-    const on = (id, type, fn) => $(id).addEventListener(type, fn);
-    on('ttl', 'input', (e) => {
-      state.ttl = Number(e.target.value);
-      this.changed();
-    });
-    on('pause', 'input', (e) => {
-      state.pause = Number(e.target.value);
-      this.changed();
-    });
-    const settled = () => this.o.onChange && this.o.onChange(true);
-    for (const id of ['ttl', 'pause', 'extra-list']) on(id, 'change', settled);
-    // The scenario's own extra sliders (rebuilt per scenario): one listener on their container.
-    on('extra-list', 'input', (e) => {
-      if (!e.target.dataset.param) return;
-      state.extra[e.target.dataset.param] = Number(e.target.value);
-      this.changed();
-    });
-    on('compare', 'toggle', (e) => {
-      state.sideBySide = e.target.open;
-      this.changed();
-    });
-    const choice = (id, set) =>
-      on(id, 'change', (e) => {
-        set(e.target);
-        this.changed({ now: true });
-      });
-    // As often as the catalogue's `+retry` expectations say (the crate's EXPECT_RETRIES, via start.json).
-    choice('retries', (t) => (state.retries = t.checked ? this.core.retriesOn : 0));
-    choice('naive', (t) => (state.naive = t.checked));
-    choice('fencing', (t) => (state.fencing = t.value));
-    choice('scenario', (t) => {
-      state.scenario = t.value;
-      const s = this.cat[state.scenario];
-      Object.assign(state, defaultsOf(s), { naive: Boolean(s.naive) });
-    });
-    on('compare-policy', 'change', (e) => {
-      state.compare = e.target.value;
-      this.changed();
-    });
-    on('reset', 'click', () => {
-      Object.assign(state, resetOf(this.cat[state.scenario]));
-      view.fillSelects(this.v, this.snapshot());
-      this.changed({ now: true });
-    });
-    on('lang', 'change', (e) => this.switchLang(e.target.value).catch((err) => this.showError(err)));
-    on('notice-close', 'click', () => {
-      $('notice').hidden = true;
-      // The button vanishes; keep focus in the lab, at its first control that is shown.
-      const first = [...this.root.querySelectorAll('#lab select, #lab input, #lab button, #lab summary')].find((x) => x.offsetParent);
-      if (first) first.focus();
-    });
-  }
-
-  /** Copy link, copy snippets, export. */
-  wireShare() {
-    const { $, state } = this;
-    const on = (id, type, fn) => $(id).addEventListener(type, fn);
-    on('copy-link', 'click', () => {
-      if (this.o.onChange) this.o.onChange(true);
-      let href = '';
-      try {
-        href = this.o.link();
-      } catch {
-        // a sandboxed iframe may refuse access to location
-      }
-      return this.share(() => href, this.d.copied, this.d.copyByHand);
-    });
-    for (const [id, kind] of [['copy-embed', 'element'], ['copy-iframe', 'iframe']]) {
-      on(id, 'click', () => this.share((m) => this.embed(m, kind), this.d.snippetCopied, this.d.copySnippetByHand));
-    }
-    for (const b of this.root.querySelectorAll('button.export')) {
-      b.addEventListener('click', async () => {
-        const base = `leaselab-${state.scenario}-${state.fencing}`;
-        try {
-          const { exportRun } = await import('./share.js');
-          await exportRun(b.dataset.kind, this.run, $('svg'), base);
-          $('share-status').textContent = fmt(this.d.exported, { kind: b.textContent });
-        } catch (e) {
-          $('share-status').textContent = e.message;
-        }
-      });
-    }
-  }
-
-  /** The player: play/stop, step, scrub, speed, the keys, and the diagram's width. */
-  wirePlayer() {
-    const { $, playback } = this;
-    const on = (id, type, fn) => $(id).addEventListener(type, fn);
-    on('play', 'click', () => {
-      if (playback.on) playback.stop();
-      else playback.start();
-      playback.seek(playback.t);
-    });
-    on('next', 'click', () => playback.step(1));
-    on('back', 'click', () => playback.step(-1));
-    on('scrub', 'input', (e) => {
-      playback.stop();
-      playback.seek(Number(e.target.value));
-    });
-    on('speed', 'change', (e) => {
-      playback.speed = Number(e.target.value);
-    });
-    // Keyboard shortcuts, scoped to this lab (never window): "." next event, "," previous event. They,
-    // and the keys its controls act on, stop here: a docs site's own "," and "." must not fire too.
-    scopeKeys($('lab'), { '.': 1, ',': -1 }, (dir) => playback.step(dir));
-    // Re-lay the diagram out when its container changes width (it draws at 1 unit = 1 CSS pixel).
-    // And when the diagram or its box changes size, whether it scrolls in its box (view.js).
-    this.resize = new ResizeObserver((entries) => {
-      view.markScrolling(this.v);
-      const entry = entries.find((e) => e.target === $('chart'));
-      const w = Math.round(entry ? entry.contentRect.width : this.width);
-      if (this.run && w > 0 && Math.abs(w - this.width) >= 1) {
-        this.width = w;
-        this.renderDiagram();
-        playback.seek(playback.t);
-      }
-    });
-    this.resize.observe($('chart'));
-    this.resize.observe($('svg'));
-  }
-
-  /**
-   * On paper the diagram is laid out again at a print column's width (PRINT_WIDTH_PX), so its labels
-   * print at their own size: drawn 1,130 px wide for a wide screen, it would be shrunk to about 60 % on
-   * A4 (12.5 px labels printing at 5.6 pt). Browsers fire beforeprint before they lay the page out for
-   * paper, and afterprint when done: then back to the screen's width. A diagram drawn narrower (a phone)
-   * prints as drawn. Print events exist on window only; a lab no longer in the page ignores them.
-   */
-  wirePrint() {
-    const relayout = (width) => {
-      if (!this.run || !this.$('chart').isConnected || width === this.width) return;
-      this.width = width;
-      this.renderDiagram();
-      this.playback.seek(this.playback.t);
-    };
-    let screenWidth = 0;
-    addEventListener('beforeprint', () => {
-      screenWidth = this.width;
-      relayout(Math.min(this.width, PRINT_WIDTH_PX));
-    });
-    addEventListener('afterprint', () => {
-      if (screenWidth) relayout(screenWidth);
-      screenWidth = 0;
     });
   }
 }
