@@ -35,14 +35,17 @@ ${p.events.replace('"events"></summary>', '"eventsShort"></summary>').replace('<
 ${p.search}${p.info}${p.live}`;
   }
   // The page: the settings, the verdict and the diagram in one view (style.css, "first screen"); the
-  // scenario's other settings after them, then why (the safety margin), the transcript and sharing.
+  // comparison under the diagram's column, not in it (that column is the screen's height, and a
+  // disclosure in it took the room of a lane; .tl-room is the grid's cell the column sticks in, so that
+  // it never passes over the comparison in the next row); the scenario's other settings after them, then why (the
+  // safety margin), the transcript and sharing.
   return `${p.notice}<div class="grid first" id="grid">
 ${p.settings('')}  <section class="verdict-wrap" aria-labelledby="h-verdict">
     <h2 id="h-verdict" class="sr-only" data-i18n="verdict"></h2>
 ${p.verdict}  </section>
-  <section class="timeline" aria-labelledby="h-timeline">
-${p.heading}${p.chart}${p.player}${p.now}${p.compare}  </section>
-  <div class="controls more-set" data-feature="params retries reset">${p.more}</div>
+  <div class="tl-room"><section class="timeline" aria-labelledby="h-timeline">
+${p.heading}${p.chart}${p.player}${p.now}  </section></div>
+${p.compare}  <div class="controls more-set" data-feature="params retries reset">${p.more}</div>
 </div>
 <div class="grid lower after">
   <section class="margin" aria-labelledby="h-margin">
