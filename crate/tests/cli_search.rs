@@ -350,7 +350,13 @@ fn bad_injections() {
 /// script's own pause at the same moment (the server never saw the difference).
 #[test]
 fn an_injected_freeze_ends_a_session_as_the_scripts_pause_does() {
-    let base = ["run", "--scenario", "postgres-session", "--set", "keepalive=300ms"];
+    let base = [
+        "run",
+        "--scenario",
+        "postgres-session",
+        "--set",
+        "keepalive=300ms",
+    ];
     let scripted = leaselab(&base);
     let mut injected_args = base.to_vec();
     injected_args.extend(["--pause", "0", "--inject", "freeze:A,at=20ms,for=600ms"]);
@@ -360,7 +366,11 @@ fn an_injected_freeze_ends_a_session_as_the_scripts_pause_does() {
         let lines: Vec<&str> = text.lines().collect();
         lines[lines.len() - 3..].join("\n")
     };
-    assert!(tail(&scripted).contains("FAILED (the session is gone)"), "{}", tail(&scripted));
+    assert!(
+        tail(&scripted).contains("FAILED (the session is gone)"),
+        "{}",
+        tail(&scripted)
+    );
     assert_eq!(tail(&injected), tail(&scripted));
     assert_eq!(injected.status.code(), scripted.status.code());
 }
