@@ -78,11 +78,14 @@ impl Engine {
     pub(super) fn on_session_event(&mut self, ev: Ev) {
         let c = ev.client;
         let st = &self.clients[usize::from(c)];
+        // Still frozen: by its script's pause, or by a freeze from outside it (whose phase is the
+        // script's own).
+        let (paused, until, dead) = (st.phase == Phase::Paused, st.frozen_until, st.session_dead);
         match ev.tag {
-            Tag::SessionTimeout if st.phase == Phase::Paused => {
+            Tag::SessionTimeout if paused || self.decide(self.now < until) => {
                 self.end_session(c, SessionEnd::IdleTimeout)
             }
-            Tag::Disconnect if !st.session_dead => self.end_session(c, SessionEnd::Disconnected),
+            Tag::Disconnect if !dead => self.end_session(c, SessionEnd::Disconnected),
             _ => {}
         }
     }
