@@ -50,7 +50,7 @@ pub(crate) trait Serve<S: LockService> {
     fn on_pause(&mut self, _ctx: &Ctx, _c: u8, _d: u64) {}
 
     /// The client has just been cut off from the service for `d` (an injected `cut`): what the
-    /// network does to its messages is the engine's (`Engine::lock_hop`, the reach mask); this is for
+    /// network does to its messages is the engine's (`Engine::lock_hop`, `Engine::reach`); this is for
     /// what the server concludes from hearing nothing (a session's keepalive timeout).
     fn on_cut(&mut self, _ctx: &Ctx, _c: u8, _d: u64) {}
 
