@@ -501,3 +501,33 @@ fn bad_cuts() {
     );
     std::fs::remove_file(&file).unwrap();
 }
+
+/// A freeze from outside the script is a pause to the lock service too: a PostgreSQL session whose
+/// keepalive timeout is shorter than it ends, and A's late write through it fails, as with the
+/// script's own pause at the same moment (the server never saw the difference).
+#[test]
+fn an_injected_freeze_ends_a_session_as_the_scripts_pause_does() {
+    let base = [
+        "run",
+        "--scenario",
+        "postgres-session",
+        "--set",
+        "keepalive=300ms",
+    ];
+    let scripted = leaselab(&base);
+    let mut injected_args = base.to_vec();
+    injected_args.extend(["--pause", "0", "--inject", "freeze:A,at=20ms,for=600ms"]);
+    let injected = leaselab(&injected_args);
+    let tail = |out: &Output| {
+        let text = stdout(out);
+        let lines: Vec<&str> = text.lines().collect();
+        lines[lines.len() - 3..].join("\n")
+    };
+    assert!(
+        tail(&scripted).contains("FAILED (the session is gone)"),
+        "{}",
+        tail(&scripted)
+    );
+    assert_eq!(tail(&injected), tail(&scripted));
+    assert_eq!(injected.status.code(), scripted.status.code());
+}

@@ -83,16 +83,22 @@ impl Serve<Session> for Engine {
 impl Engine {
     pub(super) fn on_session_event(&mut self, ev: Ev) {
         let c = ev.client;
-        let st = &self.clients[usize::from(c)];
-        let (paused, dead) = (st.phase == Phase::Paused, st.session_dead);
+        let dead = self.clients[usize::from(c)].session_dead;
         match ev.tag {
-            // Still unheard: frozen, or cut off from the server.
-            Tag::SessionTimeout if paused || self.cut_off(c).is_some() => {
+            Tag::SessionTimeout if self.still_unheard(c) => {
                 self.end_session(c, SessionEnd::IdleTimeout)
             }
             Tag::Disconnect if !dead => self.end_session(c, SessionEnd::Disconnected),
             _ => {}
         }
+    }
+
+    /// Whether the server still hears nothing from client `c`: frozen by its script's pause, or by a
+    /// freeze from outside it (whose phase is the script's own), or cut off from the server.
+    fn still_unheard(&mut self, c: u8) -> bool {
+        let st = &self.clients[usize::from(c)];
+        let (paused, until) = (st.phase == Phase::Paused, st.frozen_until);
+        paused || self.decide(self.now < until) || self.cut_off(c).is_some()
     }
 
     /// The server hears nothing from client `c` for `d`: if it times sessions out, and sooner than

@@ -56,7 +56,7 @@ impl Engine {
                 };
                 self.record(x, What::Partition { cut, nodes: mask });
             }
-            FaultAction::Freeze(x, d) => self.freeze(x, d.resolve(ctx.params)),
+            FaultAction::Freeze(x, d) => self.freeze(ctx, x, d.resolve(ctx.params)),
             FaultAction::Cut(x, d) => self.cut(ctx, x, d.resolve(ctx.params)),
         }
     }
@@ -101,8 +101,9 @@ impl Engine {
     }
 
     /// A timed freeze of client `x` for `d` (a GC pause from outside its script): ignored while it is
-    /// already frozen or done.
-    fn freeze(&mut self, x: u8, d: u64) {
+    /// already frozen or done. The service hears of it as of a script's pause (a session's server
+    /// stops hearing keepalives from it).
+    fn freeze(&mut self, ctx: &Ctx, x: u8, d: u64) {
         let now = self.now;
         let thawed = self.decide(now >= self.clients[usize::from(x)].frozen_until);
         let st = &mut self.clients[usize::from(x)];
@@ -110,6 +111,7 @@ impl Engine {
             st.frozen_until = now.plus(d);
             self.begin_pause(x, d);
             self.schedule(now.plus(d), Ev::bare(Tag::Thaw, x));
+            self.on_pause(ctx, x, d);
         }
     }
 }
