@@ -1,6 +1,7 @@
-//! Injected faults: what a scenario does not parameterise — a freeze of any client, a delay on a
-//! client–server link, a clock step on any node — added to a copy of the scenario as new parameters,
-//! so that a search varies them like its own (`leaselab search --inject`).
+//! Injected faults: what a scenario does not parameterise — a freeze of any client, a client cut off
+//! from the lock service, a delay on a client–server link, a clock step on any node — added to a copy
+//! of the scenario as new parameters, so that a search varies them like its own (`leaselab search
+//! --inject`).
 //!
 //! Each injection is `KIND:TARGET,KEY=RANGE[,KEY=RANGE]`, a `RANGE` being `FROM..TO:STEP` or one
 //! duration:
@@ -11,10 +12,11 @@
 //! | `delay:B-store,by=R` — B's writes are held `by` on their way to the storage | `delay_B_store` |
 //! | `delay:B-n2,by=R` — B's link to lock node n2 (of a quorum service) takes `by` each way | `delay_B_n2` |
 //! | `delay:lock,by=R` / `delay:store,by=R` — every client's link to the lock service / storage | `delay_lock` / `delay_store` |
+//! | `cut:B,at=R,for=R` — B is cut off from the lock service at true time `at` for `for` | `cut_B_at`, `cut_B_for` |
 //! | `step:B,at=R,back=R` (or `ahead=R`) — B's clock jumps at true time `at` | `step_B_at`, `step_B_back` |
 //! | `step:server,…` (the lock server), `step:n3,…` (a quorum service's node n3) | `step_server_at`, … |
 //!
-//! DESIGN: a freeze and a delay become the scenario's own `Dur::Param`s, so the engine runs them
+//! DESIGN: a freeze, a cut and a delay become the scenario's own `Dur::Param`s, so the engine runs them
 //! unchanged. A clock's steps are literals in the model, so an injected step is written into the
 //! copy's clock before each run ([`Injected::apply`]); only a clock without steps of its own takes
 //! one, so the step is the clock's only one and its times stay in order. Every time that depends on
@@ -119,7 +121,7 @@ impl Injected {
             return Err(bad(format!("at most {INJECTIONS_MAX} injections")));
         }
         let (kind, rest) = text.split_once(':').ok_or_else(|| {
-            bad("expected KIND:TARGET,KEY=RANGE…, KIND one of freeze, delay, step".into())
+            bad("expected KIND:TARGET,KEY=RANGE…, KIND one of freeze, cut, delay, step".into())
         })?;
         let mut fields = rest.split(',');
         let target = fields.next().unwrap_or_default();
@@ -128,10 +130,11 @@ impl Injected {
         let dims_before = self.dims.len();
         match kind {
             "freeze" => self.freeze(target, &keys),
+            "cut" => self.cut(target, &keys),
             "delay" => self.delay(target, &keys),
             "step" => self.step(target, &keys),
             _ => Err(format!(
-                "unknown kind \"{kind}\"; expected freeze, delay or step"
+                "unknown kind \"{kind}\"; expected freeze, cut, delay or step"
             )),
         }
         .map_err(|why| {
@@ -245,6 +248,38 @@ impl Injected {
         self.scenario.faults.to_mut().push(Fault {
             at: Dur::Param(at as u8),
             action: FaultAction::Freeze(c as u8, Dur::Param(length as u8)),
+        });
+        Ok(())
+    }
+
+    /// `cut:B,at=R,for=R`: B is cut off from the lock service (every link of it) from `at` for `for`.
+    fn cut(&mut self, target: &str, keys: &[(&str, Range)]) -> Result<(), String> {
+        let c = self.client(target)?;
+        let [at, length] = want(keys, ["at", "for"])?;
+        let ops = &self.scenario.clients[c].ops;
+        if !ops.iter().any(|op| matches!(op, Op::Acquire { .. })) {
+            return Err(format!(
+                "{target} never talks to the lock service (its script has no acquire): a cut would change nothing"
+            ));
+        }
+        if self.scenario.faults.len() >= crate::scenario::FAULTS_MAX {
+            return Err("the scenario already has the most faults it may".into());
+        }
+        let at = self.param(
+            format!("cut_{target}_at"),
+            at,
+            format!("{target}'s injected cut from the lock service: when"),
+            format!("{target}-এর লক সার্ভিস থেকে যোগ করা বিচ্ছিন্নতা: কখন"),
+        )?;
+        let length = self.param(
+            format!("cut_{target}_for"),
+            length,
+            format!("{target}'s injected cut from the lock service: how long"),
+            format!("{target}-এর লক সার্ভিস থেকে যোগ করা বিচ্ছিন্নতা: কতক্ষণ"),
+        )?;
+        self.scenario.faults.to_mut().push(Fault {
+            at: Dur::Param(at as u8),
+            action: FaultAction::Cut(c as u8, Dur::Param(length as u8)),
         });
         Ok(())
     }

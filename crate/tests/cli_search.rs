@@ -274,13 +274,125 @@ fn injected_faults_are_dimensions_and_run_reproduces_the_point() {
 }
 
 #[test]
+fn a_cut_holds_a_grant_past_the_lease() {
+    // gc-pause without its pause is safe. Cut off from the lease server from 0 for 300 ms (the TTL),
+    // A's request reaches the server as the cut begins and is granted a 300 ms lease, but the grant
+    // waits for the heal: A learns of it at 300 ms, as the lease runs out on the server. B's next poll
+    // (310 ms) wins, both read 500, and B's write overwrites A's. The search finds this the smallest
+    // cut that loses an update, and `run` reproduces it.
+    let out = leaselab(&[
+        "search",
+        "--scenario",
+        "gc-pause",
+        "--set",
+        "pause=0",
+        "--inject",
+        "cut:A,at=0..100ms:10ms,for=0..600ms:10ms",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    let head =
+        "lost update: the smallest of 671 combinations is cut_A_at=0ms cut_A_for=300ms (cost 30;";
+    assert!(text.starts_with(head), "{text}");
+    let run = |cut: &str| {
+        let mut args = vec!["run", "--scenario", "gc-pause", "--set", "pause=0"];
+        if !cut.is_empty() {
+            args.extend(["--inject", cut]);
+        }
+        leaselab(&args)
+    };
+    let lost = run("cut:A,at=0,for=300ms");
+    assert_eq!(lost.status.code(), Some(1));
+    let lines = stdout(&lost);
+    assert_eq!(
+        text[text.find('\n').unwrap() + 1..],
+        lines,
+        "run reproduces the search's point"
+    );
+    for line in [
+        "network: A cut off from the lock service",
+        "network: A reconnected to the lock service",
+        "LOST UPDATE [unfenced] — A's write (440) was acknowledged, then overwritten",
+    ] {
+        assert!(lines.contains(line), "{lines}");
+    }
+    let trace = stdout(&leaselab(&[
+        "run",
+        "--scenario",
+        "gc-pause",
+        "--set",
+        "pause=0",
+        "--inject",
+        "cut:A,at=0,for=300ms",
+        "--trace",
+    ]));
+    assert!(
+        trace.contains("         0 ms  lock     A partition"),
+        "{trace}"
+    );
+    assert!(
+        trace.contains("       300 ms  lock     A partition"),
+        "{trace}"
+    );
+
+    // A short cut (the grant held 50 ms) changes nothing but the cut's own lines.
+    let short = run("cut:A,at=0,for=50ms");
+    let uncut = run("");
+    assert_eq!(short.status.code(), Some(0));
+    let without_cut_lines = |out: &Output| -> String {
+        stdout(out)
+            .lines()
+            .filter(|l| !l.starts_with("network: "))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    };
+    assert_eq!(without_cut_lines(&short), stdout(&uncut));
+    assert_ne!(stdout(&short), stdout(&uncut));
+}
+
+#[test]
+fn a_cut_longer_than_the_keepalive_timeout_ends_a_session() {
+    // PostgreSQL's server hears no keepalives from a client cut off from it: past `idle` (100 ms
+    // here) it ends the session and frees the lock, as for a frozen client; a shorter cut does not.
+    let run = |length: &str| {
+        let cut = format!("cut:A,at=15ms,for={length}");
+        let args = [
+            "run",
+            "--scenario",
+            "postgres-session",
+            "--set",
+            "pause=0",
+            "--set",
+            "keepalive=100ms",
+            "--inject",
+            &cut,
+        ];
+        stdout(&leaselab(&args))
+    };
+    let ended = "server: A sent no keepalives; its session ends, the lock is free";
+    let long = run("200ms");
+    assert!(long.contains(ended), "{long}");
+    assert!(!long.contains("A: pg_advisory_unlock"), "{long}");
+    let short = run("50ms");
+    assert!(!short.contains(ended), "{short}");
+    assert!(
+        short.contains("A: pg_advisory_unlock(424242) → t"),
+        "{short}"
+    );
+}
+
+#[test]
 fn bad_injections() {
     let search = |inject: &str, must: &[&str]| {
         bad(&["search", "--inject", inject], must);
     };
     search(
         "nope:A,at=1s",
-        &["--inject", "unknown kind \"nope\"", "freeze, delay or step"],
+        &[
+            "--inject",
+            "unknown kind \"nope\"",
+            "freeze, cut, delay or step",
+        ],
     );
     search("freeze", &["--inject", "KIND:TARGET,KEY=RANGE"]);
     search("freeze:Z,at=1s,for=1s", &["unknown client \"Z\"", "A, B"]);
@@ -343,6 +455,51 @@ fn bad_injections() {
         &["run", "--inject", "freeze:Q,at=0,for=1s"],
         &["--inject", "\"Q\""],
     );
+}
+
+#[test]
+fn bad_cuts() {
+    let search = |inject: &str, must: &[&str]| {
+        bad(&["search", "--inject", inject], must);
+    };
+    search("cut:Z,at=1s,for=1s", &["unknown client \"Z\"", "A, B"]);
+    search("cut:A,for=1s", &["expected the keys at, for"]);
+    search("cut:A,at=1s,for=1s,for=2s", &["for is given twice"]);
+    search("cut:A,at=1s,for=1s,by=1s", &["expected the keys at, for"]);
+    search("cut:A,at=0..1s:0,for=1s", &["cut_A_at", "step"]);
+    bad(
+        &[
+            "search",
+            "--inject",
+            "cut:B,at=1s,for=1s",
+            "--inject",
+            "cut:B,at=2s,for=1s",
+        ],
+        &["cut_B_at", "twice"],
+    );
+    // A client whose script never asks for the lock has no link to cut.
+    let file = std::env::temp_dir().join(format!("leaselab-cut-{}.txt", std::process::id()));
+    std::fs::write(
+        &file,
+        "id: t\ntitle: t\nsummary: s\nservice: lease\nclient A: acquire; read; write 1\nclient B: read; write 1\n",
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    bad(
+        &[
+            "search",
+            "--file",
+            path,
+            "--inject",
+            "cut:B,at=0..1s:10ms,for=1s",
+        ],
+        &["B never talks to the lock service", "no acquire"],
+    );
+    bad(
+        &["run", "--file", path, "--inject", "cut:B,at=0,for=1s"],
+        &["B never talks to the lock service"],
+    );
+    std::fs::remove_file(&file).unwrap();
 }
 
 /// A freeze from outside the script is a pause to the lock service too: a PostgreSQL session whose

@@ -127,6 +127,11 @@ pub enum FaultAction {
     Failover,
     /// The links between the client and these nodes (bit mask) go down (`true`) or come back.
     Partition(u8, u8, bool),
+    /// The client is cut off from the lock service for this long (an injected `cut`, not a
+    /// scenario's line): every link of its goes down now and comes back when the length has passed.
+    /// A service that names its servers drops what a cut link would carry; the others' messages,
+    /// carried by TCP, wait for the link and arrive one latency after it heals.
+    Cut(u8, Dur),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

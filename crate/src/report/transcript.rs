@@ -132,6 +132,12 @@ impl Scribe<'_> {
                     "{who}: retry {attempt}: acquire, read and work again"
                 ));
             }
+            // An injected cut, on a service that does not word it (one that names its servers does).
+            What::Partition { cut, .. } => self.lines.push(if cut {
+                format!("network: {who} cut off from the lock service (what it and the service send waits)")
+            } else {
+                format!("network: {who} reconnected to the lock service")
+            }),
             What::GaveUp if !self.refused[i] => self.lines.push(format!("{who}: gives up")),
             _ => {}
         }

@@ -22,6 +22,11 @@
 //! that tells a holder it lost the key (it reaches a frozen client no sooner than its renewal's
 //! "session not found"), health checks (`api.Lock` creates its session with none but the node's
 //! `serfHealth`, which a paused process does not fail), and Raft: one server, no leader changes.
+//!
+//! An injected cut holds every message between the client and the server (session calls, renewals,
+//! the key's blocking queries, their answers) until one latency after the heal (`Engine::lock_hop`):
+//! a cut longer than the session's TTL (twice, as the server reckons it) invalidates the session on
+//! the server, and the held renewal's answer tells the client.
 
 use super::keepalive::{ClientSession as Client, KeepAlive, Renewal, ServerSession};
 use super::{LockService, Said, Serve};
@@ -176,16 +181,16 @@ impl Engine {
 
     /// A request from the client to the server (or an answer back), one network hop later.
     fn consul_send(&mut self, ctx: &Ctx, c: u8, tag: Tag) {
-        self.schedule(self.now.plus(ctx.lock_latency), Ev::bare(tag, c));
+        self.schedule_hop(ctx, Ev::bare(tag, c));
     }
 
     fn consul_answer(&mut self, ctx: &Ctx, c: u8, tag: Tag, msg: Msg) {
-        self.send(self.now.plus(ctx.lock_latency), tag, c, msg);
+        self.send_hop(ctx, tag, c, msg);
     }
 
     /// As [`Engine::consul_answer`], for an event that carries nothing (a watch firing).
     fn consul_notify(&mut self, ctx: &Ctx, c: u8, tag: Tag) {
-        self.schedule(self.now.plus(ctx.lock_latency), Ev::bare(tag, c));
+        self.schedule_hop(ctx, Ev::bare(tag, c));
     }
 
 

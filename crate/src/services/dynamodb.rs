@@ -26,6 +26,12 @@
 //! thread ticks from the lock client's creation (here from the grant: a phase, no more), a heartbeat
 //! whose round trip exceeds the period is sent late rather than skipped, and a put that loses a race
 //! throws back to the polling loop, as here.
+//!
+//! An injected cut holds the client's calls and their answers until one latency after the heal
+//! (`Engine::lock_hop`). A held heartbeat leaves the item's RVN unchanged, so a waiter that watches it
+//! for the lease duration takes the lock meanwhile. The client's acquire budget is counted between
+//! its polls, by its own clock, and the model has it; the SDK's request timeouts and retries are left
+//! out: a held call waits.
 
 use super::{LockService, Said, Serve};
 use crate::client::Op;
@@ -180,7 +186,7 @@ impl Serve<Dynamodb> for Engine {
                 ..*cl
             };
         }
-        self.schedule(self.now.plus(ctx.lock_latency), Ev::bare(Tag::AcquireAt, c));
+        self.schedule_hop(ctx, Ev::bare(Tag::AcquireAt, c));
     }
 
     /// `releaseLock`: a delete conditional on the RVN, after the heartbeat in flight, if any.
@@ -230,12 +236,7 @@ impl Engine {
 
     fn get_item_at(&mut self, ctx: &Ctx, c: u8) {
         let v = pack(self.ddb().item);
-        self.send(
-            self.now.plus(ctx.lock_latency),
-            Tag::AcquireReply,
-            c,
-            Msg::Value(v),
-        );
+        self.send_hop(ctx, Tag::AcquireReply, c, Msg::Value(v));
     }
 
     /// The item as the waiter read it: none (put), the RVN it has been waiting out for longer than
@@ -310,7 +311,7 @@ impl Engine {
         cl.put_if = put_if;
         cl.put_rvn = rvn;
         cl.put_sent_local = now_local; // the writer counts from before the put, to err early
-        self.schedule(self.now.plus(ctx.lock_latency), Ev::bare(Tag::LockAt, c));
+        self.schedule_hop(ctx, Ev::bare(Tag::LockAt, c));
     }
 
     fn put_item_at(&mut self, ctx: &Ctx, c: u8) {
@@ -336,12 +337,7 @@ impl Engine {
                 },
             );
         }
-        self.send(
-            self.now.plus(ctx.lock_latency),
-            Tag::LockReply,
-            c,
-            Msg::Accepted(ok),
-        );
+        self.send_hop(ctx, Tag::LockReply, c, Msg::Accepted(ok));
     }
 
     /// The old owner's lock ends here, by the waiter's judgement; nobody tells the old owner.
@@ -438,10 +434,7 @@ impl Engine {
             rvn,
             sent_local: now_local,
         });
-        self.schedule(
-            self.now.plus(ctx.lock_latency),
-            Ev::bare(Tag::HeartbeatAt, c),
-        );
+        self.schedule_hop(ctx, Ev::bare(Tag::HeartbeatAt, c));
     }
 
     /// The client stops believing it holds the lock.
@@ -467,12 +460,7 @@ impl Engine {
         }
         let lease_end = ok.then(|| now.plus(ctx.ttl));
         self.record(c, What::KeepAlive { lease_end });
-        self.send(
-            now.plus(ctx.lock_latency),
-            Tag::HeartbeatReply,
-            c,
-            Msg::Accepted(ok),
-        );
+        self.send_hop(ctx, Tag::HeartbeatReply, c, Msg::Accepted(ok));
     }
 
     /// The heartbeat's answer: the new RVN is the client's (and its token), or the lock is gone.
@@ -506,7 +494,7 @@ impl Engine {
         if cl.release_rvn == 0 {
             return; // nothing it ever wrote is left to delete
         }
-        self.schedule(self.now.plus(ctx.lock_latency), Ev::bare(Tag::UnlockAt, c));
+        self.schedule_hop(ctx, Ev::bare(Tag::UnlockAt, c));
     }
 
     fn delete_item_at(&mut self, c: u8) {

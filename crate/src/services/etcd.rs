@@ -19,6 +19,12 @@
 //! Where the real server is coarser than this model: it checks for expired leases every 500 ms, the
 //! Go client sends due keepalives on a 500 ms poll, and TTLs are whole seconds (at least 2 s with the
 //! default election timeout). docs/conformance.md says how the real rows leave room for that.
+//!
+//! An injected cut holds every message between the client and the server — lock calls, keepalives,
+//! their answers — until one latency after the heal (`Engine::lock_hop`). The client sends its next
+//! keepalive only after the answer to the last (keepalive.rs), so a cut longer than the TTL lets the
+//! server expire the lease while the client believes it to the end its last answer gave, by its own
+//! clock; the held answer then tells it the lease is gone.
 
 use super::keepalive::{ClientSession as Session, KeepAlive, Renewal, ServerSession as ServerLease};
 use super::waiters::{Waiter, Waiters};
@@ -157,12 +163,12 @@ impl Serve<Etcd> for Engine {
         } else {
             Tag::SessionOpenAt
         };
-        self.schedule(self.now.plus(ctx.lock_latency), Ev::bare(tag, c));
+        self.schedule_hop(ctx, Ev::bare(tag, c));
     }
 
     /// `Unlock`: the client's key goes (its lease stays, and stays kept alive).
     fn release(&mut self, ctx: &Ctx, c: u8, _value: u64) {
-        self.schedule(self.now.plus(ctx.lock_latency), Ev::bare(Tag::UnlockAt, c));
+        self.schedule_hop(ctx, Ev::bare(Tag::UnlockAt, c));
     }
 
     fn rightful(&self, _ctx: &Ctx) -> Option<u8> {
@@ -172,10 +178,7 @@ impl Serve<Etcd> for Engine {
     /// The script is over: the client closes its session, which revokes its lease.
     fn on_script_end(&mut self, ctx: &Ctx, c: u8) {
         if self.etcd().sessions[usize::from(c)].session.take().is_some() {
-            self.schedule(
-                self.now.plus(ctx.lock_latency),
-                Ev::bare(Tag::SessionCloseAt, c),
-            );
+            self.schedule_hop(ctx, Ev::bare(Tag::SessionCloseAt, c));
         }
     }
 }
@@ -196,14 +199,13 @@ impl Engine {
         st.leases_granted += 1;
         let id = LEASE_ID_BASE + st.leases_granted;
         self.open_session::<Etcd>(ctx, c, id);
-        let at = self.now.plus(ctx.lock_latency);
-        self.send(at, Tag::SessionOpenReply, c, Msg::Value(id));
+        self.send_hop(ctx, Tag::SessionOpenReply, c, Msg::Value(id));
     }
 
     /// The lease is the client's: it starts keeping it alive, and asks for the lock.
     fn on_lease_granted(&mut self, ctx: &Ctx, c: u8, id: u64) {
         self.session_opened::<Etcd>(ctx, c, id);
-        self.schedule(self.now.plus(ctx.lock_latency), Ev::bare(Tag::LockAt, c));
+        self.schedule_hop(ctx, Ev::bare(Tag::LockAt, c));
     }
 
     /// `Lock`: a key attached to the client's lease, queued by its create revision.
@@ -243,12 +245,7 @@ impl Engine {
             session_gone: true,
         };
         self.record(c, denied);
-        self.send(
-            self.now.plus(ctx.lock_latency),
-            Tag::LockReply,
-            c,
-            Msg::Grant(Grant::NoSession),
-        );
+        self.send_hop(ctx, Tag::LockReply, c, Msg::Grant(Grant::NoSession));
     }
 
     /// Every waiter with no live key before it returns from `Lock` (in create-revision order).
@@ -285,12 +282,7 @@ impl Engine {
             lock_value: lease.id,
             expires_at: lease.expires_at,
         };
-        self.send(
-            self.now.plus(ctx.lock_latency),
-            Tag::LockReply,
-            c,
-            Msg::Grant(grant),
-        );
+        self.send_hop(ctx, Tag::LockReply, c, Msg::Grant(grant));
     }
 
     /// Key `i` is the lowest live one: its client holds the lock, in truth.
@@ -412,7 +404,7 @@ impl KeepAlive<Etcd> for Engine {
     }
 
     fn answer(&mut self, ctx: &Ctx, c: u8, tag: Tag, msg: Msg) {
-        self.send(self.now.plus(ctx.lock_latency), tag, c, msg);
+        self.send_hop(ctx, tag, c, msg);
     }
 }
 

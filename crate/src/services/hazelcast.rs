@@ -28,6 +28,10 @@
 //! term shifts every session's expiry by a heartbeat interval), a fixed-rate timer's catch-up burst
 //! after a pause (one heartbeat tells the client the same), and the idle-session sweep every 30 s
 //! (it closes only sessions that hold nothing).
+//!
+//! An injected cut holds the client's calls, heartbeats and their answers until one latency after the
+//! heal (`Engine::lock_hop`): a cut longer than the session TTL closes the session on the server
+//! (the lock with it), and the held heartbeat's answer tells the client.
 
 use super::keepalive::{KeepAlive, ServerSession};
 use super::waiters::Fifo;
@@ -188,11 +192,11 @@ impl Engine {
 
 
     fn hz_send(&mut self, ctx: &Ctx, c: u8, tag: Tag) {
-        self.schedule(self.now.plus(ctx.lock_latency), Ev::bare(tag, c));
+        self.schedule_hop(ctx, Ev::bare(tag, c));
     }
 
     fn hz_answer(&mut self, ctx: &Ctx, c: u8, tag: Tag, msg: Msg) {
-        self.send(self.now.plus(ctx.lock_latency), tag, c, msg);
+        self.send_hop(ctx, tag, c, msg);
     }
 
 

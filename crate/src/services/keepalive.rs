@@ -218,10 +218,7 @@ impl Engine {
         }
         cl.sent_local = local;
         cl.renewing = cl.session.unwrap_or(0);
-        self.schedule(
-            self.now.plus(ctx.lock_latency),
-            Ev::bare(Tag::HeartbeatAt, c),
-        );
+        self.schedule_hop(ctx, Ev::bare(Tag::HeartbeatAt, c));
     }
 
     /// The renewal's answer. Renewed: the client believes its lease (and lock) lasts a TTL from when

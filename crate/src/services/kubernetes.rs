@@ -30,6 +30,10 @@
 //! 2.2 retry periods): the lab's candidate polls every RetryPeriod, the earliest client-go allows, so it
 //! takes over as soon as client-go could. Timers run on true time; only the observation's comparison
 //! reads the client's clock.
+//!
+//! A cut (an injected `cut:A,at=R,for=R`, or a scenario's `at D: cut A n1`) drops every request and
+//! answer between the client and its API server until the heal (`k8s_linked`): a leader's renewals
+//! fail to arrive, and it stops leading at RenewDeadline (or, naive, keeps leading, as above).
 
 use super::{LockService, Said, Serve};
 use crate::lock::LeaseRecord;
@@ -230,7 +234,7 @@ impl Engine {
 
     /// Whether the client and its API server can reach each other (a partition cuts `n1`).
     fn k8s_linked(&self, c: u8) -> bool {
-        self.clients[usize::from(c)].reach & 1 != 0
+        self.reach(c) & 1 != 0
     }
 
     /// One `tryAcquireOrRenew`: the leader's fast path (an update on the version it last wrote, while

@@ -2,6 +2,12 @@
 //! clock (see [`crate::lock::LeaseService`]); the client asks, waits for the answer, and polls again
 //! after `every` when denied. Release and renewal are checked against the grant's lock value. This is
 //! the seed's service, and the request/response protocol of a single redis and of a session lock.
+//!
+//! An injected cut (`cut:A,at=R,for=R`; docs/model.md, "A client cut off"): TCP holds what A and the
+//! server send meanwhile — requests, grants, refusals, releases, renewals and their answers — and it
+//! arrives one latency after the heal, in the order sent (`Engine::lock_hop`). The server counts a
+//! lease from the grant, the client from its request: a grant held past the TTL reaches a client whose
+//! lease has run out. The client has no timeout of its own for an answer: it waits.
 
 use super::{LockService, Serve};
 use crate::lock::Grant;
@@ -87,16 +93,11 @@ impl Engine {
     }
 
     pub(super) fn lease_acquire(&mut self, ctx: &Ctx, c: u8) {
-        self.schedule(self.now.plus(ctx.lock_latency), Ev::bare(Tag::AcquireAt, c));
+        self.schedule_hop(ctx, Ev::bare(Tag::AcquireAt, c));
     }
 
     pub(super) fn lease_release(&mut self, ctx: &Ctx, c: u8, value: u64) {
-        self.send(
-            self.now.plus(ctx.lock_latency),
-            Tag::ReleaseAt,
-            c,
-            Msg::Value(value),
-        );
+        self.send_hop(ctx, Tag::ReleaseAt, c, Msg::Value(value));
     }
 
     /// The client asks to extend its lease by another TTL; it remembers when it asked, since the
@@ -110,12 +111,7 @@ impl Engine {
         };
         lease.believed_end_local = sent;
         let value = lease.cred.lock_value;
-        self.send(
-            self.now.plus(ctx.lock_latency),
-            Tag::RenewAt,
-            c,
-            Msg::Value(value),
-        );
+        self.send_hop(ctx, Tag::RenewAt, c, Msg::Value(value));
     }
 
     // The run loop calls it directly (see `Engine::on_poll_request`). In the lab's wasm (size budgets)
@@ -150,8 +146,7 @@ impl Engine {
                 session_gone,
             },
         );
-        let at = self.now.plus(ctx.lock_latency);
-        self.schedule(at, Ev::bare(Tag::AcquireRefused, c));
+        self.schedule_hop(ctx, Ev::bare(Tag::AcquireRefused, c));
     }
 
     /// The lock is free: the server grants it.
@@ -181,8 +176,7 @@ impl Engine {
             Grant::Denied { .. } => unreachable!(),
         };
         self.record(c, what);
-        let at = self.now.plus(ctx.lock_latency);
-        self.send(at, Tag::AcquireReply, c, Msg::Grant(grant));
+        self.send_hop(ctx, Tag::AcquireReply, c, Msg::Grant(grant));
     }
 
     // Out of line: a grant (or no session) comes once or twice a run; it reads its grant from the
@@ -252,12 +246,7 @@ impl Engine {
             ),
             None => self.record(c, What::RenewDenied),
         }
-        self.send(
-            now.plus(ctx.lock_latency),
-            Tag::RenewReply,
-            c,
-            Msg::Renewed(renewed),
-        );
+        self.send_hop(ctx, Tag::RenewReply, c, Msg::Renewed(renewed));
     }
 
     /// Renewed: the new lease counts from when the renewal was sent (remembered in the lease's end).

@@ -21,6 +21,11 @@
 //! What it shares with a PostgreSQL advisory lock (`session.rs`) — a lock held by a connection, the
 //! connection's end — is that service's code; the lease server's request and answer (`lease.rs`)
 //! carry the requests. Its own part is the wait at the server.
+//!
+//! An injected cut holds its statements and their answers until one latency after the heal (the
+//! lease server's hops, `Engine::lock_hop`). Both of the server's timeouts count from what arrives: a
+//! `GET_LOCK`'s wait from the held call's arrival, `wait_timeout` from the last statement that
+//! arrived. The server has no keepalive of its own to miss, so a cut ends no connection by itself.
 
 use super::waiters::Fifo;
 use super::{LockService, Said, Serve};
@@ -106,8 +111,8 @@ impl Serve<Mysql> for Engine {
         self.locks[0].latest_grantee()
     }
 
-    fn on_script_end(&mut self, _ctx: &Ctx, c: u8) {
-        self.session_on_script_end(c);
+    fn on_script_end(&mut self, ctx: &Ctx, c: u8) {
+        self.session_on_script_end(ctx, c);
     }
 
     /// `KILL CONNECTION`: a `GET_LOCK` it was blocked in fails; a lock it held goes to the next.

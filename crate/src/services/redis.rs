@@ -2,6 +2,8 @@
 //! release, and tokens only from `INCR` on the same redis (the client protocol is [`super::lease`]'s).
 //! What is redis's own is failover: the master dies and its async replica, which never saw the latest
 //! grants, takes over.
+//!
+//! An injected cut holds its messages as the lease server's protocol does ([`super::lease`]).
 
 use super::{LockService, Said, Serve};
 use crate::scenario::Scenario;

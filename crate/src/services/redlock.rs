@@ -3,6 +3,10 @@
 //! client is naive — validity = TTL − elapsed − drift is still positive, elapsed measured by its own
 //! clock from when it sent the requests. Otherwise it unlocks every node and tries again after `every`
 //! plus a seeded random share of `jitter`.
+//!
+//! A cut (an injected `cut:A,at=R,for=R`, or a scenario's `at D: cut A n1,n2`) takes nodes from the
+//! client's reach until the heal (an injected one: all of them): what would cross a cut link is
+//! dropped, so a round during the cut wins no node and ends at its timeout.
 
 use super::lease::grant_word;
 use super::{LockService, Said, Serve};
@@ -164,7 +168,7 @@ impl Engine {
     /// Sends a message of the round to each node the client can reach now, over its own link.
     fn send_to_reachable_nodes(&mut self, ctx: &Ctx, c: u8, tag: Tag, round: u16) {
         let spec = &ctx.sc.clients[usize::from(c)];
-        let reach = self.clients[usize::from(c)].reach;
+        let reach = self.reach(c);
         for node in (0..ctx.sc.service.nodes).filter(|k| reach & (1 << k) != 0) {
             let at = self.now.plus(spec.link(node, ctx.lock_latency, ctx.params));
             self.schedule(
@@ -224,7 +228,7 @@ impl Engine {
             // Unreachable: a Redlock node has no sessions.
             Grant::NoSession => unreachable!(),
         }
-        if self.clients[usize::from(c)].reach & (1 << m.node) != 0 {
+        if self.reach(c) & (1 << m.node) != 0 {
             let ok = matches!(grant, Grant::Granted { .. });
             let lat = ctx.sc.clients[usize::from(c)].link(m.node, ctx.lock_latency, ctx.params);
             let reply = NodeMsg { ok, ..m };

@@ -145,6 +145,15 @@ macro_rules! registry {
                 }
             }
 
+            /// The client has just been cut off from the service for `d` ([`Serve::on_cut`]).
+            pub(crate) fn on_cut(&mut self, ctx: &Ctx, c: u8, d: u64) {
+                match ctx.service {
+                    $( $(#[cfg($cfg)])? ServiceKind::$kind =>
+                        <Self as Serve<$module::$ty>>::on_cut(self, ctx, c, d), )*
+                    _ => {}
+                }
+            }
+
             /// The client's script is over.
             pub(crate) fn on_script_end(&mut self, ctx: &Ctx, c: u8) {
                 match ctx.service {

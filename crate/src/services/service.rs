@@ -49,6 +49,11 @@ pub(crate) trait Serve<S: LockService> {
     /// The client has just frozen for `d` (a script's pause).
     fn on_pause(&mut self, _ctx: &Ctx, _c: u8, _d: u64) {}
 
+    /// The client has just been cut off from the service for `d` (an injected `cut`): what the
+    /// network does to its messages is the engine's (`Engine::lock_hop`, `Engine::reach`); this is for
+    /// what the server concludes from hearing nothing (a session's keepalive timeout).
+    fn on_cut(&mut self, _ctx: &Ctx, _c: u8, _d: u64) {}
+
     /// The client's script is over.
     fn on_script_end(&mut self, _ctx: &Ctx, _c: u8) {}
 

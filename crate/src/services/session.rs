@@ -3,6 +3,11 @@
 //! server stops hearing keepalives from a frozen client (if `idle` is set), or when the client
 //! disconnects at the end of its script; then the lock is freed (PostgreSQL runs
 //! `pg_advisory_unlock_all` at session end) and accesses through that session fail.
+//!
+//! An injected cut (`cut:A,at=R,for=R`): TCP holds what A and the server send meanwhile, and it arrives
+//! one latency after the heal (`Engine::lock_hop`; a disconnect at the end of A's script, after it);
+//! the server hears no keepalives either, so a cut longer than `idle` ends the session, as a freeze
+//! does.
 
 use super::{LockService, Said, Serve};
 use crate::scenario::Scenario;
@@ -52,15 +57,16 @@ impl Serve<Session> for Engine {
     /// pause ends, it gives up on the session. Each comparison on its own: "off, or longer than the
     /// pause" is not one interval.
     fn on_pause(&mut self, ctx: &Ctx, c: u8, d: u64) {
-        let on = self.decide(ctx.idle > 0);
-        let longer = self.decide(d > ctx.idle);
-        if on && longer {
-            self.schedule(self.now.plus(ctx.idle), Ev::bare(Tag::SessionTimeout, c));
-        }
+        self.session_unheard_for(ctx, c, d);
     }
 
-    fn on_script_end(&mut self, _ctx: &Ctx, c: u8) {
-        self.session_on_script_end(c);
+    /// Cut off, the client's keepalives do not reach the server either: as for a pause.
+    fn on_cut(&mut self, ctx: &Ctx, c: u8, d: u64) {
+        self.session_unheard_for(ctx, c, d);
+    }
+
+    fn on_script_end(&mut self, ctx: &Ctx, c: u8) {
+        self.session_on_script_end(ctx, c);
     }
 
     fn on_terminate(&mut self, _ctx: &Ctx, c: u8) {
@@ -77,12 +83,9 @@ impl Serve<Session> for Engine {
 impl Engine {
     pub(super) fn on_session_event(&mut self, ev: Ev) {
         let c = ev.client;
-        let st = &self.clients[usize::from(c)];
-        // Still frozen: by its script's pause, or by a freeze from outside it (whose phase is the
-        // script's own).
-        let (paused, until, dead) = (st.phase == Phase::Paused, st.frozen_until, st.session_dead);
+        let dead = self.clients[usize::from(c)].session_dead;
         match ev.tag {
-            Tag::SessionTimeout if paused || self.decide(self.now < until) => {
+            Tag::SessionTimeout if self.still_unheard(c) => {
                 self.end_session(c, SessionEnd::IdleTimeout)
             }
             Tag::Disconnect if !dead => self.end_session(c, SessionEnd::Disconnected),
@@ -90,12 +93,35 @@ impl Engine {
         }
     }
 
+    /// Whether the server still hears nothing from client `c`: frozen by its script's pause, or by a
+    /// freeze from outside it (whose phase is the script's own), or cut off from the server.
+    fn still_unheard(&mut self, c: u8) -> bool {
+        let st = &self.clients[usize::from(c)];
+        let (paused, until) = (st.phase == Phase::Paused, st.frozen_until);
+        paused || self.decide(self.now < until) || self.cut_off(c).is_some()
+    }
+
+    /// The server hears nothing from client `c` for `d`: if it times sessions out, and sooner than
+    /// that, it gives up on the session. Each comparison on its own: "off, or longer than `d`" is
+    /// not one interval.
+    fn session_unheard_for(&mut self, ctx: &Ctx, c: u8, d: u64) {
+        let on = self.decide(ctx.idle > 0);
+        let longer = self.decide(d > ctx.idle);
+        if on && longer {
+            self.schedule(self.now.plus(ctx.idle), Ev::bare(Tag::SessionTimeout, c));
+        }
+    }
+
 
     /// Its script is over: the client disconnects, which ends its session (and frees a lock it still
-    /// holds) — after the messages it already sent.
-    pub(super) fn session_on_script_end(&mut self, c: u8) {
+    /// holds) — after the messages it already sent: cut off, after those that wait for the link.
+    pub(super) fn session_on_script_end(&mut self, ctx: &Ctx, c: u8) {
         if !self.clients[usize::from(c)].session_dead {
-            self.schedule(self.now, Ev::bare(Tag::Disconnect, c));
+            let at = match self.cut_off(c) {
+                Some(heal) => heal.plus(ctx.lock_latency),
+                None => self.now,
+            };
+            self.schedule(at, Ev::bare(Tag::Disconnect, c));
         }
     }
 

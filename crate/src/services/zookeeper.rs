@@ -18,6 +18,13 @@
 //!
 //! Coarser in the real system: the Java client pings after T/3 minus up to a second of idleness, and
 //! reconnects after a random wait of up to a second.
+//!
+//! A cut (an injected `cut:A,at=R,for=R`, or a scenario's `at D: cut A n1`) drops what the link
+//! carries until the heal — pings, requests, answers, watch events (`zk_linked`) — and Curator goes
+//! SUSPENDED, then LOST, by its own timers while the server expires the session. Left out: the
+//! reconnect — the Java client sends its watches again (`SetWatches`) and Curator retries a request
+//! lost to CONNECTIONLOSS; here a waiter whose watch event or request the cut dropped waits, pinging,
+//! until the run stops at its time limit.
 
 use super::keepalive::{KeepAlive, ServerSession};
 use super::waiters::{Waiter, Waiters};
@@ -191,7 +198,7 @@ impl Engine {
 
     /// Whether the client and the server can reach each other (a partition cuts `n1`).
     fn zk_linked(&self, c: u8) -> bool {
-        self.clients[usize::from(c)].reach & 1 != 0
+        self.reach(c) & 1 != 0
     }
 
     /// A request from the client to the server, if the network carries it.

@@ -155,6 +155,9 @@ tags! {
     /// The server closes a connection idle since its last statement (an idle timeout); it
     /// carries that statement's number.
     IdleTimeout = (LOCK, Inline),
+    /// An injected cut of the client's links ends (last in the table: the kinds before keep their
+    /// numbers, and so every signature of a run without one).
+    Heal = (LOCK, Bare),
 }
 
 // The masks above hold one bit per kind.

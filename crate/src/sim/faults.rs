@@ -1,6 +1,7 @@
 //! The fault injector: the scenario's timed faults (a session terminated, a node crashed or restarted,
-//! a failover, a partition cut or healed, a client frozen) and the events that end them.
+//! a failover, a partition cut or healed, a client frozen or cut off) and the events that end them.
 
+use super::link::Cut;
 use super::Phase;
 use super::{Ctx, Engine, Ev, Tag};
 use crate::scenario::FaultAction;
@@ -14,6 +15,7 @@ impl Engine {
         match ev.tag {
             Tag::Fault => self.fault(ctx, ev.client),
             Tag::Restart => self.restart_node(ev.client),
+            Tag::Heal => self.heal(ctx, ev.client),
             _ => {
                 // A timed freeze ends.
                 self.clients[usize::from(ev.client)].woke = true;
@@ -55,7 +57,42 @@ impl Engine {
                 self.record(x, What::Partition { cut, nodes: mask });
             }
             FaultAction::Freeze(x, d) => self.freeze(ctx, x, d.resolve(ctx.params)),
+            FaultAction::Cut(x, d) => self.cut(ctx, x, d.resolve(ctx.params)),
         }
+    }
+
+    /// An injected cut of client `x` from the lock service for `d`: a service that names its servers
+    /// reaches none of them until the heal (`Engine::reach`), and drops what they would carry; the
+    /// others' messages wait for the heal (`Engine::lock_hop`). The service hears of it (a session's
+    /// server stops hearing keepalives). The client's own reach (a scenario's partitions) is kept
+    /// apart, so that a heal gives back no node a scenario's cut took meanwhile.
+    fn cut(&mut self, ctx: &Ctx, x: u8, d: u64) {
+        let heal = self.now.plus(d);
+        self.cuts.retain(|k| k.client != x); // a later cut of the same client replaces it
+        self.cuts.push(Cut {
+            client: x,
+            heal,
+            on: true,
+        });
+        let nodes = all_nodes(ctx);
+        self.record(x, What::Partition { cut: true, nodes });
+        self.schedule(heal, Ev::bare(Tag::Heal, x));
+        self.on_cut(ctx, x, d);
+    }
+
+    /// The cut of client `x` ends (unless a later one replaced it): it reaches its nodes again.
+    fn heal(&mut self, ctx: &Ctx, x: u8) {
+        let now = self.now;
+        let Some(k) = self
+            .cuts
+            .iter_mut()
+            .find(|k| k.client == x && k.heal == now)
+        else {
+            return;
+        };
+        k.on = false;
+        let nodes = all_nodes(ctx);
+        self.record(x, What::Partition { cut: false, nodes });
     }
 
     fn restart_node(&mut self, k: u8) {
@@ -77,4 +114,9 @@ impl Engine {
             self.on_pause(ctx, x, d);
         }
     }
+}
+
+/// Every lock node of the service, as a reach mask (one bit for a single server).
+fn all_nodes(ctx: &Ctx) -> u8 {
+    u8::MAX >> (8 - ctx.sc.service.nodes.clamp(1, 8))
 }

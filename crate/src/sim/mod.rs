@@ -10,7 +10,8 @@
 //! - `event`: the table of event kinds and the messages they carry; `queue`: the ordered queue;
 //! - `skip`: sweeps' jump over a polling client's denied retries;
 //! - actors: `script` (the client script interpreter), `storage` (the guarded store's side),
-//!   `faults` (the fault injector), `finish` (what a run leaves behind);
+//!   `faults` (the fault injector), `link` (when a message between a client and the lock service
+//!   arrives), `finish` (what a run leaves behind);
 //! - the lock services, one file each, in [`crate::services`].
 //!
 //! Every choice that depends on a time goes through `Engine::decide` (and every floor of a time through
@@ -20,6 +21,7 @@ mod client;
 mod event;
 mod faults;
 mod finish;
+mod link;
 mod queue;
 mod script;
 mod skip;
@@ -157,6 +159,9 @@ pub struct Engine {
     /// `fast` for this run (off when traced, or when re-running after a bail).
     fast_now: bool,
     pub(crate) skip: Option<Skip>,
+    /// The clients cut off from the lock service in this run (`FaultAction::Cut`), with when they
+    /// heal; empty in nearly every run (`Engine::lock_hop`).
+    pub(crate) cuts: Vec<link::Cut>,
     /// The fast run met something it cannot skip exactly: run again event by event.
     bail: bool,
     pub(crate) path: Path,
@@ -438,6 +443,7 @@ impl Engine {
         self.mail.reset(ctx.sc.clients.len());
         self.store = GuardedStore::new(ctx.sc.balance);
         self.skip = None;
+        self.cuts.clear();
         self.bail = false;
         self.path = Path::default();
         self.now = SimTime::ZERO;
@@ -534,7 +540,7 @@ impl Engine {
             Tag::ReadAt | Tag::ReadReply | Tag::WriteAt | Tag::WriteReply => {
                 self.on_storage_event(ctx, ev)
             }
-            Tag::Fault | Tag::Thaw | Tag::Restart => self.on_fault_event(ctx, ev),
+            Tag::Fault | Tag::Thaw | Tag::Restart | Tag::Heal => self.on_fault_event(ctx, ev),
             _ => self.on_service_event(ctx, ev),
         }
     }

@@ -58,9 +58,18 @@ impl Engine {
             self.decide(late),
             self.decide(free_first),
         );
+        // Cut off, its next request waits for the heal (`Engine::lock_hop`): not one of a chain.
+        let cut = self.cut_off(c).is_some();
         let period = every.checked_add(2 * lat)?;
         let st = &self.clients[usize::from(c)];
-        if self.skip.is_some() || period == 0 || st.session_dead || frozen || late || free_first {
+        if self.skip.is_some()
+            || period == 0
+            || st.session_dead
+            || frozen
+            || late
+            || free_first
+            || cut
+        {
             return None;
         }
         let denied = (free - lat - 1 - first) / period + 1;

@@ -239,8 +239,9 @@ pub struct SearchArgs {
     #[arg(long, value_name = "NAME=FROM..TO:STEP", allow_hyphen_values = true)]
     pub vary: Vec<String>,
     /// A fault the scenario does not declare, whose values (RANGE: FROM..TO:STEP or one DUR) are
-    /// dimensions of the grid: freeze:A,at=R,for=R | delay:A-store,by=R | delay:A-n2,by=R |
-    /// delay:lock,by=R | delay:store,by=R | step:A,at=R,back=R (or ahead=R); repeatable
+    /// dimensions of the grid: freeze:A,at=R,for=R | cut:A,at=R,for=R | delay:A-store,by=R |
+    /// delay:A-n2,by=R | delay:lock,by=R | delay:store,by=R | step:A,at=R,back=R (or ahead=R);
+    /// repeatable
     #[arg(
         long,
         value_name = "KIND:TARGET,KEY=RANGE...",
