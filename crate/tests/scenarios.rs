@@ -85,6 +85,76 @@ scenario_tests! {
     consul_lock_delay_exceeded => "consul-lock-delay-exceeded",
     dynamodb_heartbeat_pause => "dynamodb-heartbeat-pause",
     mysql_get_lock_pause => "mysql-get-lock-pause",
+    table_lease => "table-lease",
+    table_session => "table-session",
+    table_mysql => "table-mysql",
+    table_redis => "table-redis",
+    table_redlock => "table-redlock",
+    table_etcd => "table-etcd",
+    table_zookeeper => "table-zookeeper",
+    table_hazelcast => "table-hazelcast",
+    table_kubernetes => "table-kubernetes",
+    table_consul => "table-consul",
+    table_dynamodb => "table-dynamodb",
+}
+
+/// The safety table (issue 39) runs from one base scenario per lock service, `table-NAME`, and injects
+/// every fault itself: so each is on its own service, in the `table` group, with two clients A then
+/// B, no fault of its own (no timed fault, no pause, no write delay, no clock step), and the
+/// service's time constant — its TTL, or for a lock without one what ends a holder's session — as its
+/// first parameter, the one the table scales its bounds by. The kinds come from the model's list, so
+/// a new service without a base scenario fails here.
+#[test]
+fn every_service_kind_has_a_fault_free_table_scenario() {
+    use leaselab::client::{Dur, Op};
+    use leaselab::scenario::ServiceKind;
+    for kind in ServiceKind::ALL {
+        let id = format!("table-{}", kind.name());
+        let sc = catalogue::find(&id)
+            .unwrap_or_else(|_| panic!("service {} has no table scenario {id}", kind.name()));
+        let svc = &sc.service;
+        assert_eq!((&*sc.group, svc.kind), ("table", kind), "{id}");
+        let names: Vec<char> = sc.clients.iter().map(|c| c.name).collect();
+        assert_eq!(names, ['A', 'B'], "{id}: clients A and B");
+        let d = sc.defaults();
+        assert!(
+            sc.clients[0].start.resolve(&d) < sc.clients[1].start.resolve(&d),
+            "{id}: A starts first"
+        );
+        assert!(sc.faults.is_empty(), "{id}: the table injects the faults");
+        let clocks = std::iter::once(&svc.clock)
+            .chain(svc.node_clocks.iter())
+            .chain(sc.clients.iter().map(|c| &c.clock));
+        for clock in clocks {
+            assert!(clock.steps.is_empty(), "{id}: a clock step");
+        }
+        for op in sc.clients.iter().flat_map(|c| c.ops.iter()) {
+            let fault = match op {
+                Op::Pause(_) => true,
+                Op::Write { delay, .. } => delay.resolve(&d) > 0,
+                _ => false,
+            };
+            assert!(!fault, "{id}: a fault in a script ({op:?})");
+        }
+        let first = Dur::Param(0);
+        assert!(
+            !sc.params.is_empty() && sc.params[0].default_us > 0,
+            "{id}: its first parameter is the time constant, above zero"
+        );
+        assert!(
+            svc.ttl == first || svc.idle == first,
+            "{id}: the first parameter sets the service's TTL or session timeout"
+        );
+    }
+    let tables = catalogue::catalogue()
+        .iter()
+        .filter(|sc| &*sc.group == "table")
+        .count();
+    assert_eq!(
+        tables,
+        ServiceKind::ALL.len(),
+        "one table scenario a service"
+    );
 }
 
 #[test]

@@ -48,6 +48,17 @@ pub const SOURCES: &[&str] = &[
     include_str!("../../scenarios/consul-lock-delay-exceeded.txt"),
     include_str!("../../scenarios/dynamodb-heartbeat-pause.txt"),
     include_str!("../../scenarios/mysql-get-lock-pause.txt"),
+    include_str!("../../scenarios/table-lease.txt"),
+    include_str!("../../scenarios/table-session.txt"),
+    include_str!("../../scenarios/table-mysql.txt"),
+    include_str!("../../scenarios/table-redis.txt"),
+    include_str!("../../scenarios/table-redlock.txt"),
+    include_str!("../../scenarios/table-etcd.txt"),
+    include_str!("../../scenarios/table-zookeeper.txt"),
+    include_str!("../../scenarios/table-hazelcast.txt"),
+    include_str!("../../scenarios/table-kubernetes.txt"),
+    include_str!("../../scenarios/table-consul.txt"),
+    include_str!("../../scenarios/table-dynamodb.txt"),
 ];
 
 /// How many mutated texts follow the catalogue's own (bounded: each runs its expectation lines).
