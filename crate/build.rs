@@ -23,6 +23,9 @@ fn main() {
             .unwrap_or_else(|e| panic!("scenarios/{file}: {e}"));
         let mut sc =
             scenario::Scenario::parse(&text).unwrap_or_else(|e| panic!("scenarios/{file}: {e}"));
+        if wasm() && sc.group == TABLE_GROUP {
+            continue;
+        }
         if wasm() && left_out(sc.service.kind) {
             // Only what says that this build cannot run it (services::check_built_in): the page runs
             // such a scenario on the full wasm, so the core one carries none of its data.
@@ -51,6 +54,11 @@ fn main() {
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("catalogue.rs");
     std::fs::write(dest, out).unwrap();
 }
+
+/// The safety table's base scenarios (`leaselab matrix`, issue 39) are the command line's: a table's
+/// point is the base scenario with an injected fault, which the page does not run yet. Left out of
+/// the wasm builds (and so of the page's catalogue), they cost its budgets nothing.
+const TABLE_GROUP: &str = "table";
 
 fn wasm() -> bool {
     std::env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("wasm32")

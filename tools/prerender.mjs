@@ -5,7 +5,8 @@
 //                                  default scenario, how often a refused client retries when the box
 //                                  is ticked (the catalogue's `+retry`), and the default scenario's
 //                                  runs under `none` and `token` (the first view and its comparison);
-//   DIST/pkg/runs/ID/POLICY.json   every catalogue scenario's run at its defaults under every policy.
+//   DIST/pkg/runs/ID/POLICY.json   every catalogue scenario's run at its defaults under every policy;
+//   DIST/pkg/scenarios.LANG.json   kept to the scenarios of that catalogue.
 // A lab whose settings are a scenario's defaults draws these and fetches the engine only when the
 // reader changes something (www/engine.js); any other setting loads the engine at once.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -47,4 +48,12 @@ for (const s of scenarios) {
 const first = Object.fromEntries(['none', 'token'].map((p) => [p, JSON.parse(runJson(defaultId, p))]));
 const retriesOn = pkg.retriesOn();
 await writeFile(join(dist, 'pkg', 'start.json'), JSON.stringify({ scenarios, policies, default: defaultId, retriesOn, runs: { [defaultId]: first } }));
+// The scenarios' prose (pkg/scenarios.LANG.json, written by the native CLI, whose catalogue also has
+// the command line's own scenarios: the safety table's base runs) for this catalogue's scenarios only.
+const ids = new Set(scenarios.map((s) => s.id));
+for (const lang of ['en', 'bn']) {
+  const file = join(dist, 'pkg', `scenarios.${lang}.json`);
+  const texts = JSON.parse(await readFile(file, 'utf8'));
+  await writeFile(file, JSON.stringify(Object.fromEntries(Object.entries(texts).filter(([id]) => ids.has(id)))));
+}
 console.log(`prerender: ${files} runs (${scenarios.length} scenarios × ${policies.length} policies) and pkg/start.json`);
