@@ -41,13 +41,13 @@ wasm="$out_dir/${out_name}_bg.wasm"
 # Beside the core in www/pkg (the layout's unit tests run every scenario on it).
 full_dir=$out_dir
 full_name=${out_name}_full
-build_wasm "$full_name" "$full_dir" "$opt_level" "${opt_flags[*]}"
+build_wasm "$full_name" "$full_dir" "$opt_level" "${opt_flags[*]}" --no-default-features --features services
 full_wasm="$full_dir/${full_name}_bg.wasm"
 # A user's own scenario (a <lease-lab> with inline or src text, author.html): every service plus the
 # parser and the expectation check (the cargo feature `user-scenario`), for size like the core. Loaded
 # only by pages with a custom scenario, so the core and full builds carry no parser.
 user_name=${out_name}_user
-build_wasm "$user_name" "$out_dir" "$opt_level" "${opt_flags[*]}" --features user-scenario
+build_wasm "$user_name" "$out_dir" "$opt_level" "${opt_flags[*]}" --no-default-features --features services,user-scenario
 user_wasm="$out_dir/${user_name}_bg.wasm"
 # explore.html's wasm: the full crate with the cargo features `estimate` (the phase diagram's sweeps and
 # the Monte Carlo estimator) and `speed` (the hot handlers inline), built for speed and loaded only by

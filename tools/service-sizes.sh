@@ -22,8 +22,8 @@ full_gz() {
   gzip -9 -c "$work/s.wasm" | wc -c
 }
 
-defaults=$(sed -n 's/^default = \[\(.*\)\]$/\1/p' crate/Cargo.toml | tr -d '" ' | tr ',' ' ')
-all=$(full_gz)
+defaults=$(sed -n 's/^services = \[\(.*\)\]$/\1/p' crate/Cargo.toml | tr -d '" ' | tr ',' ' ')
+all=$(full_gz --no-default-features --features services)
 echo "full_wasm_gzip_bytes: $all B (every service)"
 for s in $defaults; do
   others=$(printf '%s\n' $defaults | grep -vx "$s" | paste -sd, -)

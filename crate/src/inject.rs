@@ -130,7 +130,7 @@ impl Injected {
         let dims_before = self.dims.len();
         match kind {
             "freeze" => self.freeze(target, &keys),
-            "cut" => self.cut(target, &keys),
+            "cut" if cfg!(feature = "cut") => self.cut(target, &keys),
             "delay" => self.delay(target, &keys),
             "step" => self.step(target, &keys),
             _ => Err(format!(

@@ -57,7 +57,11 @@ impl Engine {
                 self.record(x, What::Partition { cut, nodes: mask });
             }
             FaultAction::Freeze(x, d) => self.freeze(ctx, x, d.resolve(ctx.params)),
-            FaultAction::Cut(x, d) => self.cut(ctx, x, d.resolve(ctx.params)),
+            // Only an injection makes a cut: none in a build without the feature (the page's).
+            FaultAction::Cut(x, d) if cfg!(feature = "cut") => {
+                self.cut(ctx, x, d.resolve(ctx.params))
+            }
+            FaultAction::Cut(..) => {}
         }
     }
 
