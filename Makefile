@@ -89,13 +89,14 @@ size-services:
 service-names:
 	python3 tools/service-names.py
 
-## make bench — benchmarks that print figures (not pass/fail): native core, sweep, search, page; then the page as
+## make bench — benchmarks that print figures (not pass/fail): native core, sweep, search, the safety table, page; then the page as
 ## a reader's browser loads it (page_kib, phone_verdict_ms, phone_docs_verdict_ms: www/tests/phone-bench.mjs)
 bench:
 	bash tools/setup.sh bench
 	cargo run --release --quiet --example sweep_timing
 	bash tools/instructions.sh
 	cargo run --release --quiet --example search_timing
+	cargo run --release --quiet --example matrix_timing
 	cargo bench --bench run -- --warm-up-time 1 --measurement-time 3
 	bash tools/build-web.sh
 	bash tools/size-check.sh

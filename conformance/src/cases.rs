@@ -727,6 +727,28 @@ mod tests {
         }
     }
 
+    /// The safety table names the rows that check a cell (`leaselab matrix --json`'s `real`) from its
+    /// own list of (scenario, policy): it must be this suite's, in order, each pair once.
+    #[test]
+    fn the_safety_tables_list_of_rows_is_this_suites() {
+        let mut ours: Vec<(&str, Policy)> = Vec::new();
+        for c in cases() {
+            if !ours.contains(&(c.id, c.policy)) {
+                ours.push((c.id, c.policy));
+            }
+        }
+        let listed: Vec<String> = ours
+            .iter()
+            .map(|(id, p)| format!("(\"{id}\", Policy::{p:?}),"))
+            .collect();
+        assert_eq!(
+            leaselab::matrix::real::CONFORMANCE,
+            &ours[..],
+            "crate/src/matrix/real.rs's CONFORMANCE should be:\n{}",
+            listed.join("\n")
+        );
+    }
+
     #[test]
     fn predictions_match_the_catalogue_claims() {
         let sc = scenario("seed-gc-pause", 1).unwrap();

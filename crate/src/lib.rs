@@ -52,6 +52,7 @@ pub use leaselab_model::{client, clock, error, scenario, sig, store, text, time}
 pub mod estimate;
 pub mod inject;
 pub mod lock;
+pub mod matrix;
 pub mod outcome;
 pub mod report;
 pub mod rng;

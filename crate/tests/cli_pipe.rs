@@ -41,6 +41,8 @@ fn cases(file: &str) -> Vec<Vec<String>> {
         &["sweep", "--format", "json", "--x", "ttl=10ms..2s:8"],
         &["search", "--vary", "pause=0..1s:100ms"],
         &["search", "--json", "--vary", "pause=0..1s:100ms"],
+        &["matrix", "--service", "lease", "--service", "etcd"],
+        &["matrix", "--json", "--service", "lease"],
         &["estimate", "--ops", "1000"],
         &["estimate", "--json", "--ops", "1000"],
         &["completions", "bash"],

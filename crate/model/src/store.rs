@@ -42,6 +42,15 @@ impl Policy {
         Policy::EqualToken,
     ];
 
+    /// Whether the storage checks the lock service's fencing token (so a service that gives none
+    /// cannot feed it): the token's order, its first touch, its equality.
+    pub fn reads_token(self) -> bool {
+        matches!(
+            self,
+            Policy::Token | Policy::FirstTouch | Policy::EqualToken
+        )
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Policy::None => "none",

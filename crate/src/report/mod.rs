@@ -10,6 +10,7 @@ pub mod json;
 // Native only: the catalogue as docs/scenarios.md (the wasm carries no scenario file texts).
 #[cfg(not(target_arch = "wasm32"))]
 pub mod markdown;
+pub mod matrix_json;
 pub mod run_json;
 pub mod search_json;
 pub mod transcript;
@@ -22,6 +23,7 @@ pub use catalogue_json::{catalogue_json, catalogue_texts_json};
 pub use catalogue_json::{estimate_form_json, estimate_json, presets_json};
 pub use itf::itf;
 pub use json::Json;
+pub use matrix_json::matrix_json;
 pub use run_json::json;
 pub use search_json::search_json;
 pub use transcript::transcript;

@@ -30,6 +30,7 @@ pub enum Command {
     Scenarios(ScenariosArgs),
     Sweep(SweepArgs),
     Search(SearchArgs),
+    Matrix(MatrixArgs),
     Estimate(EstimateArgs),
     Completions(CompletionsArgs),
 }
@@ -258,6 +259,29 @@ pub struct SearchArgs {
     /// Also write the counterexample's run to PATH as an ITF trace (nothing when the grid is safe)
     #[arg(long, value_name = "PATH", allow_hyphen_values = true)]
     pub itf: Option<String>,
+}
+
+/// The field's safety table: every lock service × fault kind × storage policy, each cell decided by
+/// the exact search over the service's base scenario (table-NAME)
+///
+/// A cell is unsafe (with the smallest counterexample and the `leaselab run` arguments that
+/// reproduce it), safe within the bounds (moments from 0 to the service's time constant T,
+/// magnitudes up to 4 T — a slow link up to T, at most 100 s — in steps of T/100), or n/a with the
+/// reason. Exit status 0, 2 on bad input.
+#[derive(Args)]
+pub struct MatrixArgs {
+    /// A row: a lock service [default: every one]; repeatable
+    #[arg(long, value_name = "NAME", value_parser = parsers::service(), allow_hyphen_values = true)]
+    pub service: Vec<leaselab::scenario::ServiceKind>,
+    /// A column: a fault kind [default: every one]; repeatable
+    #[arg(long, value_name = "KIND", value_parser = parsers::fault(), allow_hyphen_values = true)]
+    pub fault: Vec<leaselab::matrix::Fault>,
+    /// A storage policy [default: every one]; repeatable
+    #[arg(long, value_name = "POLICY", value_parser = parsers::policy(), allow_hyphen_values = true)]
+    pub fencing: Vec<Policy>,
+    /// One JSON object instead of the text (docs/matrix.md)
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// How often, at my TTL and my GC pauses? A seeded Monte Carlo over the seed's run

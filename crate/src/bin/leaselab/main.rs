@@ -18,6 +18,8 @@ mod estimate;
 #[cfg(not(target_arch = "wasm32"))]
 mod failure;
 #[cfg(not(target_arch = "wasm32"))]
+mod matrix;
+#[cfg(not(target_arch = "wasm32"))]
 mod parsers;
 #[cfg(not(target_arch = "wasm32"))]
 mod run;
@@ -79,6 +81,7 @@ fn dispatch(
         Command::Scenarios(a) => Ok(scenarios::scenarios(&a)),
         Command::Sweep(a) => sweep::sweep(&a, m),
         Command::Search(a) => search::search(&a, m),
+        Command::Matrix(a) => matrix::matrix(&a),
         Command::Estimate(a) => estimate::estimate(&a),
         Command::Completions(a) => Ok(completions::completions(&a, cmd)),
     }

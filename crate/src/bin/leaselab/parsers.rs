@@ -3,6 +3,8 @@
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use leaselab::estimate::PRESETS;
+use leaselab::matrix::Fault;
+use leaselab::scenario::ServiceKind;
 use leaselab::sim::RETRIES_MAX;
 use leaselab::time::parse_duration;
 use leaselab::Policy;
@@ -31,6 +33,20 @@ pub fn retries(v: &str) -> Result<u32, String> {
 /// `POLICY`: one of the storage policies by name (their names are the completions too).
 pub fn policy() -> impl TypedValueParser<Value = Policy> {
     PossibleValuesParser::new(Policy::ALL.map(Policy::name)).try_map(|name| Policy::parse(&name))
+}
+
+/// `--service NAME`: a lock service by its name in scenario files.
+pub fn service() -> impl TypedValueParser<Value = ServiceKind> {
+    PossibleValuesParser::new(ServiceKind::ALL.map(ServiceKind::name)).try_map(|name| {
+        let mut all = ServiceKind::ALL.into_iter();
+        all.find(|k| k.name() == name)
+            .ok_or(format!("no service {name}"))
+    })
+}
+
+/// `--fault KIND`: a column of the safety table.
+pub fn fault() -> impl TypedValueParser<Value = Fault> {
+    PossibleValuesParser::new(Fault::ALL.map(Fault::name)).try_map(|name| Fault::parse(&name))
 }
 
 /// `--preset ID`: one of the estimate's pause presets.
