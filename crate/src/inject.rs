@@ -15,9 +15,11 @@
 //! | `cut:B,at=R,for=R` — B is cut off from the lock service at true time `at` for `for` | `cut_B_at`, `cut_B_for` |
 //! | `step:B,at=R,back=R` (or `ahead=R`) — B's clock jumps at true time `at` | `step_B_at`, `step_B_back` |
 //! | `step:server,…` (the lock server), `step:n3,…` (a quorum service's node n3) | `step_server_at`, … |
+//! | `crash:n1,at=R[,restart=R]` — a quorum service's node n1 crashes at `at`, keeping what its `persist` mode saved, and restarts `restart` later by its own clock | `crash_n1_at`, `crash_n1_restart` |
+//! | `failover:server,at=R[,lag=R]` — a single redis's master dies at `at`; its async replica, `lag` behind (else the scenario's `replica-lag`), takes over | `failover_server_at`, `failover_server_lag` |
 //!
-//! DESIGN: a freeze, a cut and a delay become the scenario's own `Dur::Param`s, so the engine runs them
-//! unchanged. A clock's steps are literals in the model, so an injected step is written into the
+//! DESIGN: a freeze, a cut, a delay, a crash and a failover become the scenario's own `Dur::Param`s,
+//! so the engine runs them unchanged. A clock's steps are literals in the model, so an injected step is written into the
 //! copy's clock before each run ([`Injected::apply`]); only a clock without steps of its own takes
 //! one, so the step is the clock's only one and its times stay in order. Every time that depends on
 //! an injected value is affine in it and compared through the engine's `decide`, so the search stays
@@ -34,6 +36,9 @@ use crate::time::{parse_duration, DURATION_US_MAX};
 
 /// Most injections in one search.
 pub const INJECTIONS_MAX: usize = 8;
+
+/// The kinds of injection, for messages.
+const KINDS: &str = "freeze, cut, delay, step, crash or failover";
 
 /// A range of values `FROM..TO:STEP` (one value: `FROM..FROM:1µs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,7 +126,9 @@ impl Injected {
             return Err(bad(format!("at most {INJECTIONS_MAX} injections")));
         }
         let (kind, rest) = text.split_once(':').ok_or_else(|| {
-            bad("expected KIND:TARGET,KEY=RANGE…, KIND one of freeze, cut, delay, step".into())
+            bad(format!(
+                "expected KIND:TARGET,KEY=RANGE…, KIND one of {KINDS}"
+            ))
         })?;
         let mut fields = rest.split(',');
         let target = fields.next().unwrap_or_default();
@@ -133,9 +140,9 @@ impl Injected {
             "cut" if cfg!(feature = "cut") => self.cut(target, &keys),
             "delay" => self.delay(target, &keys),
             "step" => self.step(target, &keys),
-            _ => Err(format!(
-                "unknown kind \"{kind}\"; expected freeze, cut, delay or step"
-            )),
+            "crash" => self.crash(target, &keys),
+            "failover" => self.failover(target, &keys),
+            _ => Err(format!("unknown kind \"{kind}\"; expected {KINDS}")),
         }
         .map_err(|why| {
             *self = before;
@@ -408,6 +415,99 @@ impl Injected {
         self.steps.push(ParamStep { node, at, by, back });
         Ok(())
     }
+
+    /// `crash:nK,at=R[,restart=R]`: a quorum service's node K crashes, as a scenario's
+    /// `at D: crash nK [restart D2]`. Only those nodes crash in the model (`server` is refused).
+    fn crash(&mut self, target: &str, keys: &[(&str, Range)]) -> Result<(), String> {
+        let svc = &self.scenario.service;
+        if target == "server" {
+            let why = if svc.kind.quorum() {
+                format!("{} has nodes n1…: crash one of them", svc.kind.name())
+            } else {
+                format!(
+                    "{} has no crash in the model: only {} nodes crash (and restart){}",
+                    svc.kind.name(),
+                    quorum_services(),
+                    if svc.kind == ServiceKind::Redis {
+                        "; a single redis fails over (failover:server)"
+                    } else {
+                        ""
+                    }
+                )
+            };
+            return Err(why);
+        }
+        let k = self.quorum_node(target)?;
+        let (at, restart) = want_optional(keys, "at", "restart")?;
+        if self.scenario.faults.len() >= crate::scenario::FAULTS_MAX {
+            return Err("the scenario already has the most faults it may".into());
+        }
+        let at = self.param(
+            format!("crash_{target}_at"),
+            at,
+            format!("{target}'s injected crash: when"),
+            format!("{target}-এর যোগ করা ক্র্যাশ: কখন"),
+        )?;
+        let restart = match restart {
+            Some(r) => Some(Dur::Param(self.param(
+                format!("crash_{target}_restart"),
+                r,
+                format!("{target}'s injected crash: how long until it restarts"),
+                format!("{target}-এর যোগ করা ক্র্যাশ: কতক্ষণ পরে আবার চালু"),
+            )? as u8)),
+            None => None,
+        };
+        self.scenario.faults.to_mut().push(Fault {
+            at: Dur::Param(at as u8),
+            action: FaultAction::Crash(k as u8, restart),
+        });
+        Ok(())
+    }
+
+    /// `failover:server,at=R[,lag=R]`: a single redis's master dies and its async replica takes over,
+    /// as a scenario's `at D: failover`; `lag` replaces the scenario's `replica-lag` (0 unless set),
+    /// without which a failover loses nothing.
+    fn failover(&mut self, target: &str, keys: &[(&str, Range)]) -> Result<(), String> {
+        let svc = &self.scenario.service;
+        if svc.kind != ServiceKind::Redis {
+            return Err(format!(
+                "{} has no failover in the model: only a single redis has a replica to take over",
+                svc.kind.name()
+            ));
+        }
+        if target != "server" {
+            return Err(format!(
+                "unknown target \"{target}\"; a failover is the server's: failover:server"
+            ));
+        }
+        let (at, lag) = want_optional(keys, "at", "lag")?;
+        if lag.is_some() && svc.replica_lag != Dur::Lit(0) {
+            return Err("the scenario sets its replica-lag already: vary it instead".into());
+        }
+        if self.scenario.faults.len() >= crate::scenario::FAULTS_MAX {
+            return Err("the scenario already has the most faults it may".into());
+        }
+        let at = self.param(
+            "failover_server_at".into(),
+            at,
+            "the injected failover: when".into(),
+            "যোগ করা ফেইলওভার: কখন".into(),
+        )?;
+        if let Some(lag) = lag {
+            let lag = self.param(
+                "failover_server_lag".into(),
+                lag,
+                "the injected failover: how far the replica lags".into(),
+                "যোগ করা ফেইলওভার: রেপ্লিকা কতটা পিছিয়ে".into(),
+            )?;
+            self.scenario.service.replica_lag = Dur::Param(lag as u8);
+        }
+        self.scenario.faults.to_mut().push(Fault {
+            at: Dur::Param(at as u8),
+            action: FaultAction::Failover,
+        });
+        Ok(())
+    }
 }
 
 /// The names of the services whose lock is held by a quorum of named nodes, for messages.
@@ -460,4 +560,19 @@ fn want<const N: usize>(keys: &[(&str, Range)], names: [&str; N]) -> Result<[Ran
             .ok_or_else(expected)?;
     }
     Ok(out)
+}
+
+/// The ranges of the key `must` and, if given, of the key `may` (no other key).
+fn want_optional(
+    keys: &[(&str, Range)],
+    must: &str,
+    may: &str,
+) -> Result<(Range, Option<Range>), String> {
+    let expected = || format!("expected the key {must}, and perhaps {may}");
+    if keys.iter().any(|(k, _)| *k == may) {
+        let [m, o] = want(keys, [must, may]).map_err(|_| expected())?;
+        return Ok((m, Some(o)));
+    }
+    let [m] = want(keys, [must]).map_err(|_| expected())?;
+    Ok((m, None))
 }

@@ -391,7 +391,7 @@ fn bad_injections() {
         &[
             "--inject",
             "unknown kind \"nope\"",
-            "freeze, cut, delay or step",
+            "freeze, cut, delay, step, crash or failover",
         ],
     );
     search("freeze", &["--inject", "KIND:TARGET,KEY=RANGE"]);
@@ -500,6 +500,167 @@ fn bad_cuts() {
         &["B never talks to the lock service"],
     );
     std::fs::remove_file(&file).unwrap();
+}
+
+#[test]
+fn bad_crashes() {
+    let cases: &[(&str, &str, &[&str])] = &[
+        (
+            "table-redlock",
+            "crash:n9,at=1s",
+            &["unknown node \"n9\"", "n1 to n5"],
+        ),
+        ("table-redlock", "crash:A,at=1s", &["unknown node \"A\""]),
+        (
+            "table-redlock",
+            "crash:server,at=1s",
+            &["redlock has nodes", "crash one of them"],
+        ),
+        (
+            "table-etcd",
+            "crash:server,at=1s",
+            &["etcd has no crash in the model", "redlock"],
+        ),
+        (
+            "table-redis",
+            "crash:server,at=1s",
+            &["redis has no crash", "failover:server"],
+        ),
+        (
+            "table-redis",
+            "crash:n1,at=1s",
+            &["names a lock node", "redlock", "redis"],
+        ),
+        (
+            "table-redlock",
+            "crash:n1,restart=1s",
+            &["expected the key at, and perhaps restart"],
+        ),
+        (
+            "table-redlock",
+            "crash:n1,at=1s,for=1s",
+            &["expected the key at, and perhaps restart"],
+        ),
+        (
+            "table-redlock",
+            "crash:n1,at=1s,at=2s",
+            &["at is given twice"],
+        ),
+        (
+            "table-redlock",
+            "crash:n1,at=0..1s:0",
+            &["crash_n1_at", "step"],
+        ),
+    ];
+    bad_on(cases, "crash:n2,at=1s");
+    bad(
+        &[
+            "run",
+            "--scenario",
+            "table-redlock",
+            "--inject",
+            "crash:n1,at=0..1s:1ms",
+        ],
+        &["--inject", "crash_n1_at has 1001 values", "one"],
+    );
+}
+
+#[test]
+fn bad_failovers() {
+    let cases: &[(&str, &str, &[&str])] = &[
+        (
+            "table-redis",
+            "failover:n1,at=1s",
+            &["unknown target \"n1\"", "failover:server"],
+        ),
+        (
+            "table-redis",
+            "failover:server,lag=1s",
+            &["expected the key at, and perhaps lag"],
+        ),
+        (
+            "table-redis",
+            "failover:server,at=1s,lag=1s,lag=2s",
+            &["lag is given twice"],
+        ),
+        (
+            "replica-failover",
+            "failover:server,at=1s,lag=1s",
+            &["replica-lag already", "vary it instead"],
+        ),
+        (
+            "table-etcd",
+            "failover:server,at=1s",
+            &["etcd has no failover in the model", "redis"],
+        ),
+    ];
+    bad_on(cases, "failover:server,at=1s");
+}
+
+/// Each `(scenario, injection, words)` is refused with those words; `twice`, injected twice on
+/// the first case's scenario, is refused as such.
+fn bad_on(cases: &[(&str, &str, &[&str])], twice: &str) {
+    for (scenario, inject, must) in cases {
+        bad(
+            &["search", "--scenario", scenario, "--inject", inject],
+            must,
+        );
+    }
+    let scenario = cases[0].0;
+    let args = [
+        "search",
+        "--scenario",
+        scenario,
+        "--inject",
+        twice,
+        "--inject",
+        twice,
+    ];
+    bad(&args, &["_at", "injected twice"]);
+}
+
+/// An injected failover is the scenario's own `at D: failover` at the same moment, with the
+/// replica's lag as `replica-lag`; an injected crash is the scenario's own `crash n3 restart D`: the
+/// same run to the end, in a copy of the scenario without its own fault.
+#[test]
+fn an_injected_failover_or_crash_runs_as_the_scenarios_own() {
+    // replica-failover: `replica-lag=$lag` (10 ms), `at 5ms: failover`.
+    same_run_injected(
+        "replica-failover",
+        " replica-lag=$lag",
+        "failover:server,at=5ms,lag=10ms",
+    );
+    // redlock-crash-restart: `at 50ms: crash n3 restart $restart` (10 ms).
+    same_run_injected("redlock-crash-restart", "", "crash:n3,at=50ms,restart=10ms");
+}
+
+/// `leaselab run --scenario id` and the run of its file without its `at` lines (and without `strip`)
+/// with `inject`: the same ending and exit status.
+fn same_run_injected(id: &str, strip: &str, inject: &str) {
+    let tail = |args: &[&str]| {
+        let out = leaselab(args);
+        let text = stdout(&out);
+        let from = text
+            .find("final =")
+            .unwrap_or_else(|| panic!("{args:?}: {text}"));
+        (out.status.code(), text[from..].to_string())
+    };
+    let own = tail(&["run", "--scenario", id]);
+    let text =
+        std::fs::read_to_string(format!("{}/scenarios/{id}.txt", env!("CARGO_MANIFEST_DIR")))
+            .unwrap();
+    assert!(text.contains("\nat ") && text.contains(strip), "{id}");
+    let without: String = text
+        .lines()
+        .filter(|l| !l.starts_with("at ") && !l.starts_with("expect"))
+        .map(|l| l.replace(strip, "") + "\n")
+        .collect();
+    let file = std::env::temp_dir().join(format!("leaselab-{id}-{}.txt", std::process::id()));
+    std::fs::write(&file, without).unwrap();
+    let injected = tail(&["run", "--file", file.to_str().unwrap(), "--inject", inject]);
+    std::fs::remove_file(&file).unwrap();
+    assert_eq!(injected, own, "{id} {inject}");
+    assert_eq!(own.0, Some(1), "{id}: {}", own.1);
 }
 
 /// A freeze from outside the script is a pause to the lock service too: a PostgreSQL session whose

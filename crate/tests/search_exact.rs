@@ -514,3 +514,90 @@ fn ties_with_injected_faults_go_to_the_first_dimension_first() {
         assert_ne!(chosen[0].1, chosen[1].1, "{inject}");
     }
 }
+
+/// The lock service losing state, on every kind that has it: a single redis failing over (with the
+/// replica's lag injected, or the scenario's own), a Redlock node crashing and restarting under each
+/// persistence mode (`everysec` keeps what it saved by the whole second: floors), on node clocks that
+/// step or not. Grids of the moment × the lag or the time down, sometimes with a freeze of a client
+/// or one of the scenario's own parameters.
+#[test]
+fn the_search_equals_running_every_point_with_a_crash_or_a_failover() {
+    let everysec = include_str!("../scenarios/table-redlock.txt")
+        .replace("jitter=100ms", "jitter=100ms persist=everysec");
+    let everysec = Scenario::parse(&everysec).unwrap();
+    let mut scenarios: Vec<&Scenario> = [
+        "table-redis",
+        "replica-failover",
+        "table-redlock",
+        "redlock-crash-restart",
+        "redlock-crash-fsync",
+        "redlock-restart-clock-jump",
+        "redlock-clock-jump",
+        "redlock-pause-before-check",
+    ]
+    .iter()
+    .map(|id| catalogue::find(id).unwrap())
+    .collect();
+    scenarios.push(&everysec);
+    let mut rng = Rng::new(0xc4a5);
+    let (mut grids, mut unsafe_grids, mut changed, mut limited) = (0, 0, 0, 0);
+    for round in 0..12 {
+        for &sc in &scenarios {
+            let range = |rng: &mut Rng, near_ms: u64, count: u64| {
+                let step = rng.range_inclusive(1, 40) * 10;
+                let from = rng.range_inclusive(0, near_ms) / 10 * 10;
+                format!("{from}ms..{}ms:{step}ms", from + (count - 1) * step)
+            };
+            let mut text = if sc.service.kind == leaselab::scenario::ServiceKind::Redis {
+                format!("failover:server,at={}", range(&mut rng, 300, 6))
+            } else {
+                let node = rng.range_inclusive(1, u64::from(sc.service.nodes));
+                format!("crash:n{node},at={}", range(&mut rng, 300, 6))
+            };
+            let magnitude = rng.range_inclusive(0, 3);
+            let own_lag = sc.service.replica_lag != leaselab::client::Dur::Lit(0);
+            if magnitude > 0 && !(text.starts_with("failover") && own_lag) {
+                let key = if text.starts_with("crash") {
+                    "restart"
+                } else {
+                    "lag"
+                };
+                text.push_str(&format!(",{key}={}", range(&mut rng, 600, 7)));
+            }
+            let mut inj = Injected::none(sc);
+            inj.add(&text).unwrap();
+            if round % 4 == 1 {
+                let freeze = format!("freeze:A,at={},for=300ms", range(&mut rng, 200, 3));
+                inj.add(&freeze).unwrap();
+                text.push_str(&format!(" {freeze}"));
+            }
+            let policy = Policy::ALL[rng.range_inclusive(0, Policy::ALL.len() as u64 - 1) as usize];
+            let base = Config::new(&inj.scenario, policy);
+            let mut dims = inj.dims.clone();
+            if round % 3 == 0 && !sc.params.is_empty() {
+                let p = rng.range_inclusive(0, sc.params.len() as u64 - 1) as usize;
+                dims.push(random_dim(&mut rng, &inj.scenario, p, 3));
+            }
+            let what = format!("{} {policy:?} {text} dims={dims:?}", sc.id);
+            let Some((brute, _)) = brute_force_injected(&inj, &base, &dims) else {
+                assert!(search_injected(&inj, &base, &dims).is_err(), "{what}");
+                limited += 1;
+                continue;
+            };
+            let fast = search_injected(&inj, &base, &dims).expect(&what);
+            assert_eq!(fast.counterexample, brute, "{what}");
+            let slow = search_every_point_injected(&inj, &base, &dims).expect(&what);
+            same_behaviours(&fast, &slow, &what);
+            changed += u32::from(slow.behaviours.as_ref().is_some_and(|b| b.len() > 1));
+            grids += 1;
+            unsafe_grids += u32::from(brute.is_some());
+        }
+    }
+    eprintln!("{grids} grids with a crash or a failover, {unsafe_grids} unsafe, {changed} with several behaviours, {limited} at a limit");
+    assert!(limited < grids / 10, "{limited} of {grids} at a limit");
+    assert!(
+        unsafe_grids > 5 && grids - unsafe_grids > 5,
+        "{unsafe_grids} of {grids}"
+    );
+    assert!(changed > grids / 2, "{changed} of {grids}");
+}

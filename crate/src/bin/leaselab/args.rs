@@ -241,8 +241,8 @@ pub struct SearchArgs {
     pub vary: Vec<String>,
     /// A fault the scenario does not declare, whose values (RANGE: FROM..TO:STEP or one DUR) are
     /// dimensions of the grid: freeze:A,at=R,for=R | cut:A,at=R,for=R | delay:A-store,by=R |
-    /// delay:A-n2,by=R | delay:lock,by=R | delay:store,by=R | step:A,at=R,back=R (or ahead=R);
-    /// repeatable
+    /// delay:A-n2,by=R | delay:lock,by=R | delay:store,by=R | step:A,at=R,back=R (or ahead=R) |
+    /// crash:n1,at=R[,restart=R] | failover:server,at=R[,lag=R]; repeatable
     #[arg(
         long,
         value_name = "KIND:TARGET,KEY=RANGE...",
