@@ -3,7 +3,7 @@
 //! is a point `leaselab run --inject` reproduces.
 
 use crate::error::Error;
-use crate::scenario::Scenario;
+use crate::scenario::{Scenario, ServiceKind};
 
 /// A column of the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -20,6 +20,9 @@ pub enum Fault {
     ClientClock,
     /// The holder is cut off from the lock service for a while.
     Partition,
+    /// The lock service loses state: a single redis fails over to its async replica, a quorum
+    /// service's node crashes and restarts; the services whose lock outlives a crash are n/a.
+    Failover,
 }
 
 /// The slowest link to the lock service the table tries: every call and heartbeat waits it each
@@ -31,13 +34,14 @@ pub const STEPS_PER_TIME: u64 = 100;
 
 impl Fault {
     /// Every column, in the table's order.
-    pub const ALL: [Fault; 6] = [
+    pub const ALL: [Fault; 7] = [
         Fault::Pause,
         Fault::StoreDelay,
         Fault::LockDelay,
         Fault::ServerClock,
         Fault::ClientClock,
         Fault::Partition,
+        Fault::Failover,
     ];
 
     /// The name `--fault` and the JSON use.
@@ -49,6 +53,7 @@ impl Fault {
             Fault::ServerClock => "server-clock",
             Fault::ClientClock => "client-clock",
             Fault::Partition => "partition",
+            Fault::Failover => "failover",
         }
     }
 
@@ -64,7 +69,8 @@ impl Fault {
     }
 
     /// How far the fault's magnitude reaches, in multiples of the service's time constant: four
-    /// for a pause, a held write and a clock's step; one for a slow link to the lock service.
+    /// for a pause, a held write, a clock's step, a cut, a replica's lag and a crashed node's time
+    /// down; one for a slow link to the lock service.
     pub fn reach(self) -> u64 {
         match self {
             Fault::LockDelay => 1,
@@ -107,6 +113,39 @@ impl Fault {
                 .map(|way| vec![format!("step:A,{at},{}", reach(way))])
                 .collect(),
             Fault::Partition => vec![vec![format!("cut:A,{at},{}", reach("for"))]],
+            // A failover loses only the grants of the replica's lag: at 0 it loses nothing.
+            Fault::Failover if sc.service.kind == ServiceKind::Redis => {
+                vec![vec![format!("failover:server,{at},{}", reach("lag"))]]
+            }
+            // The node keeps what the base scenario's `persist` saved (none: redis's default).
+            Fault::Failover if sc.service.kind.quorum() => {
+                vec![vec![format!("crash:n1,{at},{}", reach("restart"))]]
+            }
+            // Refused for every other service ([`Fault::not_applicable`] says why).
+            Fault::Failover => vec![vec![format!("crash:server,{at}")]],
+        }
+    }
+
+    /// Why the fault does not apply to `service`, if it does not: the lock service's loss of state,
+    /// for the services whose lock outlives a crash of theirs (as their documentation says) or
+    /// which the model gives no crash. The other columns apply to every service.
+    pub fn not_applicable(self, service: ServiceKind) -> Option<&'static str> {
+        if self != Fault::Failover {
+            return None;
+        }
+        match service {
+            ServiceKind::Lease => Some("the seed's lease server is the lessons' abstract one: it has no replica and no persistence to say what a crash keeps"),
+            ServiceKind::Session => Some("a crash ends every PostgreSQL session, and a session-level advisory lock lives as long as its session: it dies with its holder's connection, whose later writes fail (as after `at D: terminate A`)"),
+            ServiceKind::Mysql => Some("a crash ends every connection, and GET_LOCK's lock is released when its session ends \"either normally or abnormally\": it dies with its holder's connection, whose later writes fail"),
+            ServiceKind::Etcd => Some("the lock's key and its lease are committed through Raft on a majority before the call returns, and a new leader extends the leases it takes over: a member's crash loses no lock"),
+            ServiceKind::Zookeeper => Some("the lock's znode is committed through Zab on a quorum before the call returns, and the session moves to another server: a server's crash loses no lock"),
+            ServiceKind::Hazelcast => Some("each FencedLock call is a Raft commit on a majority of the CP group: a CP member's crash loses no lock (the unsafe mode without a CP Subsystem is not modelled)"),
+            ServiceKind::Kubernetes => Some("the Lease is an object the API server commits through its store's Raft on a majority before the write returns: an API server's or a store member's crash loses no Lease"),
+            ServiceKind::Consul => Some("KV and sessions are committed through Raft on a quorum of servers before the call returns, and a new leader re-arms every session's TTL: a server's crash loses no lock"),
+            ServiceKind::Dynamodb => Some("the lock is a table item, and a write returns only once a quorum of its replicas across three Availability Zones has logged it: no server's crash loses it"),
+            // Redis and a quorum service's nodes lose state in the model: searched. (A service
+            // added without a reason here is refused by the injection, whose refusal is the reason.)
+            _ => None,
         }
     }
 }

@@ -183,6 +183,9 @@ pub fn cell(row: &Row, sc: &Scenario, fault: Fault, policy: Policy) -> Result<Ce
             ),
         ));
     }
+    if let Some(why) = fault.not_applicable(row.service) {
+        return Ok(not_applicable(cell, why.to_string()));
+    }
     for texts in fault.injections(sc, row.time_us) {
         let mut inj = Injected::none(sc);
         if let Some(e) = texts.iter().find_map(|t| inj.add(t).err()) {

@@ -62,7 +62,8 @@ pub const CONFORMANCE: &[(&str, Policy)] = &[
 ];
 
 /// The table's fault kinds that `sc` has in it: a pause (a script's or a timed freeze), a held write,
-/// the lock server's (or one of its nodes') clock stepping, a client's clock stepping.
+/// the lock server's (or one of its nodes') clock stepping, a client's clock stepping, the lock
+/// service losing state (a node's crash, a redis failover).
 pub fn faults_in(sc: &Scenario) -> Vec<Fault> {
     let ops = || sc.clients.iter().flat_map(|c| c.ops.iter());
     let paused = ops().any(|op| matches!(op, Op::Pause(_)))
@@ -78,11 +79,16 @@ pub fn faults_in(sc: &Scenario) -> Vec<Fault> {
             .map(|c| c.steps.len())
             .sum::<usize>();
     let client = sc.clients.iter().any(|c| !c.clock.steps.is_empty());
+    let lost = sc
+        .faults
+        .iter()
+        .any(|f| matches!(f.action, FaultAction::Crash(..) | FaultAction::Failover));
     let has = [
         (Fault::Pause, paused),
         (Fault::StoreDelay, held),
         (Fault::ServerClock, server > 0),
         (Fault::ClientClock, client),
+        (Fault::Failover, lost),
     ];
     has.into_iter()
         .filter(|(_, yes)| *yes)
