@@ -52,10 +52,12 @@ user_wasm="$out_dir/${user_name}_bg.wasm"
 # explore.html's wasm: the full crate with the cargo features `estimate` (the phase diagram's sweeps and
 # the Monte Carlo estimator) and `speed` (the hot handlers inline), built for speed and loaded only by
 # explore.html, its Web Worker and the search's workers, so the lab page's wasm stays within its budget.
+# With `table` too: the safety table's base scenarios and `matrixTable` (matrix.html's workers) and
+# injected simulations (a table cell's link in the lab).
 # Built outside www/ (target/) and copied into dist/pkg/ under its own name.
 mc_dir=target/web-mc
 mc_name=${out_name}_mc
-build_wasm "$mc_name" "$mc_dir" "$mc_opt_level" "${mc_opt_flags[*]}" --features estimate,speed
+build_wasm "$mc_name" "$mc_dir" "$mc_opt_level" "${mc_opt_flags[*]}" --features estimate,speed,table
 mc_wasm="$mc_dir/${mc_name}_bg.wasm"
 
 rm -rf dist
@@ -79,6 +81,10 @@ cp "$out_dir/$user_name.js" "$user_wasm" dist/pkg/
 mkdir -p dist/scenarios
 cp crate/scenarios/*.txt dist/scenarios/
 cp "$mc_dir/$mc_name.js" "$mc_wasm" dist/pkg/
+# The safety table at its default bounds, as `leaselab matrix --json` computes it natively (the same
+# as the wasm's: a test of matrix.html computes it live and compares), for matrix.html's first view.
+echo "build-web: the safety table (leaselab matrix --json)"
+cargo run --release --quiet --bin leaselab -- matrix --json >dist/pkg/matrix.json
 # The first verdict without the wasm: every scenario's run at its defaults, computed by this build's
 # wasm, and the catalogue the lab starts from (tools/prerender.mjs; www/engine.js reads them).
 node tools/prerender.mjs dist

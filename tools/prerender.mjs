@@ -50,10 +50,14 @@ const retriesOn = pkg.retriesOn();
 await writeFile(join(dist, 'pkg', 'start.json'), JSON.stringify({ scenarios, policies, default: defaultId, retriesOn, runs: { [defaultId]: first } }));
 // The scenarios' prose (pkg/scenarios.LANG.json, written by the native CLI, whose catalogue also has
 // the command line's own scenarios: the safety table's base runs) for this catalogue's scenarios only.
+// The others' prose (the table's base scenarios) goes to pkg/table.LANG.json, which only a table
+// cell's link fetches (www/engine.js).
 const ids = new Set(scenarios.map((s) => s.id));
 for (const lang of ['en', 'bn']) {
   const file = join(dist, 'pkg', `scenarios.${lang}.json`);
-  const texts = JSON.parse(await readFile(file, 'utf8'));
-  await writeFile(file, JSON.stringify(Object.fromEntries(Object.entries(texts).filter(([id]) => ids.has(id)))));
+  const texts = Object.entries(JSON.parse(await readFile(file, 'utf8')));
+  await writeFile(file, JSON.stringify(Object.fromEntries(texts.filter(([id]) => ids.has(id)))));
+  const others = Object.fromEntries(texts.filter(([id]) => !ids.has(id)));
+  await writeFile(join(dist, 'pkg', `table.${lang}.json`), JSON.stringify(others));
 }
 console.log(`prerender: ${files} runs (${scenarios.length} scenarios × ${policies.length} policies) and pkg/start.json`);

@@ -49,6 +49,27 @@ pub fn catalogue() -> String {
     report::catalogue_json()
 }
 
+/// The safety table (`leaselab matrix --json`'s object) of the services, faults and storage
+/// policies named in three comma-separated lists (an empty list: every one). matrix.html's workers
+/// each compute a share of the cells with it.
+#[cfg(feature = "table")]
+#[wasm_bindgen(js_name = matrixTable)]
+pub fn matrix_table(services: &str, faults: &str, policies: &str) -> Result<String, JsError> {
+    let t = crate::matrix::table_named(services, faults, policies).map_err(js)?;
+    Ok(report::matrix_json(&t))
+}
+
+/// Catalogue scenario `id` as the catalogue lists it (its parameters with their ranges), also one
+/// that no menu lists: a safety table's base scenario, opened by a cell's link.
+#[cfg(feature = "table")]
+#[wasm_bindgen(js_name = scenarioEntry)]
+pub fn scenario_entry(id: &str) -> Result<String, JsError> {
+    let sc = catalogue::find(id).map_err(js)?;
+    let mut j = report::json::Json::new();
+    report::catalogue_json::scenario_entry(&mut j, sc);
+    Ok(j.finish())
+}
+
 /// The id of the default scenario (the seed's).
 #[wasm_bindgen(js_name = defaultScenario)]
 pub fn default_scenario() -> String {
@@ -84,18 +105,19 @@ pub fn estimate_form() -> Result<String, JsError> {
 }
 
 /// The scenario a [`Simulation`] runs: the catalogue's, borrowed for the page's life; in the
-/// `user-scenario` build it may be a user's own instead, owned by the handle and freed with it.
-#[cfg(not(feature = "user-scenario"))]
+/// `user-scenario` build it may be a user's own instead, and in the `table` build one with injected
+/// faults, owned by the handle and freed with it.
+#[cfg(not(any(feature = "user-scenario", feature = "table")))]
 type Held = &'static Scenario;
-#[cfg(feature = "user-scenario")]
+#[cfg(any(feature = "user-scenario", feature = "table"))]
 type Held = std::borrow::Cow<'static, Scenario>;
 
 /// A catalogue scenario as the [`Simulation`] holds it.
-#[cfg(not(feature = "user-scenario"))]
+#[cfg(not(any(feature = "user-scenario", feature = "table")))]
 fn held(sc: &'static Scenario) -> Held {
     sc
 }
-#[cfg(feature = "user-scenario")]
+#[cfg(any(feature = "user-scenario", feature = "table"))]
 fn held(sc: &'static Scenario) -> Held {
     std::borrow::Cow::Borrowed(sc)
 }
@@ -148,6 +170,34 @@ impl Simulation {
             Some(d) => JsError::new(&format!("line {}, column {}: {}", d.line, d.col, d.message)),
             None => JsError::new("the scenario does not parse"),
         })?;
+        Ok(Simulation {
+            config: Config::new(&scenario, Policy::None),
+            scenario: std::borrow::Cow::Owned(scenario),
+            engine: Engine::new(),
+        })
+    }
+
+    /// A simulation of catalogue scenario `id` with faults injected, each at one value (`leaselab
+    /// run --inject`'s texts, e.g. `freeze:A,at=600ms,for=60s`): a safety table cell's
+    /// counterexample, opened by its link. Refuses an unknown id, a bad injection (its message names
+    /// it) and a range (the lab runs one point; `leaselab search` searches ranges).
+    #[cfg(feature = "table")]
+    pub fn injected(id: &str, injections: Vec<String>) -> Result<Simulation, JsError> {
+        let sc = catalogue::find(id).map_err(js)?;
+        crate::services::check_built_in(sc).map_err(js)?;
+        let mut inj = crate::inject::Injected::none(sc);
+        for text in &injections {
+            inj.add(text).map_err(js)?;
+        }
+        if let Some(d) = inj.dims.iter().find(|d| d.count > 1) {
+            let name = &inj.scenario.params[d.param].name;
+            return Err(JsError::new(&format!(
+                "{name} has {} values: the lab runs one point (KEY=DUR)",
+                d.count
+            )));
+        }
+        let defaults: Vec<u64> = inj.scenario.params.iter().map(|p| p.default_us).collect();
+        let scenario = inj.scenario_at(&defaults);
         Ok(Simulation {
             config: Config::new(&scenario, Policy::None),
             scenario: std::borrow::Cow::Owned(scenario),

@@ -165,6 +165,15 @@ fn coarse(text: &str, time_us: u64, fault: Fault) -> String {
     })
 }
 
+/// The lab's URL for `leaselab run` arguments: each flag a query parameter of the same name.
+fn lab_link(args: &[&str]) -> String {
+    let pairs: Vec<String> = args
+        .chunks(2)
+        .map(|kv| format!("{}={}", kv[0].trim_start_matches('-'), kv[1]))
+        .collect();
+    format!("index.html?{}", pairs.join("&"))
+}
+
 /// One cell of the JSON `j`: its fields, and what each verdict gives or leaves empty.
 fn check_cell(j: &Value, c: &Value) {
     let verdict = c["verdict"].as_str().unwrap();
@@ -198,10 +207,11 @@ fn check_cell(j: &Value, c: &Value) {
                 "{c}"
             );
             assert!(args.contains(&"--inject"), "{c}");
+            assert_eq!(c["link"], lab_link(&args), "{c}");
         }
         "safe" => {
             assert!(
-                c["cost"].is_null() && args.is_empty() && c["reason"] == "",
+                c["cost"].is_null() && args.is_empty() && c["reason"] == "" && c["link"] == "",
                 "{c}"
             );
             assert_eq!(
@@ -212,7 +222,7 @@ fn check_cell(j: &Value, c: &Value) {
         }
         _ => {
             assert!(
-                !c["reason"].as_str().unwrap().is_empty() && args.is_empty(),
+                !c["reason"].as_str().unwrap().is_empty() && args.is_empty() && c["link"] == "",
                 "{c}"
             );
             assert_eq!(c["combinations"], 0, "{c}");

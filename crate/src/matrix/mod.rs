@@ -22,6 +22,9 @@ use crate::search::{search_injected, Found};
 use crate::sim::Config;
 use crate::store::Policy;
 
+/// The catalogue group of the table's base scenarios (`table-NAME`).
+pub const TABLE_GROUP: &str = "table";
+
 /// A service's row: its base scenario and the bounds its cells are searched within.
 #[derive(Clone, Debug)]
 pub struct Row {
@@ -118,6 +121,25 @@ impl Cell {
         }
         args
     }
+
+    /// The lab's URL (relative to the site's root) that opens the counterexample's run: the base
+    /// scenario, the policy and each injection at its point (empty unless unsafe). Its characters
+    /// need no escaping in a query: ids, policy names and injections are letters, digits and `:,=.-`.
+    pub fn link(&self) -> String {
+        if self.verdict != Verdict::Unsafe {
+            return String::new();
+        }
+        let mut url = format!(
+            "index.html?scenario={}&fencing={}",
+            self.scenario,
+            self.fencing.name()
+        );
+        for inj in &self.injections {
+            url.push_str("&inject=");
+            url.push_str(inj);
+        }
+        url
+    }
 }
 
 /// The table: each row's bounds and every cell, by service, fault and policy in the order given.
@@ -125,6 +147,35 @@ impl Cell {
 pub struct Table {
     pub rows: Vec<Row>,
     pub cells: Vec<Cell>,
+}
+
+/// The table of the services, faults and policies named in three comma-separated lists (an empty
+/// list: every one), as a page asks for it: each name checked, the first unknown one refused.
+pub fn table_named(services: &str, faults: &str, policies: &str) -> Result<Table, Error> {
+    let services = named(services, &ServiceKind::ALL, |name| {
+        ServiceKind::ALL
+            .into_iter()
+            .find(|k| k.name() == name)
+            .ok_or_else(|| Error::BadValue {
+                what: format!("service \"{name}\""),
+                why: "no such lock service".into(),
+            })
+    })?;
+    let faults = named(faults, &Fault::ALL, Fault::parse)?;
+    let policies = named(policies, &Policy::ALL, Policy::parse)?;
+    table(&services, &faults, &policies)
+}
+
+/// The items a comma-separated list names (`parse` each), or `all` for an empty list.
+fn named<T: Copy>(
+    list: &str,
+    all: &[T],
+    parse: impl Fn(&str) -> Result<T, Error>,
+) -> Result<Vec<T>, Error> {
+    if list.is_empty() {
+        return Ok(all.to_vec());
+    }
+    list.split(',').map(parse).collect()
 }
 
 /// The table of `services` × `faults` × `policies`.

@@ -1,7 +1,7 @@
 //! The safety table as JSON (`leaselab matrix --json`, docs/matrix.md): `{"bounds": {SERVICE:
 //! {"scenario", "time": {"name", "ms"}, "step_ms"}}, "cells": [{"service", "fault", "fencing",
 //! "verdict", "scenario", "reason", "at_ms": [from, to], "magnitude_ms": [from, to],
-//! "combinations", "runs", "behaviours", "cost", "params", "run_args", "real"}]}`.
+//! "combinations", "runs", "behaviours", "cost", "params", "run_args", "link", "real"}]}`.
 
 use super::Json;
 use crate::matrix::{Cell, Row, Table};
@@ -67,6 +67,7 @@ fn cell_json(j: &mut Json, c: &Cell, row: Option<&Row>) {
         j.str(&arg);
     }
     j.end_arr();
+    j.key("link").str(&c.link());
     j.key("real").begin_arr();
     for row in &c.real {
         j.str(row);
