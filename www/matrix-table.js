@@ -36,9 +36,9 @@ export function cellFace(doc, cell, w) {
 /**
  * The <table> of policy `fencing` over `services` × `faults`: `index` holds the cells (matrix-data.js's
  * indexOf), `w` the words (matrix-i18n.js), `policyName(id)` a policy's name for the caption, and
- * `body(cell)` the node that goes into a cell's <td>.
+ * `body(cell)` the node that goes into a cell's <td>, `num` the reader's numbers.
  */
-export function renderTable(doc, { index, services, faults, fencing, w, policyName, body }) {
+export function renderTable(doc, { index, services, faults, fencing, w, policyName, body, num = String }) {
   const table = el(doc, 'table', 'mx');
   table.dataset.fencing = fencing;
   const caption = el(doc, 'caption');
@@ -75,7 +75,9 @@ export function renderTable(doc, { index, services, faults, fencing, w, policyNa
     tbody.append(tr);
   }
   const n = countVerdicts(shown);
-  caption.textContent = fmt(w.caption, { policy: policyName(fencing), rows: services.length, cols: faults.length, ...n });
+  const counts = { rows: services.length, cols: faults.length, unsafe: n.unsafe, safe: n.safe, na: n.na };
+  for (const k of Object.keys(counts)) counts[k] = num(counts[k]);
+  caption.textContent = fmt(w.caption, { policy: policyName(fencing), ...counts });
   table.append(caption, thead, tbody);
   highlightOnHover(table);
   return table;

@@ -38,6 +38,7 @@ const st = {
   notices: [],
   open: null, // the key of the cell whose details show
   live: null, // the computation under way: { handle, done, total, t0 }
+  liveKeys: new Set(), // the cells computed in this browser (data-source="live")
 };
 
 const serviceName = (id) => st.w.serviceNames[id] || id;
@@ -192,6 +193,7 @@ function renderTables() {
       w: st.w,
       policyName,
       body: cellButton,
+      num,
     });
     roveCells(table, 'button');
     const box = document.createElement('div');
@@ -199,6 +201,7 @@ function renderTables() {
     box.append(table);
     host.append(box);
   }
+  for (const td of host.querySelectorAll('td[data-fault]')) if (st.liveKeys.has(keyOf(td.dataset.service, td.dataset.fault, td.dataset.fencing))) td.dataset.source = 'live';
   document.querySelector('.mx-keys').hidden = false;
   markOpen();
   if (refocus) host.querySelector(`td[data-service="${refocus.service}"][data-fault="${refocus.fault}"][data-fencing="${refocus.fencing}"] button`)?.focus();
@@ -330,6 +333,7 @@ function liveEnded() {
 function liveCell(cell, bounds) {
   const key = keyOf(cell.service, cell.fault, cell.fencing);
   st.index.set(key, cell);
+  st.liveKeys.add(key);
   if (bounds) st.bounds[cell.service] = bounds;
   st.live.done += 1;
   const td = $('tables').querySelector(`td[data-service="${cell.service}"][data-fault="${cell.fault}"][data-fencing="${cell.fencing}"]`);
