@@ -13,7 +13,7 @@
 import { fmt, numberFormat } from './i18n.js';
 import { matrixWords, en as enM } from './matrix-i18n.js';
 import { readChoice, indexOf } from './matrix-data.js';
-import { renderTable, cellFace } from './matrix-table.js';
+import { renderTable, cellFace, scrollBox } from './matrix-table.js';
 import { autoScheme, watchScheme } from './host-theme.js';
 import { declareBengaliFace } from './bengali-face.js';
 
@@ -102,9 +102,7 @@ class LeaseLabMatrix extends HTMLElement {
       body: (cell) => this.cellBody(cell, w, lang),
       num: numberFormat(lang),
     });
-    const scroll = el('div', 'mx-box');
-    scroll.append(tableEl);
-    parts.push(scroll, this.footer(w, choice, lang));
+    parts.push(scrollBox(document, tableEl), this.footer(w, choice, lang));
     box.replaceChildren(...parts);
     this.dispatchEvent(new CustomEvent('ready', { bubbles: true, detail: { cells: tableEl.querySelectorAll('td[data-verdict]').length } }));
   }

@@ -83,6 +83,22 @@ export function renderTable(doc, { index, services, faults, fencing, w, policyNa
   return table;
 }
 
+/**
+ * `table` in a box that scrolls sideways where the table is wider than the column (a phone), the
+ * service column staying in view. Its caption is read by screen readers in the table, and shown above
+ * the box (a copy hidden from them): a caption inside the box would scroll out of view with the cells.
+ */
+export function scrollBox(doc, table) {
+  const wrap = el(doc, 'div', 'mx-wrap');
+  const shown = el(doc, 'p', 'mx-caption', table.caption.textContent);
+  shown.setAttribute('aria-hidden', 'true');
+  table.caption.classList.add('mx-vh');
+  const box = el(doc, 'div', 'mx-box');
+  box.append(table);
+  wrap.append(shown, box);
+  return wrap;
+}
+
 /** Marks the row and the column of the cell under the pointer or the focus (classes hl-row, hl-col). */
 function highlightOnHover(table) {
   const clear = () => table.querySelectorAll('.hl-row, .hl-col').forEach((e) => e.classList.remove('hl-row', 'hl-col'));

@@ -11,7 +11,7 @@
 import { languages, loadLang, fmt, numberFormat } from './i18n.js';
 import { matrixWords, en as enM } from './matrix-i18n.js';
 import { servicesOf, faultsOf, policiesOf, indexOf, keyOf, readChoice, shownPolicies, faultReach, liveQueue, tableOf } from './matrix-data.js';
-import { renderTable, roveCells, cellFace, verdictClass } from './matrix-table.js';
+import { renderTable, roveCells, cellFace, verdictClass, scrollBox } from './matrix-table.js';
 import { renderDetail } from './matrix-detail.js';
 import { computeLive, workerCount } from './matrix-live.js';
 
@@ -196,10 +196,7 @@ function renderTables() {
       num,
     });
     roveCells(table, 'button');
-    const box = document.createElement('div');
-    box.className = 'mx-box';
-    box.append(table);
-    host.append(box);
+    host.append(scrollBox(document, table));
   }
   for (const td of host.querySelectorAll('td[data-fault]')) if (st.liveKeys.has(keyOf(td.dataset.service, td.dataset.fault, td.dataset.fencing))) td.dataset.source = 'live';
   document.querySelector('.mx-keys').hidden = false;
