@@ -1,7 +1,7 @@
 // <lease-lab-matrix>: the safety table (matrix.html's) as a compact element for docs pages:
 //
 //   <script type="module" src="https://example.org/leaselab/lease-lab-matrix.js"></script>
-//   <lease-lab-matrix services="etcd,consul" faults="pause,partition" fencing="token"></lease-lab-matrix>
+//   <lease-lab-matrix services="lease,redis" faults="pause,partition" fencing="token"></lease-lab-matrix>
 //
 // It shows the cells of the table the build computed (pkg/matrix.json, found next to this file, so the
 // folder can live under any path; nothing else is requested), each verdict as a word and a colour,
@@ -16,6 +16,7 @@ import { readChoice, indexOf } from './matrix-data.js';
 import { renderTable, cellFace, scrollBox } from './matrix-table.js';
 import { autoScheme, watchScheme } from './host-theme.js';
 import { declareBengaliFace } from './bengali-face.js';
+import { serviceNamesOf } from './matrix-names.js';
 
 const HERE = new URL('./', import.meta.url);
 const LANGS = ['en', 'bn'];
@@ -74,6 +75,8 @@ class LeaseLabMatrix extends HTMLElement {
   }
 
   async render() {
+    // Attributes may change while a draw waits for the table or the names: only the latest one draws.
+    const seq = (this.seq = (this.seq || 0) + 1);
     this.applyScheme();
     const box = this.shadowRoot.querySelector('.embed');
     const lang = this.language();
@@ -84,12 +87,14 @@ class LeaseLabMatrix extends HTMLElement {
     try {
       table = await loadTable();
     } catch (e) {
-      box.replaceChildren(el('p', 'status error', fmt(w.loadError, { msg: e && e.message ? e.message : String(e) })));
+      if (seq === this.seq) box.replaceChildren(el('p', 'status error', fmt(w.loadError, { msg: e && e.message ? e.message : String(e) })));
       return;
     }
     const choice = readChoice((k) => this.getAttribute(k), table);
     const theme = this.getAttribute('theme');
     if (theme !== null && !['light', 'dark', 'auto'].includes(theme)) choice.notices.push({ key: 'badTheme', vars: { value: theme } });
+    const names = await serviceNamesOf(choice.services, lang, w);
+    if (seq !== this.seq) return;
     const parts = [];
     if (choice.notices.length) parts.push(this.notice(w, choice.notices));
     const tableEl = renderTable(document, {
@@ -97,7 +102,7 @@ class LeaseLabMatrix extends HTMLElement {
       services: choice.services,
       faults: choice.faults,
       fencing: choice.fencing,
-      w,
+      w: { ...w, serviceNames: names },
       policyName: (p) => p,
       body: (cell) => this.cellBody(cell, w, lang),
       num: numberFormat(lang),

@@ -19,7 +19,7 @@ export const keyOf = (service, fault, fencing) => `${service}|${fault}|${fencing
 export const indexOf = (table) => new Map(table.cells.map((c) => [keyOf(c.service, c.fault, c.fencing), c]));
 
 /**
- * A comma-separated list of names (an address's `services=etcd,consul`, an attribute) against the
+ * A comma-separated list of names (an address's `services=lease,redis`, an attribute) against the
  * names the table has: { names: the known ones asked for, in the table's order; bad: the unknown
  * ones; empty: nothing usable was asked for (then names is every one) }. Absent (null) means every one.
  */

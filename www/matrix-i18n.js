@@ -1,6 +1,8 @@
 // The safety table's own words (matrix.html and <lease-lab-matrix>), English and Bengali, kept apart
 // from i18n.js so the lab's dictionaries do not grow. {name} placeholders are filled by i18n.js's fmt().
-// Services and faults missing here (a row or column the engine gains later) show by their ids.
+// The rows' names are here for the core engine's services only; every other service names itself in
+// its own words (i18n/services/<id>.js, `serviceNames`; matrix-names.js loads them). A service or
+// fault with no name anywhere (a row or column the engine gains later) shows by its id.
 
 export const en = {
   docTitle: 'leaselab — the safety table: which lock, which fence',
@@ -33,15 +35,7 @@ export const en = {
   serviceNames: {
     lease: 'lease server (the seed’s)',
     session: 'PostgreSQL session lock',
-    mysql: 'MySQL GET_LOCK',
     redis: 'Redis (single node)',
-    redlock: 'Redlock',
-    etcd: 'etcd',
-    zookeeper: 'ZooKeeper / Curator',
-    hazelcast: 'Hazelcast FencedLock',
-    kubernetes: 'Kubernetes Lease',
-    consul: 'Consul',
-    dynamodb: 'DynamoDB lock client',
   },
   faultNames: {
     pause: 'pause',
@@ -56,7 +50,7 @@ export const en = {
     pause: 'the holder freezes (GC, VM stall) at any moment, for any length',
     'store-delay': 'the holder’s write is held on its way to the storage',
     'lock-delay': 'every link to the lock service is slow',
-    'server-clock': 'the lock service’s wall clock jumps ahead (Redlock: one node’s)',
+    'server-clock': 'the lock service’s wall clock jumps ahead (where the lock is a majority of nodes: one node’s)',
     'client-clock': 'the holder’s wall clock steps back or ahead',
     partition: 'the holder is cut off from the lock service for a while',
     failover: 'the lock service loses state: a crash and restart, or a failover to a replica',
@@ -125,12 +119,7 @@ export const bn = {
   serviceNames: {
     lease: 'লিজ সার্ভার (বীজ-উদাহরণের)',
     session: 'PostgreSQL সেশন লক',
-    mysql: 'MySQL GET_LOCK',
     redis: 'Redis (একটি নোড)',
-    zookeeper: 'ZooKeeper / Curator',
-    hazelcast: 'Hazelcast FencedLock',
-    kubernetes: 'Kubernetes Lease',
-    dynamodb: 'DynamoDB লক ক্লায়েন্ট',
   },
   faultNames: {
     pause: 'বিরতি',
@@ -145,7 +134,7 @@ export const bn = {
     pause: 'ধারক যে-কোনো মুহূর্তে যতক্ষণ খুশি থমকে যায় (GC, VM স্থবিরতা)',
     'store-delay': 'ধারকের লেখা স্টোরেজে যাওয়ার পথে আটকে থাকে',
     'lock-delay': 'লক সার্ভিসের সঙ্গে প্রতিটি সংযোগ ধীর',
-    'server-clock': 'লক সার্ভিসের দেয়াল-ঘড়ি সামনে লাফ দেয় (Redlock: একটি নোডের)',
+    'server-clock': 'লক সার্ভিসের দেয়াল-ঘড়ি সামনে লাফ দেয় (যেখানে লক নোডগুলোর সংখ্যাগরিষ্ঠতা: একটি নোডের)',
     'client-clock': 'ধারকের দেয়াল-ঘড়ি পিছোয় বা এগোয়',
     partition: 'ধারক কিছুক্ষণ লক সার্ভিস থেকে বিচ্ছিন্ন থাকে',
     failover: 'লক সার্ভিস অবস্থা হারায়: ক্র্যাশ ও পুনরারম্ভ, বা একটি প্রতিলিপিতে ফেইলওভার',

@@ -2,7 +2,7 @@
 // cell the exact search `leaselab matrix` runs. The first view is the table the build computed
 // (pkg/matrix.json: no wasm needed); "Compute in this browser" computes it again in Web Workers on
 // every core (matrix-live.js) and the live cells replace the shipped ones as they finish. The address
-// keeps what the reader shows (?services=etcd,consul&faults=pause,partition&fencing=token&lang=bn);
+// keeps what the reader shows (?services=lease,redis&faults=pause,partition&fencing=token&lang=bn);
 // a bad value becomes a notice and a fallback. One job per module:
 //   matrix-data.js    the JSON's rows, columns and policies; the address's choice; the live queue
 //   matrix-table.js   one policy's <table>, its highlight and its keys
@@ -14,6 +14,7 @@ import { servicesOf, faultsOf, policiesOf, indexOf, keyOf, readChoice, shownPoli
 import { renderTable, roveCells, cellFace, verdictClass, scrollBox } from './matrix-table.js';
 import { renderDetail } from './matrix-detail.js';
 import { computeLive, workerCount } from './matrix-live.js';
+import { serviceNamesOf } from './matrix-names.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -30,6 +31,7 @@ const st = {
   lang: Object.hasOwn(languages, q.get('lang')) ? q.get('lang') : 'en',
   w: matrixWords('en'), // this page's words
   policyNames: {}, // the lab's names of the storage policies, in the reader's language
+  names: {}, // the rows' names, in the reader's language (matrix-names.js)
   shipped: null, // the build's table (pkg/matrix.json)
   known: null, // the shipped cells by key: the live queue's costs
   index: null, // the cells shown: the shipped ones, replaced by live ones as they finish
@@ -41,7 +43,7 @@ const st = {
   liveKeys: new Set(), // the cells computed in this browser (data-source="live")
 };
 
-const serviceName = (id) => st.w.serviceNames[id] || id;
+const serviceName = (id) => st.names[id] || id;
 const faultName = (id) => st.w.faultNames[id] || id;
 const policyName = (id) => id;
 const num = (v) => numberFormat(st.lang)(v);
@@ -51,8 +53,9 @@ const labHref = (cell) => (st.lang === 'en' ? cell.link : `${cell.link}&lang=${s
 
 async function start() {
   $('status').hidden = false;
-  const [table] = await Promise.all([loadTable(), setLanguage(st.lang)]);
+  const table = await loadTable();
   st.shipped = table;
+  await setLanguage(st.lang);
   st.known = indexOf(table);
   st.index = indexOf(table);
   st.bounds = { ...table.bounds };
@@ -85,8 +88,9 @@ async function loadTable() {
 async function setLanguage(lang) {
   st.lang = lang;
   st.w = matrixWords(lang);
-  const d = await loadLang(lang);
+  const [d, names] = await Promise.all([loadLang(lang), serviceNamesOf(servicesOf(st.shipped), lang, st.w)]);
   st.policyNames = d.policies || {};
+  st.names = names;
 }
 
 /** The policy picker and the rows' and columns' checkboxes, from the table itself. */
@@ -190,7 +194,7 @@ function renderTables() {
       services: st.choice.services,
       faults: st.choice.faults,
       fencing,
-      w: st.w,
+      w: { ...st.w, serviceNames: st.names },
       policyName,
       body: cellButton,
       num,
