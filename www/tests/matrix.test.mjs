@@ -70,7 +70,7 @@ test('matrix.html: the shipped table under none — every cell with its data att
     }
     assert.deepEqual(await page.locator('table.mx thead th[scope=col]').allTextContents().then((t) => t.length), FAULTS.length + 1);
     assert.equal(await page.locator('table.mx tbody th[scope=row]').count(), SERVICES.length);
-    assert.match(await page.locator('table.mx caption').textContent(), /^Fencing none: 11 services × \d faults — \d+ unsafe/);
+    assert.match(await page.locator('table.mx caption').textContent(), /^Fencing none, services × faults \(11 × \d\): \d+ unsafe/);
     assert.equal(await page.locator('.mx-caption').textContent(), await page.locator('table.mx caption').textContent(), 'the caption shown above the box');
     // The legend: the bounds of every row, from the JSON.
     const bounds = await page.locator('#service-bounds li').allTextContents();
