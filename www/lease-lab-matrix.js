@@ -17,6 +17,7 @@ import { renderTable, cellFace, scrollBox } from './matrix-table.js';
 import { autoScheme, watchScheme } from './host-theme.js';
 import { declareBengaliFace } from './bengali-face.js';
 import { serviceNamesOf } from './matrix-names.js';
+import { reasonText } from './matrix-detail.js';
 
 const HERE = new URL('./', import.meta.url);
 const LANGS = ['en', 'bn'];
@@ -104,7 +105,7 @@ class LeaseLabMatrix extends HTMLElement {
       fencing: choice.fencing,
       w: { ...w, serviceNames: names },
       policyName: (p) => p,
-      body: (cell) => this.cellBody(cell, w, lang),
+      body: (cell) => this.cellBody(cell, { ...w, serviceNames: names }, lang),
       num: numberFormat(lang),
     });
     parts.push(scrollBox(document, tableEl), this.footer(w, choice, lang));
@@ -122,7 +123,7 @@ class LeaseLabMatrix extends HTMLElement {
     }
     const span = el('span');
     span.append(cellFace(document, cell, w));
-    span.title = cell.verdict === 'n/a' ? cell.reason : w.verdictLong[cell.verdict];
+    span.title = cell.verdict === 'n/a' ? reasonText(cell, w, (id) => w.serviceNames[id] || id) : w.verdictLong[cell.verdict];
     return span;
   }
 

@@ -13,7 +13,7 @@ const el = (tag, cls, text) => {
 };
 
 /** A reason of the table's (the CLI's English) in the reader's words where it is one the words know. */
-function reasonText(cell, w, serviceName) {
+export function reasonText(cell, w, serviceName) {
   const token = /^(\S+) gives no fencing token for the storage to check$/.exec(cell.reason);
   if (token) return fmt(w.reasonNoToken, { service: serviceName(token[1]) });
   const ttl = /^(\S+)'s lock has no TTL: no wall clock of the server's ends it$/.exec(cell.reason);

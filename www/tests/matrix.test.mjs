@@ -223,6 +223,7 @@ test('<lease-lab-matrix> on a host page: its cells, links into the lab, the host
     const link = await b.locator('td[data-service=redis][data-fault=pause] a').getAttribute('href');
     assert.equal(link, new URL(cellOf('redis', 'pause', 'none').link, srv.url).href);
     assert.equal(await b.locator('a.mx-whole').getAttribute('href'), `${srv.url}matrix.html?services=redis`);
+    assert.equal(await b.locator('td[data-fault=pause][data-verdict=safe] span, td[data-verdict=safe] span').first().getAttribute('title'), 'safe within the bounds');
     // The host's dark mode, followed live.
     const bg = () => a.evaluate((e) => getComputedStyle(e.shadowRoot.querySelector('.embed')).backgroundColor);
     assert.equal(await bg(), 'rgb(13, 17, 23)');
