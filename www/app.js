@@ -20,6 +20,8 @@ let urlTimer = 0;
 const lab = new Lab(document, {
   mount: document.getElementById('mount'),
   page: true,
+  // A safety table cell's link (matrix.html): its run, faults injected (injected.js, loaded only then).
+  catalogue: q.has('inject') ? (start) => import('./injected.js').then((m) => m.injectedOr(start, q, lab)) : null,
   autoplay: true,
   get: (name) => q.get(name),
   link: () => location.href,

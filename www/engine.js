@@ -8,12 +8,21 @@
 // builds run the same code for the core services, so a run is the same whichever computes it.
 // A scenario of the page's own (inline or src text: user-scenario.js) has engine "user": a third
 // build with the parser (pkg/leaselab_user.js), loaded only then, its Simulation made from the text.
+// A safety table cell's link (injected.js) has engine "injected": explore's build (pkg/leaselab_mc.js),
+// the only one with injections, its Simulation made with the faults injected.
 import { foldTexts } from './settings.js';
 
 /** The Simulation class of each build, once initialised. */
-const ready = { core: null, full: null, user: null };
-const loading = { core: null, full: null, user: null };
-const MODULES = { core: () => import('./pkg/leaselab.js'), full: () => import('./pkg/leaselab_full.js'), user: () => import('./pkg/leaselab_user.js') };
+const ready = { core: null, full: null, user: null, injected: null };
+const loading = { core: null, full: null, user: null, injected: null };
+const MODULES = {
+  core: () => import('./pkg/leaselab.js'),
+  full: () => import('./pkg/leaselab_full.js'),
+  user: () => import('./pkg/leaselab_user.js'),
+  injected: () => import('./pkg/leaselab_mc.js'),
+};
+/** The builds a scenario's `engine` names that are loaded for it alone (not the core's fallback). */
+const OWN = new Set(['full', 'user', 'injected']);
 let start = null;
 let byId = {};
 
@@ -51,6 +60,9 @@ function build(which) {
 /** The user-scenario build's module (parseScenario, checkScenario, Simulation.fromText), once per page. */
 export const userBuild = () => build('user');
 
+/** The injected build's module (scenarioEntry, Simulation.injected), once per page. */
+export const injectedBuild = () => build('injected');
+
 /**
  * A constructor for user scenario `s` in the lab's form (`new S(id)`): a Simulation of its own text,
  * the id ignored (a user's id may be anything, even a catalogue scenario's).
@@ -62,16 +74,25 @@ function userSimulation(s) {
   };
 }
 
+/** A constructor for a table cell's run `s` in the lab's form: its scenario with `s.injections`. */
+function injectedSimulation(s) {
+  const Simulation = ready.injected;
+  return function InjectedSimulation(id) {
+    return Simulation.injected(id, s.injections);
+  };
+}
+
 /** The Simulation class that can run catalogue scenario `s` now, or null until its build has loaded. */
 export function simulationFor(s) {
   if (s.engine === 'user') return ready.user && userSimulation(s);
+  if (s.engine === 'injected') return ready.injected && injectedSimulation(s);
   if (s.engine !== 'full' && ready.core) return ready.core;
   return ready.full;
 }
 
 /** Makes sure a build that runs `s` is loaded; resolves when `simulationFor(s)` is not null. */
 export async function loadEngine(s) {
-  if (!simulationFor(s)) await build(s.engine === 'full' || s.engine === 'user' ? s.engine : 'core');
+  if (!simulationFor(s)) await build(OWN.has(s.engine) ? s.engine : 'core');
 }
 
 /** The Simulation class for the catalogue scenario `id` (its build loaded first: `loadEngine`). */
@@ -86,8 +107,9 @@ export function simulationForId(id) {
  * Rejects if one cannot be fetched (the caller then loads the engine instead).
  */
 export async function defaultRuns(s, policies) {
-  // A user's scenario has none (its id may even be a catalogue scenario's: not those runs).
-  if (s.engine === 'user') throw new Error('no written runs for a scenario of the page');
+  // A user's scenario has none (its id may even be a catalogue scenario's: not those runs), nor a
+  // table cell's (faults injected).
+  if (s.engine === 'user' || s.engine === 'injected') throw new Error(`no written runs for a scenario of engine ${s.engine}`);
   const c = await loadStart();
   const have = (c.runs && c.runs[s.id]) || {};
   const one = async (p) => {

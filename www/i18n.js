@@ -270,6 +270,7 @@ const en = {
     badFencing: 'fencing={value} is not one of {list}; using none.',
     badCompare: 'compare={value} is not one of {list}; the side-by-side view stays closed.',
     badScenario: 'scenario={value} is not a known scenario; showing the seed’s.',
+    badInject: 'inject={value} was not used: {why}.',
     badLang: 'lang={value} is not available; using English.',
     noPause: 'This scenario has no pause, so pause={value} was ignored.',
     badFlag: '{name}={value} is not 1 or 0; using 0.',

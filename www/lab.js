@@ -78,8 +78,9 @@ export class Lab {
    */
   async start() {
     const [start] = await Promise.all([loadStart(), loadLang(this.o.get('lang') || 'en')]);
-    // A page's own scenario narrows the catalogue to itself (opts.catalogue: user-scenario.js).
-    const c = this.o.catalogue ? this.o.catalogue(start) : start;
+    // A page's own scenario narrows the catalogue to itself (opts.catalogue: user-scenario.js, or a
+    // table cell's link: injected.js, which loads its engine first).
+    const c = this.o.catalogue ? await this.o.catalogue(start) : start;
     this.core = c;
     this.cat = c.byId;
     this.names = settingNames(c);

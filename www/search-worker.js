@@ -2,7 +2,7 @@
 // slices of a grid with the wasm built with `estimate` (pkg/leaselab_mc.js, explore's, built for
 // speed; the lab page's own wasm leaves the search out for size). A slice runs to its end inside the
 // wasm; the panel cancels by terminating the worker.
-//   in:  {type: 'check' | 'run', id, setup: {scenario, policy, retries, naive, params: [[name, ms]…]},
+//   in:  {type: 'check' | 'run', id, setup: {scenario, injections (null, or a table cell's), policy, retries, naive, params: [[name, ms]…]},
 //         grid: {names, from: [ms…], to: [ms…], step: [ms…]}, costMax: null | the most a counterexample
 //         may cost (in the slice's indices) to be worth finding}
 //   out: {type: 'checked', id, combinations} | {type: 'done', id, out: [combinations, runs, cost, index…, b, key…]}
@@ -11,15 +11,18 @@
 import init, { Simulation } from './pkg/leaselab_mc.js';
 
 const ready = init();
-let sim = null; // one handle, kept while the scenario stays
+let sim = null; // one handle, kept while the scenario (and its injected faults) stay
+let simKey = '';
 
 async function handle(m) {
   await ready;
   const { setup, grid } = m;
-  if (!sim || sim.scenario !== setup.scenario) {
+  const key = JSON.stringify([setup.scenario, setup.injections]);
+  if (!sim || simKey !== key) {
     if (sim) sim.free();
     sim = null;
-    sim = new Simulation(setup.scenario);
+    sim = setup.injections ? Simulation.injected(setup.scenario, setup.injections) : new Simulation(setup.scenario);
+    simKey = key;
   }
   sim.setPolicy(setup.policy);
   sim.setRetries(setup.retries);

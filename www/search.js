@@ -201,6 +201,8 @@ export class SearchPanel {
     const { st, s } = this.lab.snapshot();
     return {
       scenario: st.scenario,
+      // A table cell's run (injected.js): its faults stay injected while the grid varies the rest.
+      injections: s.injections || null,
       policy: st.fencing,
       retries: st.retries,
       naive: Boolean(st.naive),

@@ -257,6 +257,7 @@ export default {
     badFencing: 'fencing={value} এগুলোর কোনোটি নয়: {list}; none ব্যবহার করা হচ্ছে।',
     badCompare: 'compare={value} এগুলোর কোনোটি নয়: {list}; পাশাপাশি দৃশ্যটি বন্ধ থাকে।',
     badScenario: 'scenario={value} নামে কোনো পরিস্থিতি নেই; বীজ-উদাহরণটি দেখানো হচ্ছে।',
+    badInject: 'inject={value} ব্যবহার করা হয়নি: {why}।',
     badLang: 'lang={value} ভাষাটি নেই; ইংরেজি ব্যবহার করা হচ্ছে।',
     noPause: 'এই পরিস্থিতিতে বিরতি নেই, তাই pause={value} উপেক্ষা করা হয়েছে।',
     badFlag: '{name}={value} ১ বা ০ নয়; ০ ধরা হলো।',
