@@ -33,6 +33,11 @@ const lab = new Lab(document, {
   },
 });
 
+/** learn.html, author.html and matrix.html in the reader's language. */
+function langLinks() {
+  for (const id of ['learn-link', 'author-link', 'matrix-link']) document.getElementById(id).search = lab.state.lang === 'en' ? '' : `lang=${lab.state.lang}`;
+}
+
 /** Writes the non-default settings into the address bar, keeping any other parameters it has. */
 function writeUrl() {
   try {
@@ -43,9 +48,7 @@ function writeUrl() {
     history.replaceState(history.state, '', `${location.pathname}${s ? `?${s}` : ''}${location.hash}`);
     // explore.html marks this setting on its phase diagram.
     document.getElementById('explore-link').search = s;
-    // learn.html in the reader's language.
-    document.getElementById('learn-link').search = lab.state.lang === 'en' ? '' : `lang=${lab.state.lang}`;
-    document.getElementById('author-link').search = lab.state.lang === 'en' ? '' : `lang=${lab.state.lang}`;
+    langLinks();
   } catch {
     // Sandboxed iframe or file: URL without history — the page keeps working without it.
   }
@@ -60,9 +63,7 @@ lab.start().then(
     status.hidden = true;
     document.getElementById('lang-field').hidden = false;
     document.getElementById('explore-link').search = q.toString();
-    // learn.html in the reader's language.
-    document.getElementById('learn-link').search = lab.state.lang === 'en' ? '' : `lang=${lab.state.lang}`;
-    document.getElementById('author-link').search = lab.state.lang === 'en' ? '' : `lang=${lab.state.lang}`;
+    langLinks();
   },
   (e) => lab.showError(e),
 );

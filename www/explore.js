@@ -52,6 +52,7 @@ function renderStatic() {
     if (typeof v === 'string') el.textContent = v;
   }
   $('back').href = labUrl({});
+  $('matrix-link').href = st.lang === 'en' ? 'matrix.html' : `matrix.html?lang=${st.lang}`;
   // Scenario titles and policy names in the reader's language.
   for (const o of $('scenario').options) o.textContent = scenarioTitle(st.core.byId[o.value]);
   for (const sel of document.querySelectorAll('select.policy')) for (const o of sel.options) o.textContent = d.policies[o.value] || o.value;

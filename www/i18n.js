@@ -12,6 +12,7 @@ const en = {
   exploreLink: 'Explore the parameter space: where the lost update lives, and how often →',
   learnLink: 'New to leases? Seven short lessons: predict, then watch the run →',
   authorLink: 'Your own system? Write its scenario and watch it run →',
+  matrixLink: 'Which lock, which fence? The safety table: every lock service under every fault →',
   language: 'Language',
   loading: 'Loading the simulation…',
   loadError: 'The simulation could not load: {msg}',

@@ -41,6 +41,8 @@ function renderPage() {
   $('learn-lede').textContent = t.lede;
   $('learn-to-lab').textContent = t.toLab;
   $('learn-to-lab').href = lang === 'en' ? './' : `./?lang=${lang}`;
+  $('learn-to-matrix').textContent = t.toMatrix;
+  $('learn-to-matrix').href = lang === 'en' ? 'matrix.html' : `matrix.html?lang=${lang}`;
   $('learn-index-h').textContent = t.chapters;
   loadLang(lang).then((d) => ($('learn-lang-label').textContent = d.language));
   renderIndex();

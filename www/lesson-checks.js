@@ -85,8 +85,21 @@ export function searchOf(set, search) {
 const writesOf = (run, c) => run.writes.filter((w) => w.client === c);
 const list = (v) => (Array.isArray(v) ? v : [v]);
 
-/** Whether every key of predicate `pred` holds for `run` (and `scan`, the beat's scan counts, and `search`, its search's). */
-export function holds(pred, run, scan = null, search = null) {
+/**
+ * A beat's row of the safety table (`table`: { service, fencing }) in the table the build shipped
+ * (pkg/matrix.json, as `leaselab matrix --json` prints it): { fault: cell }, every fault of that row.
+ */
+export function tableRowOf(spec, matrix) {
+  const row = {};
+  for (const c of matrix.cells) if (c.service === spec.service && c.fencing === spec.fencing) row[c.fault] = c;
+  return row;
+}
+
+/**
+ * Whether every key of predicate `pred` holds for `run` (and `scan`, the beat's scan counts, `search`,
+ * its search's, and `table`, its row of the safety table: tableRowOf).
+ */
+export function holds(pred, run, scan = null, search = null, table = null) {
   return Object.entries(pred).every(([k, v]) => {
     switch (k) {
       case 'verdict':
@@ -124,14 +137,22 @@ export function holds(pred, run, scan = null, search = null) {
         return !!search && list(v).every((p) => search[p] === null);
       case 'searchSome':
         return !!search && list(v).every((p) => Boolean(search[p]));
+      case 'tableUnsafe':
+        return !!table && list(v).every((f) => table[f]?.verdict === 'unsafe');
+      case 'tableSafe':
+        return !!table && list(v).every((f) => table[f]?.verdict === 'safe');
       default:
         throw new Error(`lessons: unknown predicate ${k}`);
     }
   });
 }
 
-/** The values a beat's text may quote, by placeholder name, from its run (and scan, and givens). */
-export function varsOf(beat, run, scan, search = null) {
+/**
+ * The values a beat's text may quote, by placeholder name, from its run (and scan, search, row of the
+ * safety table, and givens). The row gives table.n (its faults), table.unsafe (how many lose an update)
+ * and each unsafe cell's counterexample, table.FAULT.PARAM in ms (table.pause.freeze_A_for).
+ */
+export function varsOf(beat, run, scan, search = null, table = null) {
   const v = { initial: run.initial, final: run.final, expected: run.expected, ...(beat.given || {}) };
   for (const [k, ms] of Object.entries(run.params)) v[k.replace(/_ms$/, '')] = ms;
   for (const c of run.clients) {
@@ -154,6 +175,12 @@ export function varsOf(beat, run, scan, search = null) {
     for (const [param, from, to, step] of beat.search.vary) Object.assign(v, { [`search.${param}.from`]: from, [`search.${param}.to`]: to, [`search.${param}.step`]: step });
     for (const p of beat.search.policies) for (const [k, x] of Object.entries(search[p] || {})) v[`search.${p}.${k}`] = x;
   }
+  if (table) {
+    const cells = Object.values(table);
+    v['table.n'] = cells.length;
+    v['table.unsafe'] = cells.filter((c) => c.verdict === 'unsafe').length;
+    for (const c of cells) for (const [k, ms] of Object.entries(c.params)) v[`table.${c.fault}.${k}`] = ms;
+  }
   return v;
 }
 
@@ -166,7 +193,7 @@ export function fillText(text, vars, nf = String) {
 export const placeholders = (text) => [...text.matchAll(/\{([\w.-]+)\}/g)].map((m) => m[1]);
 
 /** The index of the choice whose predicate holds (-1 if none or several: the test forbids both). */
-export function answerOf(beat, run, scan, search = null) {
-  const ok = beat.ask.choices.map((c) => holds(c.when, run, scan, search));
+export function answerOf(beat, run, scan, search = null, table = null) {
+  const ok = beat.ask.choices.map((c) => holds(c.when, run, scan, search, table));
   return ok.filter(Boolean).length === 1 ? ok.indexOf(true) : -1;
 }

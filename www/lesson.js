@@ -7,11 +7,21 @@ import { fmt, loadServiceWords, ownKey } from './i18n.js';
 import { chapters, words } from './lessons.js';
 import { scopeKeys } from './playback.js';
 
-import { answerOf, fillText, holds, placeholders, runOf, scanOf, searchOf, varsOf } from './lesson-checks.js';
+import { answerOf, fillText, holds, placeholders, runOf, scanOf, searchOf, tableRowOf, varsOf } from './lesson-checks.js';
 
 export { chapters, words };
 // A beat's checks (lesson-checks.js), as the tests and learn.js have always imported them from here.
-export { answerOf, fillText, holds, placeholders, runOf, scanOf, searchOf, varsOf };
+export { answerOf, fillText, holds, placeholders, runOf, scanOf, searchOf, tableRowOf, varsOf };
+
+let matrix = null;
+/** The safety table the build shipped (pkg/matrix.json), fetched once, for a beat that asks about a row of it. */
+export function loadMatrix() {
+  matrix ??= fetch(new URL('pkg/matrix.json', import.meta.url)).then((r) => {
+    if (!r.ok) throw new Error(`pkg/matrix.json: HTTP ${r.status}`);
+    return r.json();
+  });
+  return matrix;
+}
 
 // ---------- Progress (localStorage when available; a sandboxed frame may refuse it)
 
@@ -50,6 +60,7 @@ const markup = () => `
   </div>
   <div id="lab" class="lab ls-lab"><p id="status" class="status" role="status" hidden></p><div id="mount"></div></div>
   <div id="ls-reveal" class="ls-beat ls-reveal" aria-live="polite" aria-atomic="true"></div>
+  <div id="ls-table" class="ls-table"></div>
   <div class="ls-nav">
     <button type="button" id="ls-prev"></button>
     <button type="button" id="ls-replay"></button>
@@ -155,7 +166,8 @@ export class Lesson {
     this.run = runOf(b.set);
     this.scan = b.scan ? scanOf(b.set, b.scan) : null;
     this.search = b.search ? searchOf(b.set, b.search) : null;
-    this.vars = varsOf(b, this.run, this.scan, this.search);
+    this.table = b.table ? tableRowOf(b.table, await loadMatrix()) : null;
+    this.vars = varsOf(b, this.run, this.scan, this.search, this.table);
     this.render();
     if (!b.ask) await this.reveal();
     const p = loadProgress();
@@ -186,7 +198,7 @@ export class Lesson {
   async choose(i) {
     if (this.answered !== null) return;
     this.answered = i;
-    const right = answerOf(this.current, this.run, this.scan, this.search);
+    const right = answerOf(this.current, this.run, this.scan, this.search, this.table);
     const q = this.$('ls-question');
     q.dataset.revealed = 'true';
     q.dataset.correct = String(i === right);
@@ -240,8 +252,10 @@ export class Lesson {
     // Before an answer, nothing of the run is on screen (nor announced).
     $('lab').hidden = Boolean(b.ask) && this.answered === null;
     $('ls-replay').disabled = $('lab').hidden;
-    if (this.answered === null && b.ask) $('ls-reveal').replaceChildren();
-    else this.renderReveal({ quiet: true });
+    if (this.answered === null && b.ask) {
+      $('ls-reveal').replaceChildren();
+      $('ls-table').replaceChildren();
+    } else this.renderReveal({ quiet: true });
   }
 
   setupLine() {
@@ -267,7 +281,7 @@ export class Lesson {
   renderChoices() {
     const b = this.current;
     const box = this.$('ls-choices');
-    const right = this.answered === null ? -1 : answerOf(b, this.run, this.scan, this.search);
+    const right = this.answered === null ? -1 : answerOf(b, this.run, this.scan, this.search, this.table);
     box.replaceChildren();
     b.ask.choices.forEach((c, i) => {
       const btn = document.createElement('button');
@@ -294,7 +308,7 @@ export class Lesson {
     const b = this.current;
     const box = $('ls-reveal');
     const lines = [];
-    if (b.ask && this.answered !== null) lines.push(this.answered === answerOf(b, this.run, this.scan, this.search) ? w.right : w.wrong);
+    if (b.ask && this.answered !== null) lines.push(this.answered === answerOf(b, this.run, this.scan, this.search, this.table) ? w.right : w.wrong);
     lines.push(this.fill(b.why));
     if (b.free) lines.push(w.tryIt);
     if (this.beat === this.chapterData.beats.length - 1) {
@@ -311,6 +325,21 @@ export class Lesson {
       p.textContent = l;
       box.appendChild(p);
     }
+    this.renderTableRow();
+  }
+
+  /** A beat about a row of the safety table shows that row after the reveal (outside the live region: a table read aloud in one breath helps nobody). */
+  renderTableRow() {
+    const spec = this.current.table;
+    const host = this.$('ls-table');
+    if (!spec) return host.replaceChildren();
+    const shown = host.firstElementChild;
+    if (shown && shown.getAttribute('services') === spec.service && shown.getAttribute('fencing') === spec.fencing && shown.getAttribute('lang') === this.lang) return;
+    // Defines the element; where it cannot load, its tag stays empty and the reveal's words stand alone.
+    import('./lease-lab-matrix.js').catch((e) => console.warn(`leaselab: the safety table's element did not load (${e && e.message ? e.message : e})`));
+    const el = document.createElement('lease-lab-matrix');
+    for (const [k, v] of [['services', spec.service], ['fencing', spec.fencing], ['lang', this.lang]]) el.setAttribute(k, v);
+    host.replaceChildren(el);
   }
 
   wire() {

@@ -17,7 +17,9 @@
 // lockedOut 'A'|'B'|null (whose write the storage refused while it held the lock by right);
 // scanZero / scanSome: a policy of the beat's scan with no / some lost update; searchZero / searchSome:
 // a policy under which the beat's search (`search`: the grid the "Find a failure" panel is set to)
-// finds no / some lost update.
+// finds no / some lost update; tableUnsafe / tableSafe: a fault whose cell in the beat's row of the
+// safety table (`table`: { service, fencing }, from the shipped pkg/matrix.json, shown after the reveal
+// as <lease-lab-matrix>) is unsafe / safe.
 
 export const chapters = [
   {
@@ -636,6 +638,32 @@ export const chapters = [
         },
       },
       {
+        // The safety table (matrix.html): the reader predicts a whole row, then sees it from the table the
+        // build shipped (pkg/matrix.json), under the lab's run of one of its cells.
+        set: { scenario: 'etcd-lease-pause' },
+        table: { service: 'etcd', fencing: 'none' },
+        say: {
+          en: 'One service, one fault, one run: etcd’s lease with a {ttl} ms TTL, and A frozen for {pause} ms. The safety table asks it of every lock service at once: each one’s base scenario with each kind of fault injected at every point of a grid — every moment, every length up to a multiple of the service’s own lease — searched exactly.',
+          bn: 'একটি সার্ভিস, একটি ত্রুটি, একটি রান: {ttl} ms TTL-এর etcd লিজ, আর A থমকে থাকে {pause} ms। নিরাপত্তা-সারণি এই প্রশ্ন একসঙ্গে প্রতিটি লক সার্ভিসকে করে: প্রত্যেকের মূল পরিস্থিতিতে প্রতিটি ধরনের ত্রুটি একটি গ্রিডের প্রতিটি বিন্দুতে ঢুকিয়ে — প্রতিটি মুহূর্তে, সার্ভিসের নিজের লিজের এক গুণিতক পর্যন্ত প্রতিটি দৈর্ঘ্যে — নিখুঁতভাবে খুঁজে।',
+        },
+        ask: {
+          q: {
+            en: 'Now etcd’s whole row, unfenced. Besides a pause of the holder, can a slow link to etcd — every message late, each way — lose an update?',
+            bn: 'এবার etcd-এর পুরো সারি, ফেন্সিং ছাড়া। ধারকের বিরতি ছাড়াও, etcd-এর সঙ্গে ধীর সংযোগ — প্রতিটি বার্তা দেরিতে, দুই দিকেই — কি একটি আপডেট হারাতে পারে?',
+          },
+          choices: [
+            { say: { en: 'No: only a pause; the keepalives outlast a slow link', bn: 'না: শুধু বিরতি; কিপঅ্যালাইভ ধীর সংযোগও পেরিয়ে যায়' }, when: { tableUnsafe: 'pause', tableSafe: 'lock-delay' } },
+            { say: { en: 'Yes: a slow enough link loses one too', bn: 'হ্যাঁ: যথেষ্ট ধীর সংযোগেও হারায়' }, when: { tableUnsafe: ['pause', 'lock-delay'] } },
+            { say: { en: 'Neither: etcd’s keepalive saves it from both', bn: 'কোনোটিই না: etcd-এর কিপঅ্যালাইভ দুটো থেকেই বাঁচায়' }, when: { tableSafe: ['pause', 'lock-delay'] } },
+          ],
+        },
+        claims: { verdict: 'lost-update', tableUnsafe: 'pause', tableSafe: 'store-delay' },
+        why: {
+          en: 'The lab’s run: final {final}, expected {expected}. The table’s etcd row, unfenced: {table.unsafe} of its {table.n} faults lose an update. The smallest pause that does: {table.pause.freeze_A_for} ms, striking at {table.pause.freeze_A_at} ms. A slow link too: with every message {table.lock-delay.delay_lock} ms late each way, A’s keepalives land after its lease has expired, and B is granted the lock. A write held on its way to the storage does not: A keeps its lease alive while it works. The whole table, every service and every fence, is on the safety table’s page.',
+          bn: 'ল্যাবের রান: চূড়ান্ত {final}, প্রত্যাশিত {expected}। সারণিতে etcd-এর সারি, ফেন্সিং ছাড়া: {table.n}টি ত্রুটির {table.unsafe}টিতে আপডেট হারায়। সবচেয়ে ছোট যে বিরতিতে হারায়: {table.pause.freeze_A_for} ms, {table.pause.freeze_A_at} ms-এ শুরু। ধীর সংযোগেও: প্রতিটি বার্তা প্রতি দিকে {table.lock-delay.delay_lock} ms দেরিতে গেলে A-র কিপঅ্যালাইভ পৌঁছায় তার লিজ ফুরোনোর পরে, আর B লক পেয়ে যায়। স্টোরেজে যাওয়ার পথে আটকে থাকা লেখায় হারায় না: কাজের সময় A তার লিজ বাঁচিয়ে রাখে। পুরো সারণি, প্রতিটি সার্ভিস আর প্রতিটি বেড়া, নিরাপত্তা-সারণির পাতায়।',
+        },
+      },
+      {
         set: { scenario: 's3-etag-aba', fencing: 'etag' },
         say: {
           en: 'No token this time: the storage fences by itself, with S3’s conditional write. A reads the balance ({A.read}) and its ETag, then freezes for {pause} ms; its lease ends at {ttl} ms. B takes the lock and withdraws {B.debit}; C takes it next and puts the money back, so the balance is {A.read} again. A wakes and writes with If-Match on the ETag it read.',
@@ -694,6 +722,7 @@ export const words = {
     h1: 'leaselab lessons',
     lede: 'Seven short chapters. Each asks you to predict what happens, then runs the simulation and shows you. Every number you read comes from a run you can replay.',
     toLab: 'Open the free lab',
+    toMatrix: 'The safety table: which lock, which fence →',
     chapters: 'Chapters',
     chapter: 'Chapter {n}',
     beatOf: 'Step {i} of {n}',
@@ -723,6 +752,7 @@ export const words = {
     h1: 'leaselab পাঠ',
     lede: 'সাতটি ছোট অধ্যায়। প্রতিটি আগে আপনাকে অনুমান করতে বলে কী ঘটবে, তারপর সিমুলেশন চালিয়ে দেখায়। যে সংখ্যাই পড়ুন, তা আসে এমন একটি রান থেকে যা আপনি আবার চালাতে পারেন।',
     toLab: 'মুক্ত ল্যাব খুলুন',
+    toMatrix: 'নিরাপত্তা-সারণি: কোন লক, কোন বেড়া →',
     chapters: 'অধ্যায়সমূহ',
     chapter: 'অধ্যায় {n}',
     beatOf: 'ধাপ {i} / {n}',

@@ -3,7 +3,8 @@
 // size. Prints one `name: value unit` line per figure.
 //   node www/tests/bench.mjs        (after `bash tools/build-web.sh`)
 //   node www/tests/bench.mjs search (only the search figures; `sweep`: only explore's sweep and Monte
-//                                    Carlo; `page`: only the slider, navigation and size figures)
+//                                    Carlo; `page`: only the slider, navigation and size figures;
+//                                    `matrix`: only matrix.html's live safety table)
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,7 +19,7 @@ const quantile = (xs, q) => {
 };
 const print = (name, v, unit) => console.log(`${name}: ${v.toFixed(2)} ${unit}`);
 
-const GROUPS = ['page', 'sweep', 'search'];
+const GROUPS = ['page', 'sweep', 'search', 'matrix'];
 const only = process.argv[2];
 if (only !== undefined && !GROUPS.includes(only)) {
   console.error(`bench: unknown group ${JSON.stringify(only)}; expected one of ${GROUPS.join(', ')}`);
@@ -31,6 +32,7 @@ try {
   if (wanted('page')) await pageBench(env);
   if (wanted('sweep')) await sweepBench(env);
   if (wanted('search')) await searchBench(env);
+  if (wanted('matrix')) await matrixBench(env);
   if (wanted('page')) printSizes();
 } finally {
   await env.close();
@@ -303,6 +305,34 @@ async function searchBench(env) {
   // The fastest of each side (noise only ever adds time): the least disturbed figure a shared machine gives.
   print('search_1m_wasm_min_ms', figures.wholeMinMs, 'ms');
   print('search_workers_speedup_fastest', figures.fastestRatio, 'x');
+}
+
+/**
+ * matrix.html's "Compute in this browser" (issue 39): the whole default safety table, every service ×
+ * fault × policy, on one worker per core, from the click to the last cell on the page (the page's own
+ * figure, body[data-live-ms]). matrix_wasm_first_ms is the first run (workers started, wasm fetched and
+ * compiled); matrix_wasm_ms the median of REPS more on the same page, as a reader who computes again sees.
+ */
+async function matrixBench(env) {
+  const REPS = 5;
+  const { page, context } = await openPage(env.browser);
+  await page.goto(`${env.url}matrix.html`);
+  await page.locator('body[data-ready]').waitFor();
+  const once = async () => {
+    await page.locator('#compute').click();
+    await page.locator('body[data-live=done]').waitFor({ timeout: 120_000 });
+    const ms = Number(await page.evaluate(() => document.body.dataset.liveMs));
+    await page.evaluate(() => delete document.body.dataset.live);
+    return ms;
+  };
+  const first = await once();
+  const ms = [];
+  for (let i = 0; i < REPS; i++) ms.push(await once());
+  const cells = (await page.locator('#live-status').textContent()).match(/(\d+) cells/)?.[1];
+  const workers = (await page.locator('#live-status').textContent()).match(/on (\d+) workers/)?.[1];
+  await context.close();
+  print('matrix_wasm_ms', quantile(ms, 0.5), `ms (${cells} cells, ${workers} workers)`);
+  print('matrix_wasm_first_ms', first, 'ms');
 }
 
 /** The page's size, gzipped, as tools/size-check.sh measures it (dist/ as built). */

@@ -50,7 +50,8 @@ test('every beat: claims hold, exactly one choice holds, placeholders known, no 
   withPage('learn.html', async (page) => {
     await question(page).waitFor({ state: 'attached' });
     const beats = await page.evaluate(async () => {
-      const { chapters, runOf, scanOf, searchOf, holds, varsOf, placeholders } = await import('./lesson.js');
+      const { chapters, runOf, scanOf, searchOf, tableRowOf, loadMatrix, holds, varsOf, placeholders } = await import('./lesson.js');
+      const matrix = await loadMatrix(); // a beat about the safety table reads the table the build shipped
       // Every chapter at once: both builds (a reader's page fetches each at the first beat that needs it).
       const engine = await import('./engine.js');
       for (const s of (await engine.loadStart()).list) await engine.loadEngine(s);
@@ -60,7 +61,8 @@ test('every beat: claims hold, exactly one choice holds, placeholders known, no 
           const run = runOf(b.set);
           const scan = b.scan ? scanOf(b.set, b.scan) : null;
           const search = b.search ? searchOf(b.set, b.search) : null;
-          const vars = varsOf(b, run, scan, search);
+          const table = b.table ? tableRowOf(b.table, matrix) : null;
+          const vars = varsOf(b, run, scan, search, table);
           const texts = [];
           for (const lang of ['en', 'bn']) {
             const pick = (o, where) => {
@@ -79,10 +81,10 @@ test('every beat: claims hold, exactly one choice holds, placeholders known, no 
             where: `chapter ${c + 1}, beat ${i + 1}`,
             set: b.set,
             summary: { final: run.final, expected: run.expected, verdict: run.verdict, lost: run.lost ?? null },
-            claims: b.claims ? holds(b.claims, run, scan, search) : true,
+            claims: b.claims ? holds(b.claims, run, scan, search, table) : true,
             hasClaims: Boolean(b.claims),
-            claimsScan: b.claimsScan ? holds(b.claimsScan, run, scan, search) : true,
-            choices: b.ask ? b.ask.choices.map((x) => holds(x.when, run, scan, search)) : null,
+            claimsScan: b.claimsScan ? holds(b.claimsScan, run, scan, search, table) : true,
+            choices: b.ask ? b.ask.choices.map((x) => holds(x.when, run, scan, search, table)) : null,
             search: b.search ? { grid: b.search, found: search } : null,
             texts,
           });
@@ -457,4 +459,29 @@ test('chapter 6: the reader asks the lab to find the failure — the panel, set 
     assert.match(link, /index\.html\?/);
     assert.match(link, new RegExp(`ttl=${want.none.ttl}`));
     await page.screenshot({ path: join(RESULTS, 'learn-ch6-search-1280.png'), fullPage: true });
+  }));
+
+test('chapter 7: the reader predicts a row of the safety table; the reveal shows that row from the shipped table', () =>
+  withPage('learn.html#chapter-7', async (page) => {
+    const { chapters } = await page.evaluate(async () => ({ chapters: (await import('./lessons.js')).chapters.map((c) => c.beats.map((b) => b.table || null)) }));
+    const i = chapters[6].findIndex(Boolean);
+    assert.ok(i >= 0, 'chapter 7 has a beat about the table');
+    const spec = chapters[6][i];
+    for (let k = 0; k < i; k++) {
+      await atBeat(page, 7, k + 1);
+      await page.locator('#ls-next').click();
+    }
+    await atBeat(page, 7, i + 1);
+    assert.equal(await page.locator('#ls-table lease-lab-matrix').count(), 0, 'nothing of the row before the answer');
+    await question(page).locator('.ls-choice').first().click();
+    await page.locator('[data-testid="question"][data-revealed="true"]').waitFor();
+    const table = page.locator('#ls-table lease-lab-matrix');
+    await table.locator('td[data-verdict]').first().waitFor();
+    const shown = await table.evaluate((e) => [...e.shadowRoot.querySelectorAll('td[data-verdict]')].map((td) => [td.dataset.service, td.dataset.fault, td.dataset.fencing, td.dataset.verdict]));
+    const matrix = await page.evaluate(() => fetch('pkg/matrix.json').then((r) => r.json()));
+    const want = matrix.cells.filter((c) => c.service === spec.service && c.fencing === spec.fencing).map((c) => [c.service, c.fault, c.fencing, c.verdict]);
+    assert.deepEqual(shown, want);
+    // The right answer is the one the table gives.
+    const right = await page.locator('.ls-choice.right').textContent();
+    assert.match(right, /slow enough link/);
   }));

@@ -79,6 +79,8 @@ test('the run says what was injected, in English and Bengali; the address keeps 
       await verdict(page);
       const q = new URL(page.url()).searchParams;
       assert.deepEqual(q.getAll('inject'), injected, `${lang}: the address keeps the injection`);
+      const table = new URL(await page.locator('#matrix-link').evaluate((a) => a.href));
+      assert.equal(table.searchParams.get('lang'), lang === 'en' ? null : lang, `${lang}: the table's link keeps the language`);
     });
   }
 });

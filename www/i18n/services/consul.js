@@ -3,6 +3,8 @@
 // file by the run's service id, alongside the full wasm, and merges it into the dictionary in use.
 export default {
   en: {
+    // The safety table's row (matrix.html, <lease-lab-matrix>).
+    serviceNames: { consul: 'Consul' },
     ownWords: {
       consul: {
         keepaliveFailed: 'consulRenewFailed',
@@ -35,6 +37,7 @@ export default {
     },
   },
   bn: {
+    serviceNames: { consul: 'Consul' },
     lanes: { consul: 'Consul সার্ভার' },
     consulRenewFailed: 'নবায়ন ✗: সেশন নেই',
     sessionInvalidated: '{c}-র সেশন বাতিল',

@@ -3,6 +3,8 @@
 // file by the run's service id, alongside the full wasm, and merges it into the dictionary in use.
 export default {
   en: {
+    // The safety table's row (matrix.html, <lease-lab-matrix>).
+    serviceNames: { dynamodb: 'DynamoDB lock client' },
     ownWords: {
       dynamodb: {
         keepaliveFailed: 'heartbeatTaken',
@@ -30,6 +32,7 @@ export default {
     },
   },
   bn: {
+    serviceNames: { dynamodb: 'DynamoDB লক ক্লায়েন্ট' },
     lanes: { dynamodb: 'DynamoDB লক টেবিল' },
     heartbeatTaken: 'হার্টবিট ✗: লক বেদখল',
     itemTakenOver: '{c}-র আইটেম বেদখল',

@@ -3,6 +3,8 @@
 // file by the run's service id, alongside the full wasm, and merges it into the dictionary in use.
 export default {
   en: {
+    // The safety table's row (matrix.html, <lease-lab-matrix>).
+    serviceNames: { etcd: 'etcd' },
     ownWords: {
       etcd: { naiveLabel: 'naiveLabelEtcd', noteNaive: 'noteNaiveEtcd' },
     },
@@ -25,6 +27,7 @@ export default {
     },
   },
   bn: {
+    serviceNames: { etcd: 'etcd' },
     lanes: { etcd: 'etcd সার্ভার' },
     naiveLabelEtcd: 'etcd 3.4-এর লক: অপেক্ষমাণের কী এখনো আছে কি না, যাচাই নেই',
     noteNaiveEtcd: 'etcd 3.5-এর Lock অপেক্ষার পরে দেখে নেয় অপেক্ষমাণের কী এখনো আছে কি না, আর এর মধ্যে লিজ ফুরোলে ব্যর্থ হয়। Debian যে etcd 3.4 দেয়, সে দেখে না।',

@@ -3,6 +3,8 @@
 // file by the run's service id, alongside the full wasm, and merges it into the dictionary in use.
 export default {
   en: {
+    // The safety table's row (matrix.html, <lease-lab-matrix>).
+    serviceNames: { hazelcast: 'Hazelcast FencedLock' },
     ownWords: {
       hazelcast: { keepaliveFailed: 'heartbeatFailed', queueRev: 'queueCommit', 'released-nothing': 'releasedNothing' },
     },
@@ -24,6 +26,7 @@ export default {
     },
   },
   bn: {
+    serviceNames: { hazelcast: 'Hazelcast FencedLock' },
     lanes: { hazelcast: 'Hazelcast CP গ্রুপ' },
     heartbeatFailed: 'হার্টবিট ✗: সেশন বন্ধ',
     queueCommit: '{c} (কমিট {n})',

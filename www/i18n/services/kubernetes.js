@@ -3,6 +3,8 @@
 // file by the run's service id, alongside the full wasm, and merges it into the dictionary in use.
 export default {
   en: {
+    // The safety table's row (matrix.html, <lease-lab-matrix>).
+    serviceNames: { kubernetes: 'Kubernetes Lease' },
     ownWords: {
       kubernetes: { keepaliveFailed: 'renewFailed', expired: 'takenOver', naiveLabel: 'naiveLabelK8s', noteNaive: 'noteNaiveK8s' },
     },
@@ -29,6 +31,7 @@ export default {
     },
   },
   bn: {
+    serviceNames: { kubernetes: 'Kubernetes Lease' },
     lanes: { kubernetes: 'Kubernetes API সার্ভার' },
     renewFailed: 'নবায়ন ✗: উত্তর নেই',
     takenOver: '{c}-র Lease অন্যের দখলে',

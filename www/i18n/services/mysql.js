@@ -3,6 +3,8 @@
 // file by the run's service id, alongside the full wasm, and merges it into the dictionary in use.
 export default {
   en: {
+    // The safety table's row (matrix.html, <lease-lab-matrix>).
+    serviceNames: { mysql: 'MySQL GET_LOCK' },
     ownWords: {
       mysql: { marginOk: 'marginNoTtl' },
     },
@@ -19,6 +21,7 @@ export default {
     },
   },
   bn: {
+    serviceNames: { mysql: 'MySQL GET_LOCK' },
     lanes: { mysql: 'MySQL সার্ভার' },
     ev: {
       'mysql-grantedSession': 'MySQL {a}-কে নামযুক্ত লকটি দেয়: GET_LOCK ১ ফেরত দেয়{tok}। RELEASE_LOCK বা সংযোগ শেষ না হওয়া পর্যন্ত {a}-র সংযোগ সেটি ধরে রাখে (কোনো TTL নেই)।',

@@ -3,6 +3,8 @@
 // file by the run's service id, alongside the full wasm, and merges it into the dictionary in use.
 export default {
   en: {
+    // The safety table's row (matrix.html, <lease-lab-matrix>).
+    serviceNames: { redlock: 'Redlock' },
     lanes: { nodes: 'Redis nodes n1–n{n}' },
     reaches: 'reaches only {n}',
     validity: 'validity {v} ms',
@@ -41,6 +43,7 @@ export default {
     },
   },
   bn: {
+    serviceNames: { redlock: 'Redlock' },
     lanes: { nodes: 'Redis নোড n1–n{n}' },
     reaches: 'কেবল {n}-এ পৌঁছায়',
     validity: 'বৈধতা {v} ms',

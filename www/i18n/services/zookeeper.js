@@ -3,6 +3,8 @@
 // file by the run's service id, alongside the full wasm, and merges it into the dictionary in use.
 export default {
   en: {
+    // The safety table's row (matrix.html, <lease-lab-matrix>).
+    serviceNames: { zookeeper: 'ZooKeeper / Curator' },
     ownWords: {
       zookeeper: { keepaliveFailed: 'pingFailed', queueRev: 'queueSeq', expired: 'sessionExpired', stale: 'staleSession' },
     },
@@ -31,6 +33,7 @@ export default {
     },
   },
   bn: {
+    serviceNames: { zookeeper: 'ZooKeeper / Curator' },
     lanes: { zookeeper: 'ZooKeeper এনসেম্বল' },
     pingFailed: 'পিং ✗: সেশন নেই',
     queueSeq: '{c} (ক্রম {n})',
