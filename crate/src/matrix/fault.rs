@@ -133,20 +133,10 @@ impl Fault {
         if self != Fault::Failover {
             return None;
         }
-        match service {
-            ServiceKind::Lease => Some("the seed's lease server is the lessons' abstract one: it has no replica and no persistence to say what a crash keeps"),
-            ServiceKind::Session => Some("a crash ends every PostgreSQL session, and a session-level advisory lock lives as long as its session: it dies with its holder's connection, whose later writes fail (as after `at D: terminate A`)"),
-            ServiceKind::Mysql => Some("a crash ends every connection, and GET_LOCK's lock is released when its session ends \"either normally or abnormally\": it dies with its holder's connection, whose later writes fail"),
-            ServiceKind::Etcd => Some("the lock's key and its lease are committed through Raft on a majority before the call returns, and a new leader extends the leases it takes over: a member's crash loses no lock"),
-            ServiceKind::Zookeeper => Some("the lock's znode is committed through Zab on a quorum before the call returns, and the session moves to another server: a server's crash loses no lock"),
-            ServiceKind::Hazelcast => Some("each FencedLock call is a Raft commit on a majority of the CP group: a CP member's crash loses no lock (the unsafe mode without a CP Subsystem is not modelled)"),
-            ServiceKind::Kubernetes => Some("the Lease is an object the API server commits through its store's Raft on a majority before the write returns: an API server's or a store member's crash loses no Lease"),
-            ServiceKind::Consul => Some("KV and sessions are committed through Raft on a quorum of servers before the call returns, and a new leader re-arms every session's TTL: a server's crash loses no lock"),
-            ServiceKind::Dynamodb => Some("the lock is a table item, and a write returns only once a quorum of its replicas across three Availability Zones has logged it: no server's crash loses it"),
-            // Redis and a quorum service's nodes lose state in the model: searched. (A service
-            // added without a reason here is refused by the injection, whose refusal is the reason.)
-            _ => None,
-        }
+        // Each service's home says why (its `Facts::NO_FAILOVER`); redis and a quorum service's
+        // nodes lose state in the model, and are searched. A service added without a reason is
+        // refused by the injection, whose refusal is then the reason.
+        service.no_failover()
     }
 }
 

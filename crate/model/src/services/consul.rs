@@ -19,7 +19,9 @@ impl OwnOptions for Options {}
 
 pub(crate) struct Consul;
 
-impl Facts for Consul {}
+impl Facts for Consul {
+    const NO_FAILOVER: Option<&'static str> = Some("KV and sessions are committed through Raft on a quorum of servers before the call returns, and a new leader re-arms every session's TTL: a server's crash loses no lock");
+}
 
 impl ServiceFormat for Consul {
     fn defaults(&self, svc: &mut ServiceSpec) {

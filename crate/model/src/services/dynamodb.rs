@@ -20,7 +20,9 @@ impl OwnOptions for Options {}
 
 pub(crate) struct Dynamodb;
 
-impl Facts for Dynamodb {}
+impl Facts for Dynamodb {
+    const NO_FAILOVER: Option<&'static str> = Some("the lock is a table item, and a write returns only once a quorum of its replicas across three Availability Zones has logged it: no server's crash loses it");
+}
 
 impl ServiceFormat for Dynamodb {
     /// The lock client's defaults (AmazonDynamoDBLockClientOptions, DEFAULT_BUFFER_MS).

@@ -42,7 +42,9 @@ impl OwnOptions for Options {
 
 pub(crate) struct Etcd;
 
-impl Facts for Etcd {}
+impl Facts for Etcd {
+    const NO_FAILOVER: Option<&'static str> = Some("the lock's key and its lease are committed through Raft on a majority before the call returns, and a new leader extends the leases it takes over: a member's crash loses no lock");
+}
 
 impl ServiceFormat for Etcd {
     fn naive(&self) -> &'static str {

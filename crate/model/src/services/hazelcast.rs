@@ -19,7 +19,9 @@ impl OwnOptions for Options {}
 
 pub(crate) struct Hazelcast;
 
-impl Facts for Hazelcast {}
+impl Facts for Hazelcast {
+    const NO_FAILOVER: Option<&'static str> = Some("each FencedLock call is a Raft commit on a majority of the CP group: a CP member's crash loses no lock (the unsafe mode without a CP Subsystem is not modelled)");
+}
 
 impl ServiceFormat for Hazelcast {
     /// CPSubsystemConfig's defaults: session-time-to-live-seconds 300, session-heartbeat-

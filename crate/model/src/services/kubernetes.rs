@@ -38,7 +38,9 @@ impl OwnOptions for Options {}
 
 pub(crate) struct Kubernetes;
 
-impl Facts for Kubernetes {}
+impl Facts for Kubernetes {
+    const NO_FAILOVER: Option<&'static str> = Some("the Lease is an object the API server commits through its store's Raft on a majority before the write returns: an API server's or a store member's crash loses no Lease");
+}
 
 impl ServiceFormat for Kubernetes {
     fn naive(&self) -> &'static str {

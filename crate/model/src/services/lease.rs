@@ -14,6 +14,7 @@ pub(crate) struct Lease;
 
 impl Facts for Lease {
     const POLLS_ONE_SERVER: bool = true;
+    const NO_FAILOVER: Option<&'static str> = Some("the seed's lease server is the lessons' abstract one: it has no replica and no persistence to say what a crash keeps");
 }
 
 impl ServiceFormat for Lease {

@@ -54,6 +54,13 @@ macro_rules! services {
                 match self { $( ServiceKind::$kind => <$module::$kind as Facts>::QUORUM, )* }
             }
 
+            /// Why a crash or failover of the service's servers is not a fault it has (the safety
+            /// table's `failover` column is n/a for it, with this reason), or `None` where the
+            /// model has one that loses state ([`Facts::NO_FAILOVER`]).
+            pub const fn no_failover(self) -> Option<&'static str> {
+                match self { $( ServiceKind::$kind => <$module::$kind as Facts>::NO_FAILOVER, )* }
+            }
+
             /// A hold ends by itself after a TTL ([`Facts::EXPIRES`]).
             pub const fn expires(self) -> bool {
                 match self { $( ServiceKind::$kind => <$module::$kind as Facts>::EXPIRES, )* }
@@ -204,6 +211,11 @@ pub(crate) trait Facts {
 
     /// A hold ends by itself after the TTL; `false` for a lock held by a session (no TTL).
     const EXPIRES: bool = true;
+
+    /// Why no crash or failover of the service loses its lock, from its documentation (or why the
+    /// model cannot say what a crash keeps): the safety table's `failover` column's reason. `None`
+    /// where the model has a crash or failover that loses state (a single redis, a quorum's nodes).
+    const NO_FAILOVER: Option<&'static str> = None;
 }
 
 /// What the shared code may ask of a service's own options (its home's `Options`); each question's

@@ -24,6 +24,7 @@ pub(crate) struct Mysql;
 
 impl Facts for Mysql {
     const EXPIRES: bool = false;
+    const NO_FAILOVER: Option<&'static str> = Some("a crash ends every connection, and GET_LOCK's lock is released when its session ends \"either normally or abnormally\": it dies with its holder's connection, whose later writes fail");
 }
 
 impl ServiceFormat for Mysql {

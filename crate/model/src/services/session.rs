@@ -17,6 +17,7 @@ pub(crate) struct Session;
 impl Facts for Session {
     const POLLS_ONE_SERVER: bool = true;
     const EXPIRES: bool = false;
+    const NO_FAILOVER: Option<&'static str> = Some("a crash ends every PostgreSQL session, and a session-level advisory lock lives as long as its session: it dies with its holder's connection, whose later writes fail (as after `at D: terminate A`)");
 }
 
 impl ServiceFormat for Session {

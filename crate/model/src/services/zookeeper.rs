@@ -23,7 +23,9 @@ impl OwnOptions for Options {}
 
 pub(crate) struct Zookeeper;
 
-impl Facts for Zookeeper {}
+impl Facts for Zookeeper {
+    const NO_FAILOVER: Option<&'static str> = Some("the lock's znode is committed through Zab on a quorum before the call returns, and the session moves to another server: a server's crash loses no lock");
+}
 
 impl ServiceFormat for Zookeeper {
     fn defaults(&self, svc: &mut ServiceSpec) {
