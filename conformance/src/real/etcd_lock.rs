@@ -32,6 +32,7 @@ impl RealService for EtcdLock {
         Some(match id {
             "etcd-lease-pause" => include_str!("../../../crate/scenarios/etcd-lease-pause.txt"),
             "etcd-contrib-lock" => include_str!("../../../crate/scenarios/etcd-contrib-lock.txt"),
+            "table-etcd" => include_str!("../../../crate/scenarios/table-etcd.txt"),
             _ => return None,
         })
     }
@@ -116,6 +117,11 @@ fn cases() -> Vec<Case> {
             "etcd-contrib-lock",
             Policy::EqualToken,
             "etcd 3.4; the lease ID as version; UPDATE … WHERE token = 0 OR token = $1",
+        ),
+        row(
+            "table-etcd",
+            Policy::None,
+            "etcd 3.4 lock on a 60 s lease; B's Lock waits from 3 s to A's unlock at 6 s; no fault (the safety table's base run)",
         ),
     ]
 }

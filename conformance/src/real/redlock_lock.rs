@@ -65,6 +65,7 @@ impl RealService for Redlock {
             "redlock-crash-fsync" => {
                 include_str!("../../../crate/scenarios/redlock-crash-fsync.txt")
             }
+            "table-redlock" => include_str!("../../../crate/scenarios/table-redlock.txt"),
             _ => return None,
         })
     }
@@ -432,7 +433,7 @@ fn clock_cases() -> Vec<Case> {
 /// before A's; pause-before-check ×10: A's five OKs wait in its socket while it is stopped (10 ms to
 /// 3.51 s), the keys expire (3010) 100 before B's round; split-vote ×20: who reaches a node first is
 /// decided by 20 vs 60 ms links (40 ms apart), the seeded back-offs 80 ms and more apart. Tolerance
-/// 50 (20 for the split vote).
+/// 50 (20 for the split vote). And the safety table's base run.
 fn round_cases() -> Vec<Case> {
     let row = |id, policy, set, scale, how, tolerance_ms| Case {
         tolerance_ms,
@@ -488,6 +489,16 @@ fn round_cases() -> Vec<Case> {
             20,
             "as above, no random share: every round splits, 20 tries each",
             20,
+        ),
+        // The safety table's base run, no fault, ×10: B's first round (150) finds A's keys, A's
+        // release (300) comes 150 later, B's next round at 2.15 s or after.
+        row(
+            "table-redlock",
+            Policy::None,
+            &[],
+            10,
+            "5 redis; no fault (the safety table's base run)",
+            50,
         ),
     ]
 }

@@ -132,6 +132,11 @@ pub trait RealService: Sync {
         false
     }
 
+    /// Whether it keeps the lock closed for a `lock-delay` after a lease ends without a release.
+    fn lock_delays(&self) -> bool {
+        false
+    }
+
     /// Whether it has a replica behind a lag (`replica-lag`).
     fn replicates(&self) -> bool {
         false

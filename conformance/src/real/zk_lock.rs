@@ -33,6 +33,7 @@ impl RealService for ZkLock {
     fn scenario_text(&self, id: &str) -> Option<&'static str> {
         Some(match id {
             "zk-session-expiry" => include_str!("../../../crate/scenarios/zk-session-expiry.txt"),
+            "table-zookeeper" => include_str!("../../../crate/scenarios/table-zookeeper.txt"),
             _ => return None,
         })
     }
@@ -128,16 +129,22 @@ impl LockServers for zk::Server {
 /// buckets follow the server's clock, not the scenario's) and B writes right after; A writes at 10 s:
 /// 1 s.
 fn cases() -> Vec<Case> {
-    let row = |policy, how| Case {
+    let row = |id, policy, how| Case {
         tolerance_ms: 1000,
-        ..case("zk-session-expiry", policy, &[], 1, how)
+        ..case(id, policy, &[], 1, how)
     };
     vec![
         row(
+            "zk-session-expiry",
             Policy::None,
             "ZooKeeper 3.8, the lock recipe; A's session in a SIGSTOPped process; PostgreSQL table",
         ),
-        row(Policy::Token, "as above; the node's czxid as token"),
+        row("zk-session-expiry", Policy::Token, "as above; the node's czxid as token"),
+        row(
+            "table-zookeeper",
+            Policy::None,
+            "ZooKeeper 3.8, tickTime 2 s, 40 s sessions; B waits from 2 s on A's node; no fault (the safety table's base run)",
+        ),
     ]
 }
 
