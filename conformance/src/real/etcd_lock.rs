@@ -17,13 +17,45 @@ use super::player::{Client, Held, Stop};
 use super::service::{Attempt, Conn, LockServers, Probe, RealService};
 use super::{us, Setup};
 use crate::cases::{case, Case};
+use crate::coverage::{real, Component, Entry};
 use crate::etcd;
 use crate::servers::Res;
 
 /// etcd's lock on a lease.
 pub struct EtcdLock;
 
+/// The real component its rows run on (coverage.rs).
+pub(crate) const ETCD: Component = Component {
+    name: "etcd",
+    version: "3.4.23",
+    from: "Debian 12 `etcd-server`",
+};
+
+/// Its catalogue scenarios in the table of what each runs on (coverage.rs's format).
+static COVERAGE: &[Entry] = &[
+    real(
+        "etcd-lease-pause",
+        &ETCD,
+        "Lock on a lease kept alive every TTL/3; SIGSTOP",
+    ),
+    real(
+        "etcd-waiter-expired-lease",
+        &ETCD,
+        "a probe: the installed etcd's Lock for a waiter whose lease expired",
+    ),
+    real(
+        "etcd-contrib-lock",
+        &ETCD,
+        "the lease ID as version; `equal-token`",
+    ),
+    real("table-etcd", &ETCD, "the safety table's base run, no fault"),
+];
+
 impl RealService for EtcdLock {
+    fn coverage(&self) -> &'static [Entry] {
+        COVERAGE
+    }
+
     fn kinds(&self) -> &'static [ServiceKind] {
         &[ServiceKind::Etcd]
     }

@@ -1,8 +1,8 @@
 //! The redis lease (`lease` / `redis`) as a real service: one redis-server, `SET key value NX PX ttl`
 //! (tokens from `INCR` in the same Lua script, so a grant and its token are one step), value-checked
 //! release by a Lua script, and `renew`, Redisson's watchdog renewal: `PEXPIRE` in a Lua script only if
-//! the key still holds the client's value (the model's value-checked renewal). A `lock-delay` (Chubby's
-//! and Consul's: after a lease ends without a release, nobody is granted the lock for that long) is a
+//! the key still holds the client's value (the model's value-checked renewal). A `lock-delay` (Chubby's:
+//! after a lease ends without a release, nobody is granted the lock for that long) is a
 //! second key written with the grant, expiring a lock-delay after the lease, renewed with it and
 //! deleted only by a release: no redis has a lock-delay of its own, so this is a stand-in that
 //! redis's own expiry enforces (docs/conformance.md). A `lock-latency`: the
@@ -26,6 +26,7 @@ use super::player::{Client, Held, Stop};
 use super::record::Shared;
 use super::service::{Attempt, Conn, LockServers, RealService};
 use super::{clock_env, us, ClockOf, Setup};
+use crate::coverage::{real, stand_in, Component, Entry};
 use crate::redis_server::{connect_redis, Persistence, Redis};
 use crate::servers::Res;
 
@@ -182,7 +183,40 @@ struct RedisServers {
     replicated: Option<Replicated>,
 }
 
+/// The real component its rows run on (coverage.rs).
+pub(crate) const REDIS: Component = Component {
+    name: "redis",
+    version: "7.0.15",
+    from: "Debian 12 `redis-server`",
+};
+
+/// Its catalogue scenarios in the table of what each runs on (coverage.rs's format).
+static COVERAGE: &[Entry] = &[
+    real("seed-gc-pause", &REDIS, "`SET NX PX` + `INCR` token; A's pause its process SIGSTOPped"),
+    real("happy-path", &REDIS, "lease, no fault"),
+    real("gc-pause", &REDIS, "lease; A's process SIGSTOPped"),
+    real("check-then-write", &REDIS, "lease; A's own check by its clock, then SIGSTOP"),
+    real("write-only-gap", &REDIS, "lease; A's stale write before B's"),
+    real("reply-in-flight", &REDIS, "lease; SET's reply unread in a stopped process's socket"),
+    real("reply-in-flight-checked", &REDIS, "as `reply-in-flight`; A checks how long acquiring took"),
+    real("delayed-write", &REDIS, "lease; the suite's proxy holds A's write to PostgreSQL"),
+    stand_in("lock-delay", &REDIS, "no redis has a lock-delay: a second key, written with the grant, expires the delay after the lease unless released (redis's own expiry enforces it)"),
+    real("renewal-frozen", &REDIS, "lease; the watchdog's value-checked `PEXPIRE`, then SIGSTOP"),
+    real("slow-clock", &REDIS, "lease; A's process on a wall clock 10 % slow (the shim's rate)"),
+    real("redis-clock-jump", &REDIS, "the redis-server's wall clock stepped +3 s"),
+    real("clock-step-back", &REDIS, "lease; A's process's wall clock stepped −2 s"),
+    real("replica-failover", &REDIS, "a real `REPLICAOF` replica behind the proxy's lag; master SIGKILLed, replica promoted"),
+    real("epoch-fencing", &REDIS, "lease with the fence counter from 5 standing for Kafka's epoch (the broker's check is the storage's)"),
+    stand_in("s3-etag-aba", &super::session_lock::POSTGRES, "S3's `If-Match` and GCS's generation as PostgreSQL conditions (`md5(balance)`, a version column) under a redis lease"),
+    real("table-lease", &REDIS, "the safety table's base run, no fault"),
+    real("table-redis", &REDIS, "the safety table's base run, no fault"),
+];
+
 impl RealService for RedisLease {
+    fn coverage(&self) -> &'static [Entry] {
+        COVERAGE
+    }
+
     fn kinds(&self) -> &'static [ServiceKind] {
         &[ServiceKind::Lease, ServiceKind::Redis]
     }

@@ -19,6 +19,7 @@ use super::redlock_links::NodeLinks;
 use super::service::{Attempt, Conn, LockServers, RealService};
 use super::{clock_env, us, ClockOf, Setup};
 use crate::cases::{case, Case};
+use crate::coverage::{real, stand_in, Component, Entry};
 use crate::redis_server::{connect_redis, Persistence, Redis};
 use crate::servers::Res;
 
@@ -38,7 +39,31 @@ struct Nodes {
     links: Option<NodeLinks>,
 }
 
+/// The real component its rows run on (coverage.rs).
+pub(crate) const REDLOCK: Component = Component {
+    name: "Redlock on 5 redis",
+    version: "7.0.15",
+    from: "Debian 12 `redis-server`; the Redlock client is the suite's",
+};
+
+/// Its catalogue scenarios in the table of what each runs on (coverage.rs's format).
+static COVERAGE: &[Entry] = &[
+    real("redlock-pause-before-check", &REDLOCK, "the five OKs unread in a stopped client's sockets; links by the suite's proxy"),
+    real("redlock-pause-after-check", &REDLOCK, "SIGSTOP after the validity check"),
+    real("redlock-clock-jump", &REDLOCK, "n3's redis-server on a stepped wall clock (LD_PRELOAD shim)"),
+    stand_in("redlock-clock-jump-monotonic", &REDLOCK, "no redis expires keys on a monotonic clock: n3 runs on the true clock, which does not take the step"),
+    real("redlock-crash-restart", &REDLOCK, "n3 SIGKILLed and restarted, no persistence"),
+    real("redlock-crash-fsync", &REDLOCK, "n3 SIGKILLed and restarted, `appendfsync always`"),
+    real("redlock-restart-clock-jump", &REDLOCK, "n3's restart timed by its stepped wall clock"),
+    real("redlock-split-vote", &REDLOCK, "3 clients split the vote over proxy links; the model's seeded back-offs"),
+    real("table-redlock", &REDLOCK, "the safety table's base run, no fault"),
+];
+
 impl RealService for Redlock {
+    fn coverage(&self) -> &'static [Entry] {
+        COVERAGE
+    }
+
     fn kinds(&self) -> &'static [ServiceKind] {
         &[ServiceKind::Redlock]
     }

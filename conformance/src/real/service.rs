@@ -19,6 +19,7 @@ use super::player::{Client, Held, Stop};
 use super::record::Shared;
 use super::{ClockOf, Setup, WallClock};
 use crate::cases::Case;
+use crate::coverage::Entry;
 use crate::servers::{Postgres, Res};
 use crate::Row;
 
@@ -77,6 +78,11 @@ pub struct Conn {
 pub trait RealService: Sync {
     /// The scenario service kinds it plays.
     fn kinds(&self) -> &'static [ServiceKind];
+
+    /// Its catalogue scenarios' entries in the table of what each runs on (coverage.rs).
+    fn coverage(&self) -> &'static [Entry] {
+        &[]
+    }
 
     /// Its rows, in the order the table lists them.
     fn cases(&self) -> Vec<Case> {

@@ -13,6 +13,7 @@ use super::player::{Client, Held, Stop};
 use super::service::{Attempt, Conn, LockServers, RealService};
 use super::{us, Setup};
 use crate::cases::{case, Case};
+use crate::coverage::{not_run, real, Component, Entry};
 use crate::servers::Res;
 use crate::zk;
 
@@ -25,7 +26,25 @@ struct ZkClient {
     connected: bool,
 }
 
+/// The real component its rows run on (coverage.rs).
+pub(crate) const ZOOKEEPER: Component = Component {
+    name: "ZooKeeper",
+    version: "3.8.0",
+    from: "Debian 12 `zookeeper`; the Rust `zookeeper` crate as client",
+};
+
+/// Its catalogue scenarios in the table of what each runs on (coverage.rs's format).
+static COVERAGE: &[Entry] = &[
+    real("zk-session-expiry", &ZOOKEEPER, "the lock recipe; A's session in a SIGSTOPped process"),
+    not_run("curator-suspended", "Curator's SUSPENDED and LOST states need Curator itself (a JVM client; the suite's client is the Rust crate, which has none); Debian 12 packages Curator 5.4.0: issue 41's next step"),
+    real("table-zookeeper", &ZOOKEEPER, "the safety table's base run, no fault"),
+];
+
 impl RealService for ZkLock {
+    fn coverage(&self) -> &'static [Entry] {
+        COVERAGE
+    }
+
     fn kinds(&self) -> &'static [ServiceKind] {
         &[ServiceKind::Zookeeper]
     }
