@@ -402,7 +402,6 @@ fn story_cases() -> Vec<Case> {
     };
     vec![
         row("gc-pause", Policy::None, &[], 10, "redis lease; A's process SIGSTOPped 6 s; PostgreSQL table"),
-        row("gc-pause", Policy::Token, &[], 10, "as above; UPDATE … WHERE token <= $1"),
         row(
             "epoch-fencing",
             Policy::None,
@@ -413,13 +412,6 @@ fn story_cases() -> Vec<Case> {
         row("epoch-fencing", Policy::Token, &[], 10, "as above; UPDATE … WHERE token <= $1 (the broker's epoch check)"),
         row("write-only-gap", Policy::None, &[], 20, "redis lease; A's process SIGSTOPped 5.9 s"),
         row("write-only-gap", Policy::Token, &[], 20, "as above; UPDATE … WHERE token <= $1 (no higher token written yet)"),
-        row(
-            "write-only-gap",
-            Policy::FirstTouch,
-            &[],
-            20,
-            "as above; every access raises the token: B's read fences A",
-        ),
         row(
             "lock-delay",
             Policy::None,

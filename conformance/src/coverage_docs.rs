@@ -107,6 +107,8 @@ pub fn readme_summary() -> String {
         };
         out.push_str(&format!("- {head}: {what}: {}\n", ids.join(", ")));
     }
+    let total: usize = all().iter().map(|e| rows_of(e.scenario)).sum();
+    out.push_str(&format!("\n{total} rows in all.\n"));
     out
 }
 
