@@ -144,6 +144,26 @@ function tidy() {
   }
 }
 
+/** How long a block waits for its page's framework to hydrate it before it is upgraded anyway. */
+const HYDRATION_WAIT_MS = 10_000;
+const loadedAt = performance.now();
+
+/**
+ * Whether a framework has still to hydrate the block. A lab put in before that is a node the server's
+ * markup did not have: React then throws the markup away and renders it again, and Vue patches over
+ * it. Docusaurus (React) marks each node it hydrates with a `__reactFiber$…` property; VitePress's
+ * Vue app sets its root's `__vue_app__` once mounted. Other tools' pages are not hydrated.
+ */
+function awaitsHydration(block) {
+  if (performance.now() - loadedAt > HYDRATION_WAIT_MS) return false;
+  const tool = block.ownerDocument.querySelector('meta[name="generator"]')?.content || '';
+  if (tool.startsWith('Docusaurus')) return !Object.keys(block).some((k) => k.startsWith('__reactFiber$'));
+  if (tool.startsWith('VitePress')) return !block.ownerDocument.getElementById('app')?.__vue_app__;
+  return false;
+}
+
+let retry = null;
+
 /** Upgrades every fence in `roots` (elements or documents) not upgraded yet; `markers` finds them. */
 export function upgradeFences(roots, markers) {
   tidy();
@@ -152,5 +172,13 @@ export function upgradeFences(roots, markers) {
     const found = [...(root.matches?.(markers) ? [root] : []), ...root.querySelectorAll(markers)];
     for (const m of found) if (!m.closest(`lease-lab, [${UPGRADED}]`)) blocks.add(blockOf(m));
   }
-  for (const b of blocks) if (!b.hasAttribute(UPGRADED)) upgrade(b);
+  const early = [...blocks].filter(awaitsHydration);
+  for (const b of blocks) if (!b.hasAttribute(UPGRADED) && !early.includes(b)) upgrade(b);
+  // Those its framework has yet to hydrate: looked at again shortly (the whole page: it may re-render).
+  if (early.length && !retry) {
+    retry = setTimeout(() => {
+      retry = null;
+      upgradeFences([early[0].ownerDocument.documentElement], markers);
+    }, 50);
+  }
 }

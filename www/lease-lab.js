@@ -52,9 +52,9 @@ registerLabUnit();
  * The markup each docs tool gives a ```leaselab fenced block (docs/embedding.md lists the tools):
  * markdown-it, marked, Python-Markdown, mdBook and Hugo without highlighting write
  * `pre > code.language-leaselab`; Hugo's Chroma adds `data-lang`; Sphinx's Pygments a
- * `div.highlight-leaselab`; Docusaurus's Prism, VitePress's Shiki and MkDocs Material's superfences a
- * `.language-leaselab` wrapper; Starlight's Expressive Code `pre[data-language]`; a superfences custom
- * fence `pre.leaselab` or `div.leaselab`.
+ * `div.highlight-leaselab`; Docusaurus's Prism and VitePress's Shiki a `.language-leaselab` wrapper;
+ * Starlight's Expressive Code `pre[data-language]`; MkDocs Material's superfences drops the language,
+ * so it needs a custom fence: `pre.leaselab` (or `div.leaselab`, superfences' div format).
  */
 export const FENCE_MARKERS =
   'code.language-leaselab, pre.language-leaselab, div.language-leaselab, div.highlight-leaselab, [data-lang="leaselab"], pre[data-language="leaselab"], pre.leaselab, div.leaselab';

@@ -131,6 +131,23 @@ test('a fence added later is upgraded once; a block that leaves takes its lab; B
     },
   ));
 
+test('on a page its framework hydrates (Docusaurus, VitePress), a fence is upgraded only once hydrated', async () => {
+  const page = (generator, extra = '') =>
+    hostPage(fenceHtml(TOOLS[0], SEED)).replace('<head>', `<head><meta name="generator" content="${generator}">`).replace('<main>', `<main id="app"${extra}>`);
+  const hydrate = {
+    'Docusaurus v3.10.2': (p) => p.evaluate(() => (document.querySelector('pre')['__reactFiber$test'] = {})),
+    'VitePress v1.6.4': (p) => p.evaluate(() => (document.getElementById('app').__vue_app__ = {})),
+  };
+  for (const [generator, done] of Object.entries(hydrate)) {
+    await withHost(page(generator), async (p) => {
+      await p.waitForTimeout(400);
+      assert.equal(await p.locator('lease-lab').count(), 0, `${generator}: nothing put in before hydration`);
+      await done(p);
+      assert.deepEqual((await verdicts(p, 1))[0], cliCatalogue('seed-gc-pause', ['--fencing', 'token']), generator);
+    });
+  }
+});
+
 test('the fence’s text stays in the page: the source disclosure, print, and no scripts', async () => {
   const html = hostPage(fenceHtml(TOOLS[0], SEED));
   await withHost(html, async (page) => {
