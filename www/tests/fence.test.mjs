@@ -158,6 +158,8 @@ test('the fence’s text stays in the page: the source disclosure, print, and no
     assert.equal(await source.isVisible(), false, 'closed at first');
     await box.locator('summary').click();
     assert.equal(await source.isVisible(), true);
+    await page.setViewportSize({ width: 390, height: 900 });
+    assert.deepEqual((await axeViolations(page)).bad, [], 'open, on a phone (its lines scroll sideways)');
     await box.locator('summary').click();
     await page.emulateMedia({ media: 'print' });
     assert.equal(await source.isVisible(), true, 'printed open');
