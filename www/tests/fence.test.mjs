@@ -4,12 +4,13 @@
 // sets attributes, checked as the element checks them, and names it may not set are refused with a
 // notice; markup in a fence stays text; blocks added later (client-side navigation) are upgraded once,
 // and a block that leaves takes its lab along; the fence's text stays in the page (the source
-// disclosure, print, and a page without scripts); a text with errors shows them by the fence's own line
+// disclosure, print, reader mode and a page without scripts); a text with errors shows them by the fence's own line
 // numbers; axe. Against dist/ in headless Chromium, like embed.test.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { setup, openPage, cliVerdict, axeViolations, until, MY_JOB, CLI } from './helpers.mjs';
+import { join } from 'node:path';
+import { setup, openPage, cliVerdict, axeViolations, until, MY_JOB, CLI, ROOT } from './helpers.mjs';
 import { TOOLS, fenceHtml } from './fences.mjs';
 
 let env;
@@ -21,6 +22,7 @@ after(async () => {
 });
 
 const SEED = 'scenario=seed-gc-pause fencing=token';
+const READABILITY = join(ROOT, 'www', 'node_modules', '@mozilla', 'readability', 'Readability.js');
 
 /** A host page loading the element once, with `body`; `lang` its language. */
 const hostPage = (body, lang = 'en') =>
@@ -163,6 +165,11 @@ test('the fence’s text stays in the page: the source disclosure, print, and no
     await box.locator('summary').click();
     await page.emulateMedia({ media: 'print' });
     assert.equal(await source.isVisible(), true, 'printed open');
+    await page.emulateMedia({ media: 'screen' });
+    // Reader mode (Firefox's, Mozilla's Readability) reads the page's markup: the fence's text is in it.
+    await page.addScriptTag({ path: READABILITY });
+    const article = await page.evaluate(() => new window.Readability(document.cloneNode(true)).parse());
+    assert.ok(article?.textContent.includes(SEED), `reader mode keeps the fence's text: ${article?.textContent.slice(0, 300)}`);
     assert.deepEqual((await axeViolations(page)).bad, []);
   });
   const context = await env.browser.newContext({ javaScriptEnabled: false });
