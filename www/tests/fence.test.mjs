@@ -3,7 +3,8 @@
 // (`leaselab run` for a catalogue fence, `run --file` for a scenario of one's own); a fence's first line
 // sets attributes, checked as the element checks them, and names it may not set are refused with a
 // notice; markup in a fence stays text; blocks added later (client-side navigation) are upgraded once,
-// and a block that leaves takes its lab along; the fence's text stays in the page (the source
+// and a block that leaves takes its lab along; a page its framework hydrates gets its labs only once
+// hydrated; the fence's text stays in the page (the source
 // disclosure, print, reader mode and a page without scripts); a text with errors shows them by the fence's own line
 // numbers; axe. Against dist/ in headless Chromium, like embed.test.mjs.
 import { test, before, after } from 'node:test';
@@ -195,4 +196,23 @@ test('a fence that does not parse shows its errors by the fence’s line numbers
     await other.waitFor();
     assert.equal(await other.getAttribute('data-outcome'), 'safe', 'the page’s other lab works');
   });
+});
+
+test('the example page written in Markdown (examples/docs-fences.html): its three fences, the CLI’s verdicts, no errors', async () => {
+  const { context, page, watch } = await openPage(env.browser);
+  try {
+    await page.goto(`${env.url}examples/docs-fences.html`);
+    const got = await verdicts(page, 3);
+    const own = await page.locator('lease-lab').nth(2).locator('> pre[slot="source"]').textContent();
+    const ttlPause = ['--ttl', '300ms', '--pause', '600ms'];
+    assert.deepEqual(got, [
+      cliCatalogue('seed-gc-pause', [...ttlPause, '--fencing', 'none']),
+      cliCatalogue('seed-gc-pause', [...ttlPause, '--fencing', 'token']),
+      await cliVerdict(own.split('\n').slice(1).join('\n'), ['--fencing', 'none']),
+    ]);
+    assert.equal(got[2].outcome, 'lost-update', 'the job runner loses B’s update unfenced');
+    assert.deepEqual(watch.problems(), []);
+  } finally {
+    await context.close();
+  }
 });
