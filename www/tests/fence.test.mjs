@@ -216,3 +216,22 @@ test('the example page written in Markdown (examples/docs-fences.html): its thre
     await context.close();
   }
 });
+
+test('fences over the limits get the element’s errors, and the page’s other lab still works', () => {
+  const big = `id: big\ntitle: Big\n${'# a comment line to pass the size limit\n'.repeat(2000)}`;
+  const forever =
+    'id: forever\ntitle: Forever\nsummary: Never ends\nservice: redlock ttl=3600s nodes=1\nclient A: acquire; read; write 1\n' +
+    [...'BCDEFGH'].map((c) => `client ${c}: acquire every 1us; read; write 1\n`).join('');
+  return withHost(hostPage(fenceHtml(TOOLS[0], big) + fenceHtml(TOOLS[0], forever) + fenceHtml(TOOLS[0], SEED)), async (page) => {
+    const errorOf = async (i) => {
+      const box = page.locator('lease-lab').nth(i).locator('[data-testid="scenario-error"]');
+      await box.waitFor();
+      return box.textContent();
+    };
+    assert.match(await errorOf(0), /at most 65536 bytes/);
+    assert.match(await errorOf(1), /1,?000,?000 events|event limit/i);
+    const other = page.locator('lease-lab').nth(2).locator('[data-testid="outcome"][data-outcome]');
+    await other.waitFor();
+    assert.equal(await other.getAttribute('data-outcome'), 'safe');
+  });
+});
