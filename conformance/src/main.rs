@@ -15,6 +15,7 @@
 //! `make conformance` installs the servers first (conformance/setup.sh) and runs this.
 
 mod cases;
+mod curator;
 mod etcd;
 mod moments;
 mod mysql;
