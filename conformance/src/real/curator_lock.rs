@@ -169,8 +169,8 @@ impl LockServers for CuratorServers {
     }
 }
 
-/// A client's side (in its agent): its Curator's JVM, whether it has connected, the error policy, and
-/// how many of its reported states went to the conductor.
+/// A client's side (in its agent): its Curator's JVM, its link's port, the error policy, and whether
+/// it has connected.
 pub(super) struct CuratorClient {
     agent: curator::Agent,
     port: u16,
