@@ -338,3 +338,53 @@ pub(super) fn classes(at: &Attempt<'_, '_>) -> Res<PathBuf> {
 pub(super) fn build(work: &std::path::Path) -> Res<PathBuf> {
     curator::build(work)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cases::{case_scenario, predict, scenario, sim_verdict};
+
+    #[test]
+    fn curator_plays_the_zookeeper_scenarios_whose_clients_check_their_hold() {
+        assert!(plays(&scenario("curator-suspended", 1).unwrap()));
+        assert!(!plays(&scenario("zk-session-expiry", 1).unwrap()));
+    }
+
+    /// The rows tell the scenario's two stories: tolerating SUSPENDED, A's write lands after B's (a
+    /// lost update); with the default policy's edit A lets go at SUSPENDED and nobody is lost.
+    #[test]
+    fn the_rows_run_both_error_policies() {
+        let rows = cases();
+        let policy_of = |c: &Case| {
+            let sc = case_scenario(c, c.scale).unwrap();
+            own::Zookeeper::of(&sc.service).tolerate_suspended
+        };
+        let tolerating: Vec<bool> = rows.iter().map(policy_of).collect();
+        assert_eq!(tolerating, [true, true, false]);
+        let verdict = |c: &Case| {
+            let sc = case_scenario(c, c.scale).unwrap();
+            let o = predict(&sc, c.policy, c.set, c.scale).unwrap();
+            sim_verdict(&sc, &o).text()
+        };
+        assert!(verdict(&rows[0]).starts_with("final 440, lost B"));
+        assert!(verdict(&rows[1]).starts_with("final 450, lost none, refused A"));
+        assert_eq!(
+            verdict(&rows[2]),
+            "final 450, lost none, refused none, granted A,B, max holders 1"
+        );
+        assert!(
+            rows.iter().all(|c| c.moments_ms > 0),
+            "every row compares the moments"
+        );
+    }
+
+    #[test]
+    fn an_edit_that_is_not_in_the_file_is_refused() {
+        let c = Case {
+            edit: Some((" suspended=never", "")),
+            ..case("curator-suspended", Policy::None, &[], 1, "")
+        };
+        let err = case_scenario(&c, 1).unwrap_err();
+        assert!(err.contains("is not in the file"), "{err}");
+    }
+}
