@@ -73,6 +73,8 @@ pub const CONFORMANCE: &[(&str, Policy)] = &[
     ("zk-session-expiry", Policy::None),
     ("zk-session-expiry", Policy::Token),
     ("table-zookeeper", Policy::None),
+    ("curator-suspended", Policy::None),
+    ("curator-suspended", Policy::Token),
     ("mysql-get-lock-pause", Policy::None),
     ("mysql-get-lock-pause", Policy::Token),
 ];
