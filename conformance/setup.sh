@@ -2,7 +2,9 @@
 # conformance/setup.sh — installs what `make conformance` needs on a fresh Debian machine, and nothing
 # that is there: PostgreSQL's server binaries (initdb, postgres), redis-server, etcd (etcd-server, 3.4),
 # ZooKeeper (zookeeper, 3.8, with the Java runtime it depends on) and MariaDB (mariadb-server, 10.11:
-# mariadbd and mariadb-install-db), from Debian's packages.
+# mariadbd and mariadb-install-db), from Debian's packages; and, for the API rows, registry packages at
+# pinned versions under the target directory (never system-wide): dynalite (npm, DynamoDB's API; with
+# Node and npm from Debian if the machine has none) in conformance-tools/dynalite.
 # The suite starts its own throwaway servers on loopback ports (never the packages' default services),
 # so nothing here starts or configures a server. Needs root (or sudo) for apt-get. Safe to run again.
 set -euo pipefail
@@ -27,6 +29,9 @@ mariadbd_bin() { command -v mariadbd 2>/dev/null || { [ -x /usr/sbin/mariadbd ] 
 if [ -z "$(mariadbd_bin)" ] || ! command -v mariadb-install-db >/dev/null; then
   need+=(mariadb-server)
 fi
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  need+=(nodejs npm)
+fi
 if ((${#need[@]})); then
   say "apt-get update"
   as_root apt-get update -qq
@@ -39,4 +44,15 @@ if [ "$(id -u)" = 0 ] && ! id -u postgres >/dev/null 2>&1; then
   say "useradd postgres"
   useradd --system --home-dir /var/lib/postgresql --shell /usr/sbin/nologin postgres
 fi
-say "ready (postgres: $(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1), redis: $(redis-server --version | awk '{print $3}'), etcd: $(etcd --version | awk 'NR==1 {print $3}'), zookeeper: $(dpkg-query -W -f '${Version}' zookeeper), mariadb: $("$(mariadbd_bin)" --version | sed -n 's/.*Ver \([^ ]*\).*/\1/p'))"
+# The API servers, pinned (tools_dir() in conformance/src/tool_server.rs finds them here).
+DYNALITE=4.0.0
+here=$(cd "$(dirname "$0")/.." && pwd)
+tools=${LEASELAB_CONFORMANCE_TOOLS:-${CARGO_TARGET_DIR:-$here/target}/conformance-tools}
+mkdir -p "$tools/dynalite"
+if [ "$(node -p "try { require('$tools/dynalite/node_modules/dynalite/package.json').version } catch (e) { '' }")" != "$DYNALITE" ]; then
+  say "npm install dynalite@$DYNALITE (in $tools/dynalite)"
+  [ -f "$tools/dynalite/package.json" ] || echo '{"private": true}' > "$tools/dynalite/package.json"
+  # dynalite's LevelDB binding (classic-level) ships prebuilt binaries for linux-x64: no compiler.
+  (cd "$tools/dynalite" && npm install --no-audit --no-fund --silent "dynalite@$DYNALITE")
+fi
+say "ready (postgres: $(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1), redis: $(redis-server --version | awk '{print $3}'), etcd: $(etcd --version | awk 'NR==1 {print $3}'), zookeeper: $(dpkg-query -W -f '${Version}' zookeeper), mariadb: $("$(mariadbd_bin)" --version | sed -n 's/.*Ver \([^ ]*\).*/\1/p'), dynalite: $DYNALITE)"

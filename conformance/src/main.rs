@@ -14,14 +14,18 @@
 //! every row agrees, 1 on a disagreement, 2 when a server could not be set up or a run failed.
 //! `make conformance` installs the servers first (conformance/setup.sh) and runs this.
 
+mod aws;
 mod cases;
+mod dynalite;
 mod etcd;
+mod http;
 mod mysql;
 mod mysql_probe;
 mod real;
 mod redis_server;
 mod servers;
 mod step1;
+mod tool_server;
 mod zk;
 
 use std::path::PathBuf;

@@ -22,6 +22,8 @@
 mod agent;
 mod conductor;
 mod delayed_write;
+mod dynamodb_client;
+mod dynamodb_lock;
 mod etcd_lock;
 mod etcd_probe;
 mod failover;
