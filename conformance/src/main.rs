@@ -18,11 +18,13 @@ mod aws;
 mod cases;
 mod dynalite;
 mod etcd;
+mod gcs;
 mod http;
 mod mysql;
 mod mysql_probe;
 mod real;
 mod redis_server;
+mod s3;
 mod servers;
 mod step1;
 mod tool_server;
@@ -382,6 +384,7 @@ fn play(case: &Case, run: &str, base: &Base, work: &std::path::Path) -> Res<Play
         params: cases::params(sc, case.set, case.scale)?,
         fence_counter: case.fence_counter,
         scale: case.scale,
+        store: case.store,
     };
     let svc = real::supported(sc, &setup)?;
     // The row is judged in the terms of the scenario its prediction runs.
