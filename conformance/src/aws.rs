@@ -1,4 +1,4 @@
-//! Requests to an implementation of an AWS API on loopback (dynalite's DynamoDB, moto's S3), signed
+//! Requests to an implementation of an AWS API on loopback (dynalite, moto), signed
 //! with Signature Version 4 as an SDK signs them, over the suite's plain HTTP/1.1 (http.rs). The servers here accept any key pair; the signature is
 //! still the real algorithm (canonical request, string to sign, the derived key), so that a server
 //! that checks it would accept it.
@@ -25,7 +25,7 @@ pub struct Request<'a> {
     pub path: &'a str,
     /// The query string, its parameters sorted and encoded (`` for none).
     pub query: &'a str,
-    /// The API's signing name (`dynamodb`, `s3`).
+    /// The API's signing name, as the SDK names the service (`s3`…).
     pub service: &'a str,
     /// Headers beyond `host`, `x-amz-date` and `x-amz-content-sha256`, lower-case names.
     pub headers: Vec<(&'a str, String)>,

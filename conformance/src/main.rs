@@ -16,7 +16,7 @@
 
 mod aws;
 mod cases;
-mod dynalite;
+mod dynamodb_api;
 mod etcd;
 mod gcs;
 mod http;

@@ -27,7 +27,7 @@ use serde_json::{json, Value};
 
 use super::player::{random_value, Client, Held, Stop};
 use super::{us, Setup};
-use crate::dynalite::{call, TABLE};
+use crate::dynamodb_api::{call, TABLE};
 
 /// The lock's key in the table.
 const KEY: &str = "leaselab-lock";

@@ -1,5 +1,5 @@
 //! The DynamoDB lock client (`dynamodb`) as a real service, against an implementation of DynamoDB's
-//! API, not AWS: dynalite (see dynalite.rs), fresh for every attempt, its lock table made before the
+//! API, not AWS: dynalite (see dynamodb_api.rs), fresh for every attempt, its lock table made before the
 //! run. The client is the lock client's protocol from the suite's own code (dynamodb_client.rs), every
 //! call a signed request: GetItem, PutItem on `attribute_not_exists` or on the RVN it waited out,
 //! heartbeats as UpdateItem on its RVN from a thread of the client's process (stopped with it), a
@@ -15,7 +15,7 @@ use super::player::{Client, Held, Stop};
 use super::service::{Attempt, Conn, LockServers, RealService};
 use super::Setup;
 use crate::cases::{case, Case};
-use crate::dynalite::Dynalite;
+use crate::dynamodb_api::Dynalite;
 use crate::servers::Res;
 
 /// The DynamoDB lock client on dynalite.
