@@ -205,20 +205,32 @@ impl ObjectClient {
 /// The object-store rows: `s3-etag-aba` on S3's If-Match (moto) and on GCS's ifGenerationMatch
 /// (fake-gcs-server), in place of the PostgreSQL columns that stood in for them. A → B → A: B's
 /// write (330 ms) and C's refund (390 ms) before A's (630 ms), C's read (380 ms) after B's write; at
-/// scale 2 every gap is ≥ 100 ms: 50 ms.
+/// scale 2 every gap is ≥ 100 ms: 50 ms. And the contrast on S3: with A stopped 340 ms it writes at
+/// 370 ms, after B's write (330 ms) and before C's refund (390 ms), when the content is not back:
+/// If-Match refuses it. Its closest gap is 20 ms, 100 ms at scale 5: 50 ms.
 pub fn cases() -> Vec<Case> {
-    let row = |store, how| Case {
+    let row = |store, set, scale, how| Case {
         tolerance_ms: 50,
         store,
-        ..case("s3-etag-aba", store_policy(store), &[], 2, how)
+        ..case("s3-etag-aba", store_policy(store), set, scale, how)
     };
     vec![
         row(
             Store::S3,
+            &[],
+            2,
             "redis lease; one S3 object on moto (S3's API, not AWS): GetObject, PutObject with If-Match on the ETag read (the MD5 of the content)",
         ),
         row(
+            Store::S3,
+            &[("pause", 340)],
+            5,
+            "as above, A stopped 340 ms: it writes while the content is B's, not back to what it read",
+        ),
+        row(
             Store::Gcs,
+            &[],
+            2,
             "redis lease; one GCS object on fake-gcs-server (GCS's JSON API, not Google): objects.get, a multipart upload with ifGenerationMatch on the generation read",
         ),
     ]
