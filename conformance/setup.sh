@@ -55,6 +55,10 @@ DYNALITE=4.0.0 MOTO=5.2.6 FAKE_GCS_WRAPPER=0.1.1
 here=$(cd "$(dirname "$0")/.." && pwd)
 tools=${LEASELAB_CONFORMANCE_TOOLS:-${CARGO_TARGET_DIR:-$here/target}/conformance-tools}
 mkdir -p "$tools/dynalite"
+if [ "$(node -p 'process.versions.node.split(".")[0]')" -lt 20 ]; then
+  say "dynalite $DYNALITE needs Node 20 or later; this machine's is $(node --version)"
+  exit 1
+fi
 if [ "$(node -p "try { require('$tools/dynalite/node_modules/dynalite/package.json').version } catch (e) { '' }")" != "$DYNALITE" ]; then
   say "npm install dynalite@$DYNALITE (in $tools/dynalite)"
   [ -f "$tools/dynalite/package.json" ] || echo '{"private": true}' > "$tools/dynalite/package.json"
