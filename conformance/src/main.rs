@@ -16,10 +16,12 @@
 
 mod aws;
 mod cases;
+mod curator;
 mod dynamodb_api;
 mod etcd;
 mod gcs;
 mod http;
+mod moments;
 mod mysql;
 mod mysql_probe;
 mod real;
@@ -220,7 +222,7 @@ fn suite_servers(a: &Args, work: &std::path::Path) -> Res<Vec<Option<Box<dyn std
     let wanted_kinds: Vec<_> = cases::cases()
         .into_iter()
         .filter(|c| wanted(a, c.id))
-        .filter_map(|c| cases::scenario(c.id, c.scale).ok())
+        .filter_map(|c| cases::case_scenario(&c, c.scale).ok())
         .map(|sc| sc.service.kind)
         .collect();
     let mut started = Vec::new();
@@ -283,6 +285,9 @@ fn describe(case: &Case) -> String {
     }
     if case.scale != 1 {
         p.push(format!("timeline ×{}", case.scale));
+    }
+    if let Some((from, to)) = case.edit {
+        p.push(format!("{:?} → {to:?}", from.trim()));
     }
     format!("{} — {}", p.join(" "), case.how)
 }
@@ -378,7 +383,7 @@ struct Played {
 }
 
 fn play(case: &Case, run: &str, base: &Base, work: &std::path::Path) -> Res<Played> {
-    let sc = &cases::scenario(case.id, case.scale)?;
+    let sc = &cases::case_scenario(case, case.scale)?;
     let setup = real::Setup {
         policy: case.policy,
         params: cases::params(sc, case.set, case.scale)?,
@@ -397,10 +402,10 @@ fn play(case: &Case, run: &str, base: &Base, work: &std::path::Path) -> Res<Play
         None => (sc, case.set),
     };
     let predicted = cases::predict(judge_sc, case.policy, set, case.scale)?;
-    let sim = cases::sim_verdict(judge_sc, &predicted);
+    let mut sim = cases::sim_verdict(judge_sc, &predicted);
     if case.scale != 1 && case.predict_with.is_none() {
         // The slower timeline must tell the catalogue's own story, or the row would check something else.
-        let unscaled = cases::scenario(case.id, 1)?;
+        let unscaled = cases::case_scenario(case, 1)?;
         let base = cases::predict(&unscaled, case.policy, case.set, 1)?;
         let base = cases::sim_verdict(judge_sc, &base);
         if base != sim {
@@ -412,6 +417,9 @@ fn play(case: &Case, run: &str, base: &Base, work: &std::path::Path) -> Res<Play
             ));
         }
     }
+    // The moments the row compares too (none unless the case asks), after the story's check.
+    sim.0
+        .extend(moments::predicted(judge_sc, &predicted, case.moments_ms));
     let sim_log = leaselab::report::transcript(&predicted);
     let tolerance = Duration::from_millis(case.tolerance_ms);
 
@@ -434,7 +442,8 @@ fn play(case: &Case, run: &str, base: &Base, work: &std::path::Path) -> Res<Play
             discarded.push(why);
             continue;
         }
-        let real = cases::real_verdict(sc, &run);
+        let mut real = cases::real_verdict(sc, &run);
+        real.0.extend(moments::measured(sc, &sim, &run));
         return Ok(Played {
             sim,
             real,
