@@ -48,6 +48,7 @@ def outcome(run, name):
         return {f"{name}: outcome": "no answer within the run"}
     d = e["detail"]
     said = f"returned {d['returned']}" if "returned" in d else f"raised {d['raised']}: {d['message']}"
+    said = said.replace(run.key, "KEY")  # each run has a key of its own; the message is the same
     if len(said) > 90:  # pottery's message is the key and the repr of every master's connection pool
         said = said[:89] + "…"
     return {f"{name}: outcome": said, f"{name}: answered": after(run, e["t"])}
@@ -67,6 +68,8 @@ class Kazoo:
         for state in ("SUSPENDED", "LOST", "CONNECTED"):
             e = first(run, "listener", state)
             out[f"listener {state}"] = after(run, e["t"]) if e else "not seen"
+        if isinstance(out["listener LOST"], float) and isinstance(out["listener SUSPENDED"], float):
+            out["SUSPENDED → LOST window"] = round(out["listener LOST"] - out["listener SUSPENDED"], 1)
         back = [e for e in run.report["events"] if e["what"] == "zk.connected" and e["t"] >= run.t_wake]
         out["zk.connected false"] = after(run, back[0]["t"]) if back else "never false"
         out["zk.connected true again"] = after(run, back[-1]["t"]) if back and back[-1]["detail"] else "no"

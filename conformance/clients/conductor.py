@@ -74,14 +74,15 @@ class Proc:
 class Run:
     """What one run saw; the case's `moments` reads it."""
 
-    def __init__(self):
+    def __init__(self, key):
+        self.key = key
         self.held = self.acquired = self.report = None
         self.t_stop = self.t_acquired = self.t_wake = self.t_exit = None
         self.rc, self.stderr_tail, self.extra = None, None, {}
 
 
 def run_once(case, ctx, key, piddir):
-    run, procs = Run(), []
+    run, procs = Run(key), []
     try:
         holder = Proc(case.holder(ctx, key), "holder", piddir)
         procs.append(holder)

@@ -47,6 +47,11 @@ def table(results, runs):
             print("-+-".join("-" * w for w in widths))
 
 
+def load():
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
+
+
 def main():
     signal.signal(signal.SIGTERM, on_term)
     work, runs = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 5
@@ -55,6 +60,7 @@ def main():
     piddir = os.path.join(work, "pids")
     os.makedirs(piddir, exist_ok=True)
     started, results = [], {}
+    load_before = load()
     try:
         redis = servers.redis(work); started.append(redis)
         zk = servers.zookeeper(work); started.append(zk)
@@ -75,6 +81,8 @@ def main():
             s.stop()
     with open(os.path.join(work, "results.json"), "w") as f:
         json.dump(results, f, indent=1)
+    print(f"machine: {os.cpu_count()} cores; load average (1, 5, 15 min) {load_before} before, "
+          f"{load()} after; times in ms after the holder's SIGCONT unless a moment says otherwise")
     table(results, runs)
     return 1 if any(not isinstance(r, dict) for rs in results.values() for r in rs) else 0
 
