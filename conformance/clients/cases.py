@@ -80,6 +80,51 @@ class Kazoo:
         return out
 
 
+# Curator from Debian's packages (5.4.0) and the ZooKeeper client it drives (3.8.0): the jars by the
+# names Debian links to its versioned ones.
+CURATOR_JARS = ":".join(f"/usr/share/java/{j}.jar" for j in (
+    "curator-client", "curator-framework", "curator-recipes", "zookeeper", "zookeeper-jute", "guava",
+    "slf4j-api", "slf4j-nop"))
+
+
+# Curator's LOST comes later than kazoo's (see docs/clients.md): its holder watches for 3 s.
+CURATOR_WATCH_S = 3
+
+
+def curator(mode, ctx, key):
+    return ["java", "-Xmx128m", "-cp", CURATOR_JARS, os.path.join(HERE, "CuratorClient.java"), mode,
+            ctx["zk"], str(int(ZK_SESSION_S * 1000)), key, str(CURATOR_WATCH_S)]
+
+
+class Curator(Kazoo):
+    """The same story as kazoo's, told by Curator's InterProcessMutex; the moments are read alike."""
+    name = "curator"
+
+    def holder(self, ctx, key):
+        return curator("holder", ctx, key)
+
+    def contender(self, ctx, key):
+        return curator("contender", ctx, key)
+
+    def moments(self, run):
+        out = common(run)
+        for state in ("SUSPENDED", "LOST", "RECONNECTED"):
+            e = first(run, "listener", state)
+            out[f"listener {state}"] = after(run, e["t"]) if e else "not seen"
+        if isinstance(out["listener LOST"], float) and isinstance(out["listener SUSPENDED"], float):
+            out["SUSPENDED → LOST window"] = round(out["listener LOST"] - out["listener SUSPENDED"], 1)
+        back = [e for e in run.report["events"] if e["what"] == "isConnected" and e["t"] >= run.t_wake]
+        out["isConnected() false"] = after(run, back[0]["t"]) if back else "never false"
+        out["isConnected() true again"] = after(run, back[-1]["t"]) if back and back[-1]["detail"] else "no"
+        acq = [e for e in run.report["events"] if e["what"] == "isAcquiredInThisProcess" and e["t"] >= run.t_wake]
+        out["isAcquiredInThisProcess() false"] = after(run, acq[0]["t"]) if acq else "never"
+        out["isAcquiredInThisProcess() at +3 s"] = run.report["is_acquired_at_end"]
+        out["lock node exists at +3 s"] = run.report["node_exists_at_end"]
+        out["new session after LOST"] = run.report["session_after"] != run.held["session"]
+        out.update(outcome(run, "release"))
+        return out
+
+
 class RedisPy:
     name, pause = "redis-py", 2.5 * REDIS_LEASE_S
 
@@ -201,4 +246,4 @@ class EtcdctlNoCommand:
         return out
 
 
-ALL = [Kazoo(), RedisPy(), PythonRedisLock(), Pottery(), EtcdctlCommand(), EtcdctlNoCommand()]
+ALL = [Kazoo(), Curator(), RedisPy(), PythonRedisLock(), Pottery(), EtcdctlCommand(), EtcdctlNoCommand()]
