@@ -88,4 +88,8 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:  # ^C or TERM: every `finally` has run, so nothing is left behind
+        print("clients: interrupted; servers and processes stopped", file=sys.stderr)
+        sys.exit(130)
