@@ -72,25 +72,35 @@ public class CuratorClient {
             return;
         }
         long session = client.getZookeeperClient().getZooKeeper().getSessionId();
+        // The first reading of the clock comes before `held`: the conductor may stop us at once.
+        double beforeHeld = now();
         say("held", "{\"node\": " + str(node) + ", \"session\": " + str(Long.toHexString(session)) + "}");
-        watch(client, mutex, node, session, Double.parseDouble(args.length > 4 ? args[4] : "1"));
+        watch(client, mutex, node, beforeHeld, Double.parseDouble(args.length > 4 ? args[4] : "1"));
     }
 
-    static void watch(CuratorFramework client, InterProcessMutex mutex, String node, long session, double watchS)
+    static void watch(CuratorFramework client, InterProcessMutex mutex, String node, double last, double watchS)
             throws Exception {
+        stuckWatch(Thread.currentThread(), watchS);
         Change acquired = new Change("isAcquiredInThisProcess"), connected = new Change("isConnected");
-        double last = now(), woke = 0;
+        double woke = 0;
         while (woke == 0 || now() < woke + watchS) {
             acquired.see(mutex.isAcquiredInThisProcess());
             connected.see(client.getZookeeperClient().isConnected());
             double t = now();
             if (woke == 0 && t - last > 0.5) {
-                woke = t;
+                woke = wokeAt = t;
             }
             last = t;
             Thread.sleep(3);
         }
-        boolean exists = client.checkExists().forPath(node) != null;
+        // The raw ZooKeeper handle answers at once (or throws when not connected), where Curator's
+        // checkExists() would retry for up to its retry policy's span.
+        String exists;
+        try {
+            exists = String.valueOf(client.getZookeeperClient().getZooKeeper().exists(node, false) != null);
+        } catch (Exception e) {
+            exists = str("unknown: " + e.getClass().getSimpleName());
+        }
         double start = now();
         try {
             mutex.release();
@@ -100,11 +110,47 @@ public class CuratorClient {
                     + str(e.getMessage()) + ", \"took_ms\": " + (now() - start) * 1000 + "}");
         }
         long after = client.getZookeeperClient().getZooKeeper().getSessionId();
-        synchronized (CuratorClient.class) {
-            say("report", "{\"woke\": " + woke + ", \"events\": " + events + ", \"node_exists_at_end\": "
-                    + exists + ", \"is_acquired_at_end\": " + acquired.last + ", \"session_after\": "
-                    + str(Long.toHexString(after)) + "}");
-        }
+        report("{\"woke\": " + woke + ", \"events\": " + events + ", \"node_exists_at_end\": " + exists
+                + ", \"is_acquired_at_end\": " + acquired.last + ", \"session_after\": "
+                + str(Long.toHexString(after)) + "}");
         client.close();
+    }
+
+    static boolean reported;
+    static volatile double wokeAt;
+
+    static synchronized void report(String json) {
+        if (!reported) {
+            reported = true;
+            say("report", json);
+        }
+    }
+
+    /** A backstop: should a call at the end of the watch not return (Curator retries a lost connection
+     *  for a long time), 10 s after the watch this notes where the main thread is, and reports. */
+    static void stuckWatch(Thread main, double watchS) {
+        Thread t = new Thread(() -> {
+            while (wokeAt == 0 || now() < wokeAt + watchS + 10) {
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+            StringBuilder where = new StringBuilder();
+            StackTraceElement[] frames = main.getStackTrace();
+            for (int i = 0; i < Math.min(8, frames.length); i++) {
+                where.append(i == 0 ? "" : " < ").append(frames[i].getClassName().replaceAll(".*\\.", ""))
+                        .append('.').append(frames[i].getMethodName());
+            }
+            note("stuck", str(where));
+            synchronized (CuratorClient.class) {
+                report("{\"woke\": " + wokeAt + ", \"events\": " + events + ", \"node_exists_at_end\": "
+                        + "\"no answer\", \"is_acquired_at_end\": \"no answer\", \"session_after\": null}");
+            }
+            Runtime.getRuntime().halt(0);
+        }, "stuck-watch");
+        t.setDaemon(true);
+        t.start();
     }
 }

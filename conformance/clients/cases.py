@@ -13,6 +13,9 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ZK_SESSION_S = 2.0      # kazoo's session timeout (the server allows 0.4–4 s at tickTime 200 ms)
+# The short pause: longer than the Java client's read timeout (2/3 of the session) and shorter than the
+# session, with the longest session the server allows so that the session outlives the pause.
+ZK_LONG_SESSION_S, ZK_SHORT_PAUSE_S = 4.0, 2.8
 REDIS_LEASE_S = 1       # redis-py's timeout, python-redis-lock's expire, pottery's auto_release_time
 ETCD_TTL_S = 2          # etcdctl lock --ttl (etcd's smallest lease at its default heartbeat)
 
@@ -35,7 +38,9 @@ def first(run, what, detail=None):
 
 
 def common(run):
-    out = {"contender took the lock (ms after SIGSTOP)": round((run.t_acquired - run.t_stop) * 1000, 1)}
+    out = {}
+    if run.t_acquired is not None:
+        out["contender took the lock (ms after SIGSTOP)"] = round((run.t_acquired - run.t_stop) * 1000, 1)
     if run.report and run.report.get("woke"):
         out["holder saw SIGCONT"] = after(run, run.report["woke"])
     return out
@@ -55,10 +60,10 @@ def outcome(run, name):
 
 
 class Kazoo:
-    name, pause = "kazoo", 2 * ZK_SESSION_S
+    name, pause, session = "kazoo", 2 * ZK_SESSION_S, ZK_SESSION_S
 
     def holder(self, ctx, key):
-        return py("holder_kazoo.py", ctx["zk"], ZK_SESSION_S, key)
+        return py("holder_kazoo.py", ctx["zk"], self.session, key)
 
     def contender(self, ctx, key):
         return py("contender.py", "kazoo", ctx["zk"], key)
@@ -71,7 +76,8 @@ class Kazoo:
         if isinstance(out["listener LOST"], float) and isinstance(out["listener SUSPENDED"], float):
             out["SUSPENDED → LOST window"] = round(out["listener LOST"] - out["listener SUSPENDED"], 1)
         back = [e for e in run.report["events"] if e["what"] == "zk.connected" and e["t"] >= run.t_wake]
-        out["zk.connected false"] = after(run, back[0]["t"]) if back else "never false"
+        e = first(run, "zk.connected", False)
+        out["zk.connected false"] = after(run, e["t"]) if e else "never false"
         out["zk.connected true again"] = after(run, back[-1]["t"]) if back and back[-1]["detail"] else "no"
         out["lock.is_acquired at +1 s"] = run.report["is_acquired_at_1s"]
         out["lock node exists at +1 s"] = run.report["node_exists_at_1s"]
@@ -91,9 +97,9 @@ CURATOR_JARS = ":".join(f"/usr/share/java/{j}.jar" for j in (
 CURATOR_WATCH_S = 3
 
 
-def curator(mode, ctx, key):
+def curator(mode, ctx, key, session=ZK_SESSION_S):
     return ["java", "-Xmx128m", "-cp", CURATOR_JARS, os.path.join(HERE, "CuratorClient.java"), mode,
-            ctx["zk"], str(int(ZK_SESSION_S * 1000)), key, str(CURATOR_WATCH_S)]
+            ctx["zk"], str(int(session * 1000)), key, str(CURATOR_WATCH_S)]
 
 
 class Curator(Kazoo):
@@ -101,7 +107,7 @@ class Curator(Kazoo):
     name = "curator"
 
     def holder(self, ctx, key):
-        return curator("holder", ctx, key)
+        return curator("holder", ctx, key, self.session)
 
     def contender(self, ctx, key):
         return curator("contender", ctx, key)
@@ -114,15 +120,34 @@ class Curator(Kazoo):
         if isinstance(out["listener LOST"], float) and isinstance(out["listener SUSPENDED"], float):
             out["SUSPENDED → LOST window"] = round(out["listener LOST"] - out["listener SUSPENDED"], 1)
         back = [e for e in run.report["events"] if e["what"] == "isConnected" and e["t"] >= run.t_wake]
-        out["isConnected() false"] = after(run, back[0]["t"]) if back else "never false"
+        e = first(run, "isConnected", False)
+        out["isConnected() false"] = after(run, e["t"]) if e else "never false"
         out["isConnected() true again"] = after(run, back[-1]["t"]) if back and back[-1]["detail"] else "no"
-        acq = [e for e in run.report["events"] if e["what"] == "isAcquiredInThisProcess" and e["t"] >= run.t_wake]
-        out["isAcquiredInThisProcess() false"] = after(run, acq[0]["t"]) if acq else "never"
+        e = first(run, "isAcquiredInThisProcess", False)
+        out["isAcquiredInThisProcess() false"] = after(run, e["t"]) if e else "never"
         out["isAcquiredInThisProcess() at +3 s"] = run.report["is_acquired_at_end"]
         out["lock node exists at +3 s"] = run.report["node_exists_at_end"]
         out["new session after LOST"] = run.report["session_after"] != run.held["session"]
         out.update(outcome(run, "release"))
+        e = first(run, "stuck")
+        out["calls stuck 10 s after the watch"] = f"in {e['detail']}" if e else "no"
         return out
+
+
+class KazooShortPause(Kazoo):
+    """A pause past kazoo's read timeout but within the session: does the library say anything?"""
+    name, pause, session = "kazoo short pause", ZK_SHORT_PAUSE_S, ZK_LONG_SESSION_S
+
+    def contender(self, ctx, key):
+        return None
+
+
+class CuratorShortPause(Curator):
+    """The same pause under Curator, whose ZooKeeper client counts its read timeout itself."""
+    name, pause, session = "curator short pause", ZK_SHORT_PAUSE_S, ZK_LONG_SESSION_S
+
+    def contender(self, ctx, key):
+        return None
 
 
 class RedisPy:
@@ -246,4 +271,4 @@ class EtcdctlNoCommand:
         return out
 
 
-ALL = [Kazoo(), Curator(), RedisPy(), PythonRedisLock(), Pottery(), EtcdctlCommand(), EtcdctlNoCommand()]
+ALL = [Kazoo(), Curator(), KazooShortPause(), CuratorShortPause(), RedisPy(), PythonRedisLock(), Pottery(), EtcdctlCommand(), EtcdctlNoCommand()]

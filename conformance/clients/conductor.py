@@ -92,17 +92,19 @@ def run_once(case, ctx, key, piddir):
             case.on_held(ctx, run)
         run.t_stop = time.monotonic()
         holder.signal(signal.SIGSTOP)
-        contender = Proc(case.contender(ctx, key), "contender", piddir)
-        procs.append(contender)
-        t, run.acquired = contender.expect("acquired", 30)
-        run.t_acquired = run.acquired.get("t", t)
-        if hasattr(case, "on_acquired"):
-            case.on_acquired(ctx, run)
+        argv = case.contender(ctx, key)
+        if argv:  # (a pause shorter than the session has no contender: nobody can take the lock)
+            contender = Proc(argv, "contender", piddir)
+            procs.append(contender)
+            t, run.acquired = contender.expect("acquired", 30)
+            run.t_acquired = run.acquired.get("t", t)
+            if hasattr(case, "on_acquired"):
+                case.on_acquired(ctx, run)
         time.sleep(max(0.0, run.t_stop + case.pause - time.monotonic()))
         run.t_wake = time.monotonic()
         holder.signal(signal.SIGCONT)
         if not first_line:
-            _, run.report = holder.expect("report", 15)
+            _, run.report = holder.expect("report", 30)
         end = time.monotonic() + 10
         while holder.p.poll() is None and time.monotonic() < end:
             time.sleep(0.002)

@@ -69,7 +69,7 @@ def main():
         for case in chosen:
             results[case.name] = []
             for i in range(runs):
-                key = f"/clients-{case.name.split()[0]}-{i}"
+                key = f"/clients-{case.name.replace(' ', '-')}-{i}"
                 try:
                     r = conductor.run_once(case, ctx, key, piddir)
                 except conductor.RunFailed as e:
