@@ -78,7 +78,7 @@ class Kazoo:
         back = [e for e in run.report["events"] if e["what"] == "zk.connected" and e["t"] >= run.t_wake]
         e = first(run, "zk.connected", False)
         out["zk.connected false"] = after(run, e["t"]) if e else "never false"
-        out["zk.connected true again"] = after(run, back[-1]["t"]) if back and back[-1]["detail"] else "no"
+        out["zk.connected true again"] = after(run, back[-1]["t"]) if e and back[-1]["detail"] else "no"
         out["lock.is_acquired at +1 s"] = run.report["is_acquired_at_1s"]
         out["lock node exists at +1 s"] = run.report["node_exists_at_1s"]
         out["new session after LOST"] = run.report["session_after"] != run.held["session"]
@@ -122,7 +122,7 @@ class Curator(Kazoo):
         back = [e for e in run.report["events"] if e["what"] == "isConnected" and e["t"] >= run.t_wake]
         e = first(run, "isConnected", False)
         out["isConnected() false"] = after(run, e["t"]) if e else "never false"
-        out["isConnected() true again"] = after(run, back[-1]["t"]) if back and back[-1]["detail"] else "no"
+        out["isConnected() true again"] = after(run, back[-1]["t"]) if e and back[-1]["detail"] else "no"
         e = first(run, "isAcquiredInThisProcess", False)
         out["isAcquiredInThisProcess() false"] = after(run, e["t"]) if e else "never"
         out["isAcquiredInThisProcess() at +3 s"] = run.report["is_acquired_at_end"]

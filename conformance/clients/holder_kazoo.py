@@ -20,7 +20,6 @@ zk.start()
 lock = zk.Lock(path, "holder")
 lock.acquire()
 node = f"{lock.path}/{lock.node}"
-n.held(session=hex(zk.client_id[0]), node=node, czxid=zk.exists(node).czxid)
 polls = [Change(n, "zk.connected", lambda: zk.connected),
          Change(n, "lock.is_acquired", lambda: lock.is_acquired)]
 
@@ -30,6 +29,8 @@ def poll():
         p()
 
 
+poll()  # the first readings come before `held`: the conductor may stop us at once
+n.held(session=hex(zk.client_id[0]), node=node, czxid=zk.exists(node).czxid)
 n.wait_wake(poll)
 n.watch(poll, 1.0)
 exists = zk.exists(node) is not None

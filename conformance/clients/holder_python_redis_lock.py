@@ -27,7 +27,6 @@ threading.excepthook = died
 r = redis.StrictRedis(host="127.0.0.1", port=port)
 lock = redis_lock.Lock(r, key, expire=expire, auto_renewal=True)
 lock.acquire()
-n.held(id=lock.id, renewal_interval_s=lock._lock_renewal_interval)
 thread = lock._lock_renewal_thread
 polls = [Change(n, "renewal thread alive", thread.is_alive),
          Change(n, "key holds our id", lambda: lock.get_owner_id() == lock.id)]
@@ -38,6 +37,8 @@ def poll():
         p()
 
 
+poll()  # the first readings come before `held`: the conductor may stop us at once
+n.held(id=lock.id, renewal_interval_s=lock._lock_renewal_interval)
 n.wait_wake(poll)
 n.watch(poll, 1.0)
 attempt(n, "release", lock.release)
