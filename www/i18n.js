@@ -208,6 +208,7 @@ const en = {
   derived: 'Derived (analysis, not a claim of the sources)',
   events: 'Events (the diagram as text)',
   eventsShort: 'Events, as text',
+  sourceShort: 'Source (the block’s text)',
   colTime: 'Time (ms)',
   colWho: 'Who',
   colWhat: 'What happened',
@@ -279,6 +280,7 @@ const en = {
     badControls: 'controls: “{value}” is not one of {list}; ignored.',
     badTheme: 'theme={value} is not light, dark or auto; using auto.',
     badHeight: 'height={value} is not a length such as 480, 480px or 30rem; sizing to the content.',
+    badFenceName: '{name}= is not a setting of this lab; ignored.',
   },
   // The "Find a failure" panel (search.js).
   searchTitle: 'Find a failure',

@@ -31,7 +31,11 @@ ${p.transcript.replace('"transcript"></summary>', '"transcriptShort"></summary>'
     <div class="share">
 ${p.share}    </div>
   </details>
-${p.events.replace('"events"></summary>', '"eventsShort"></summary>').replace('</details>', `${p.fine}</details>`)}</div>
+${p.events.replace('"events"></summary>', '"eventsShort"></summary>').replace('</details>', `${p.fine}</details>`)}  <details class="source-box" id="source-box" hidden>
+    <summary data-i18n="sourceShort"></summary>
+    <slot name="source"></slot>
+  </details>
+</div>
 ${p.search}${p.info}${p.live}`;
   }
   // The page: the settings, the verdict and the diagram in one view (style.css, "first screen"); the

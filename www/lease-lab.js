@@ -10,15 +10,16 @@
 // Its layout is the compact one for docs columns: verdict and diagram first, the margin,
 // transcript, share and events behind disclosures (lab-markup.js). theme="auto" (the default) follows the host page's own light/dark switch (host-theme.js). The wasm, the stylesheet and the dictionaries are found next to this file, so the folder can
 // live under any path; the wasm is initialised once per page. Children of the element are its
-// fallback: shown while it loads, and instead of it where scripts do not run.
+// fallback: shown while it loads, and instead of it where scripts do not run. A ```leaselab fenced
+// block in the page's Markdown becomes an element too (fence.js, loaded only where the page has one).
 import { Lab, FEATURES } from './lab.js';
 import { HERE } from './settings.js';
 import { languages } from './i18n.js';
 import { autoScheme, watchScheme } from './host-theme.js';
 
 const STYLE = new URL('style.css', import.meta.url).href;
-/** A scenario of the element's own: src="URL", or inline text in this child (user-scenario.js reads it). */
-const hasOwnScenario = (el) => el.hasAttribute('src') || Boolean(el.querySelector(':scope > script[type="text/x-leaselab"]'));
+/** A scenario of the element's own: a fence's text, src="URL", or inline text in a child (user-scenario.js reads it). */
+const hasOwnScenario = (el) => el.fence?.scenario != null || el.hasAttribute('src') || Boolean(el.querySelector(':scope > script[type="text/x-leaselab"]'));
 
 /**
  * The Bengali face of style.css, on the host document: a shadow root ignores @font-face. As there, it
@@ -47,9 +48,40 @@ function registerLabUnit() {
   }
 }
 registerLabUnit();
+/**
+ * The markup each docs tool gives a ```leaselab fenced block (docs/embedding.md lists the tools):
+ * markdown-it, marked, Python-Markdown, mdBook and Hugo without highlighting write
+ * `pre > code.language-leaselab`; Hugo's Chroma adds `data-lang`; Sphinx's Pygments a
+ * `div.highlight-leaselab`; Docusaurus's Prism and VitePress's Shiki a `.language-leaselab` wrapper;
+ * Starlight's Expressive Code `pre[data-language]`; MkDocs Material's superfences drops the language,
+ * so it needs a custom fence: `pre.leaselab` (or `div.leaselab`, superfences' div format).
+ */
+export const FENCE_MARKERS =
+  'code.language-leaselab, pre.language-leaselab, div.language-leaselab, div.highlight-leaselab, [data-lang="leaselab"], pre[data-language="leaselab"], pre.leaselab, div.leaselab';
+
+/**
+ * Upgrades the page's fences now and whenever nodes are added (a docs tool's client-side navigation);
+ * fence.js loads only once a fence shows up. A removal lets fence.js drop the lab of a block that left.
+ */
+function watchFences() {
+  let fence = null;
+  const has = (n) => n.nodeType === 1 && (n.matches(FENCE_MARKERS) || n.querySelector(FENCE_MARKERS));
+  const take = (roots) => {
+    if (roots.some(has)) fence ??= import('./fence.js');
+    fence?.then((m) => m.upgradeFences(roots, FENCE_MARKERS));
+  };
+  take([document.documentElement]);
+  new MutationObserver((records) => {
+    const added = records.flatMap((r) => [...r.addedNodes]).filter((n) => n.nodeType === 1);
+    if (added.length || (fence && records.some((r) => r.removedNodes.length))) take(added);
+  }).observe(document.documentElement, { childList: true, subtree: true });
+}
+
 /** What shows when `controls` is absent. */
 export const DEFAULT_CONTROLS = 'sliders fencing play share';
 const PRESENTATION = ['controls', 'theme', 'height', 'autoplay'];
+/** Attributes the element reads besides the lab's settings (a fence that names another is told so). */
+const OTHER_NAMES = new Set([...PRESENTATION, 'lesson', 'src']);
 
 /**
  * `controls`: tokens separated by spaces or commas, each a part to show (FEATURES), or `all`, or
@@ -132,6 +164,9 @@ class LeaseLab extends HTMLElement {
       () => {
         root.getElementById('status').hidden = true;
         root.getElementById('fallback').remove();
+        const source = root.getElementById('source-box');
+        if (source) source.hidden = !this.querySelector(':scope > [slot="source"]');
+        if (this.fence) this.present(); // a fence's names are checked once the lab knows its settings
         this.flush(); // attributes that changed while it loaded
       },
       (e) => (e && e.shown ? null : this.lab.showError(e)), // (shown: in the scenario-error box already)
@@ -172,6 +207,7 @@ class LeaseLab extends HTMLElement {
     // Links and snippets name catalogue scenarios: for one of the page's own they would show another.
     if (this.ownScenario) set.delete('share');
     for (const t of bad) notices.push({ key: 'badControls', vars: { value: t, list: ['all', 'none', ...FEATURES].join(', ') } });
+    for (const name of this.fenceNamesUnknown()) notices.push({ key: 'badFenceName', vars: { name } });
     const theme = this.getAttribute('theme');
     if (theme !== null && !['light', 'dark', 'auto'].includes(theme)) notices.push({ key: 'badTheme', vars: { value: theme } });
     this.applyScheme();
@@ -185,6 +221,13 @@ class LeaseLab extends HTMLElement {
     this.lab.setExtraNotices(notices);
   }
 
+  /** A fence's names that are no setting of this lab: refused ones at once, unknown ones once it started. */
+  fenceNamesUnknown() {
+    if (!this.fence) return [];
+    const known = this.lab.names ? this.fence.names.filter((n) => !OTHER_NAMES.has(n) && !this.lab.names.has(n)) : [];
+    return [...this.fence.refused, ...known];
+  }
+
   flush() {
     const names = this.pending;
     this.pending = new Set();
@@ -194,4 +237,7 @@ class LeaseLab extends HTMLElement {
   }
 }
 
-if (!customElements.get('lease-lab')) customElements.define('lease-lab', LeaseLab);
+if (!customElements.get('lease-lab')) {
+  customElements.define('lease-lab', LeaseLab);
+  watchFences(); // once per page, by the copy that defined the element
+}

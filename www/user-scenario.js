@@ -1,5 +1,5 @@
-// A <lease-lab>'s own scenario: text given inline (a child <script type="text/x-leaselab">) or fetched
-// from src="URL", parsed by the user-scenario wasm (pkg/leaselab_user.js: every service plus the
+// A <lease-lab>'s own scenario: text given inline (a ```leaselab fence's, fence.js; or a child
+// <script type="text/x-leaselab">) or fetched from src="URL", parsed by the user-scenario wasm (pkg/leaselab_user.js: every service plus the
 // parser; only pages with a custom scenario load it, lease-lab.js imports this module on demand). A text
 // that does not parse, cannot be fetched or does not run shows its errors inside the element, by line
 // and column, as text (never markup: a page may embed scenario text from anywhere); the page around it
@@ -16,18 +16,20 @@ export const INLINE = 'script[type="text/x-leaselab"]';
 
 /** Whether element `el` brings a scenario of its own (src, or an inline child). Cheap: no module loads. */
 export function hasOwnScenario(el) {
-  return el.hasAttribute('src') || Boolean(el.querySelector(`:scope > ${INLINE}`));
+  return el.fence?.scenario != null || el.hasAttribute('src') || Boolean(el.querySelector(`:scope > ${INLINE}`));
 }
 
 /** An error the element has already shown in its scenario-error box (its caller shows nothing more). */
 class Shown extends Error {}
 
 /**
- * The scenario's text: the inline child's (an inline child wins over src), else src's, fetched (from
+ * The scenario's text: a fence's (its lines numbered as in the fence), else the inline child's (an
+ * inline child wins over src), else src's, fetched (from
  * the page's origin, or another that allows it by CORS). Rejects with a message naming the URL and what
  * went wrong: the network (CORS refusals look like this to a page), or an HTTP status.
  */
 export async function scenarioText(el, d) {
+  if (el.fence?.scenario != null) return el.fence.scenario;
   const inline = el.querySelector(`:scope > ${INLINE}`);
   // A line break right after the opening tag is dropped, as <pre> drops it: lines count from the text's first.
   if (inline) return inline.textContent.replace(/^\r?\n/, '');
@@ -160,6 +162,8 @@ export function showScenarioError(root, heading, lines) {
     list.append(li);
   }
   box.append(h, list);
+  // A fence's text under its errors, so each line and column can be found (the element's source child).
+  if (root.host?.querySelector(':scope > [slot="source"]')) box.append(Object.assign(root.ownerDocument.createElement('slot'), { name: 'source' }));
   const status = root.getElementById('status');
   if (status) status.hidden = true;
   root.getElementById('fallback')?.remove();

@@ -195,6 +195,7 @@ export default {
   derived: 'অনুমিত (বিশ্লেষণ, উৎসগুলোর দাবি নয়)',
   events: 'ঘটনাবলি (ডায়াগ্রামের লেখ্য রূপ)',
   eventsShort: 'ঘটনাবলি, লেখ্য রূপে',
+  sourceShort: 'উৎস (ব্লকের লেখা)',
   colTime: 'সময় (ms)',
   colWho: 'কে',
   colWhat: 'কী ঘটল',
@@ -266,6 +267,7 @@ export default {
     badControls: 'controls: “{value}” এগুলোর কোনোটি নয়: {list}; উপেক্ষা করা হয়েছে।',
     badTheme: 'theme={value} light, dark বা auto নয়; auto ব্যবহার করা হচ্ছে।',
     badHeight: 'height={value} কোনো দৈর্ঘ্য নয় (যেমন 480, 480px বা 30rem); বিষয়বস্তুর মাপে দেখানো হচ্ছে।',
+    badFenceName: '{name}= এই ল্যাবের কোনো সেটিং নয়; উপেক্ষা করা হয়েছে।',
   },
   // "ব্যর্থতা খুঁজুন" প্যানেল (search.js)।
   searchTitle: 'ব্যর্থতা খুঁজুন',
