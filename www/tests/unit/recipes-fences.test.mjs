@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fenceParts, fenceTexts } from '../../../tools/recipes/fence-texts.mjs';
 import { CLI, cliVerdict, runArgs } from '../../../tools/recipes/cli-verdict.mjs';
 import { readSite, resolveFences } from '../../../tools/recipes/check.mjs';
+import { splitFence } from '../../fence.js';
 import { ROOT } from '../helpers.mjs';
 
 const OWN = 'id: mine\ntitle: Mine <b>x</b>\nsummary: s\nservice: lease ttl=1s\nclient A: acquire; read; work 2s; write 1; release\nclient B: start 1500ms; acquire every 100ms; read; write 2; release';
@@ -68,6 +69,25 @@ test('fenceParts: a line of settings, a scenario of its own, or both; the id and
   assert.deepEqual([both.attrs, both.scenario, both.id, both.policy], [{ fencing: 'token' }, `\n${OWN}`, 'mine', 'token']);
   // A first line that is not all settings is the scenario's.
   assert.equal(fenceParts('# fencing=token here\nid: x').attrs.fencing, undefined);
+});
+
+test('fenceParts reads a fence as www/fence.js does (its own code, so a change to the rule shows here)', () => {
+  const texts = [
+    'scenario=etcd-lease-pause fencing=token controls=ttl,pause',
+    `fencing=token\n${OWN}`,
+    OWN,
+    '\n\n  ttl="2 s" pause=\'1s\'\nid: x',
+    'scenario=x fencing',
+    '# scenario=x\nid: y',
+    'class=x onclick=y ttl=1s',
+    '',
+  ];
+  for (const text of texts) {
+    const ours = fenceParts(text);
+    const core = splitFence(text);
+    assert.deepEqual(ours.attrs, Object.fromEntries([...core.attrs, ...core.refused.map((n) => [n, ours.attrs[n]])]), JSON.stringify(text));
+    assert.equal(ours.scenario, core.scenario, JSON.stringify(text));
+  }
 });
 
 test('runArgs: the catalogue scenario or the file, and only the settings `leaselab run` has', () => {
