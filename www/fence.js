@@ -74,8 +74,12 @@ export function readCode(node) {
   return out.replace(/\n$/, '');
 }
 
-/** Wrappers a docs tool puts round one code block (each holding only that block's <pre>). */
-const WRAPPERS = '.highlight, .language-leaselab, .highlight-leaselab, .expressive-code, .frame, [class*="codeBlock"], .code-block, figure';
+/**
+ * Wrappers a docs tool puts round one code block, each holding only that block's <pre>: Sphinx's two
+ * divs, Docusaurus's (hashed class names), VitePress's, Expressive Code's figure and div. A writer's own
+ * wrapper (a <figure> with a caption) is not one: it stays, with the lab inside it.
+ */
+const WRAPPERS = '.highlight, .highlight-leaselab, .language-leaselab, [class*="codeBlock"], .expressive-code, .expressive-code > .frame';
 
 /** The block a marker belongs to: its <pre> (or itself), widened to the wrappers around only it. */
 export function blockOf(marker) {

@@ -3,13 +3,15 @@
 // (`leaselab run` for a catalogue fence, `run --file` for a scenario of one's own); a fence's first line
 // sets attributes, checked as the element checks them, and names it may not set are refused with a
 // notice; markup in a fence stays text; blocks added later (client-side navigation) are upgraded once,
-// and a block that leaves takes its lab along; the fence's text stays in the page (the source
-// disclosure, print, and a page without scripts); a text with errors shows them by the fence's own line
+// and a block that leaves takes its lab along; a page its framework hydrates gets its labs only once
+// hydrated; the fence's text stays in the page (the source
+// disclosure, print, reader mode and a page without scripts); a text with errors shows them by the fence's own line
 // numbers; axe. Against dist/ in headless Chromium, like embed.test.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { setup, openPage, cliVerdict, axeViolations, until, MY_JOB, CLI } from './helpers.mjs';
+import { join } from 'node:path';
+import { setup, openPage, cliVerdict, axeViolations, until, MY_JOB, CLI, ROOT } from './helpers.mjs';
 import { TOOLS, fenceHtml } from './fences.mjs';
 
 let env;
@@ -21,6 +23,7 @@ after(async () => {
 });
 
 const SEED = 'scenario=seed-gc-pause fencing=token';
+const READABILITY = join(ROOT, 'www', 'node_modules', '@mozilla', 'readability', 'Readability.js');
 
 /** A host page loading the element once, with `body`; `lang` its language. */
 const hostPage = (body, lang = 'en') =>
@@ -158,9 +161,16 @@ test('the fence’s text stays in the page: the source disclosure, print, and no
     assert.equal(await source.isVisible(), false, 'closed at first');
     await box.locator('summary').click();
     assert.equal(await source.isVisible(), true);
+    await page.setViewportSize({ width: 390, height: 900 });
+    assert.deepEqual((await axeViolations(page)).bad, [], 'open, on a phone (its lines scroll sideways)');
     await box.locator('summary').click();
     await page.emulateMedia({ media: 'print' });
     assert.equal(await source.isVisible(), true, 'printed open');
+    await page.emulateMedia({ media: 'screen' });
+    // Reader mode (Firefox's, Mozilla's Readability) reads the page's markup: the fence's text is in it.
+    await page.addScriptTag({ path: READABILITY });
+    const article = await page.evaluate(() => new window.Readability(document.cloneNode(true)).parse());
+    assert.ok(article?.textContent.includes(SEED), `reader mode keeps the fence's text: ${article?.textContent.slice(0, 300)}`);
     assert.deepEqual((await axeViolations(page)).bad, []);
   });
   const context = await env.browser.newContext({ javaScriptEnabled: false });
@@ -185,5 +195,43 @@ test('a fence that does not parse shows its errors by the fence’s line numbers
     const other = page.locator('lease-lab').nth(1).locator('[data-testid="outcome"][data-outcome]');
     await other.waitFor();
     assert.equal(await other.getAttribute('data-outcome'), 'safe', 'the page’s other lab works');
+  });
+});
+
+test('the example page written in Markdown (examples/docs-fences.html): its three fences, the CLI’s verdicts, no errors', async () => {
+  const { context, page, watch } = await openPage(env.browser);
+  try {
+    await page.goto(`${env.url}examples/docs-fences.html`);
+    const got = await verdicts(page, 3);
+    const own = await page.locator('lease-lab').nth(2).locator('> pre[slot="source"]').textContent();
+    const ttlPause = ['--ttl', '300ms', '--pause', '600ms'];
+    assert.deepEqual(got, [
+      cliCatalogue('seed-gc-pause', [...ttlPause, '--fencing', 'none']),
+      cliCatalogue('seed-gc-pause', [...ttlPause, '--fencing', 'token']),
+      await cliVerdict(own.split('\n').slice(1).join('\n'), ['--fencing', 'none']),
+    ]);
+    assert.equal(got[2].outcome, 'lost-update', 'the job runner loses B’s update unfenced');
+    assert.deepEqual(watch.problems(), []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('fences over the limits get the element’s errors, and the page’s other lab still works', () => {
+  const big = `id: big\ntitle: Big\n${'# a comment line to pass the size limit\n'.repeat(2000)}`;
+  const forever =
+    'id: forever\ntitle: Forever\nsummary: Never ends\nservice: redlock ttl=3600s nodes=1\nclient A: acquire; read; write 1\n' +
+    [...'BCDEFGH'].map((c) => `client ${c}: acquire every 1us; read; write 1\n`).join('');
+  return withHost(hostPage(fenceHtml(TOOLS[0], big) + fenceHtml(TOOLS[0], forever) + fenceHtml(TOOLS[0], SEED)), async (page) => {
+    const errorOf = async (i) => {
+      const box = page.locator('lease-lab').nth(i).locator('[data-testid="scenario-error"]');
+      await box.waitFor();
+      return box.textContent();
+    };
+    assert.match(await errorOf(0), /at most 65536 bytes/);
+    assert.match(await errorOf(1), /1,?000,?000 events|event limit/i);
+    const other = page.locator('lease-lab').nth(2).locator('[data-testid="outcome"][data-outcome]');
+    await other.waitFor();
+    assert.equal(await other.getAttribute('data-outcome'), 'safe');
   });
 });

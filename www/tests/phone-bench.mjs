@@ -5,6 +5,8 @@
 //   phone_verdict_ms  navigation start → the lab's first verdict on screen, on a phone-class profile
 //                     (Chromium's CDP throttling: CPU 4× slower, 150 ms round trip, 1.6 Mbit/s each way);
 //   phone_docs_verdict_ms  the same for the docs example, until both of its <lease-lab> embeds show one.
+//   phone_fences_verdict_ms  the same for examples/docs-fences.html, until its three ```leaselab fences
+//                    (two catalogue labs and a scenario of its own, on the user-scenario wasm) show one.
 // Medians of RUNS loads. Prints one `name value` line per figure.
 //   node www/tests/phone-bench.mjs        (after `bash tools/build-web.sh`)
 import { setup } from './helpers.mjs';
@@ -69,16 +71,19 @@ export async function measure(browser, base) {
   const plain = [];
   const lab = [];
   const docs = [];
+  const fences = [];
   for (let i = 0; i < RUNS; i++) {
     plain.push(await load(browser, base));
     lab.push((await load(browser, base, { phone: true })).verdictMs);
     docs.push((await load(browser, `${base}examples/docs-page.html`, { phone: true, want: 2 })).verdictMs);
+    fences.push((await load(browser, `${base}examples/docs-fences.html`, { phone: true, want: 3 })).verdictMs);
   }
   return {
     page_kib: median(plain.map((r) => r.kib)),
     page_requests: median(plain.map((r) => r.requests)),
     phone_verdict_ms: median(lab),
     phone_docs_verdict_ms: median(docs),
+    phone_fences_verdict_ms: median(fences),
     urls: plain[0].urls,
   };
 }
@@ -91,6 +96,7 @@ if (process.argv[1] && process.argv[1].endsWith('phone-bench.mjs')) {
     console.log(`page_requests ${m.page_requests}`);
     console.log(`phone_verdict_ms ${Math.round(m.phone_verdict_ms)}`);
     console.log(`phone_docs_verdict_ms ${Math.round(m.phone_docs_verdict_ms)}`);
+    console.log(`phone_fences_verdict_ms ${Math.round(m.phone_fences_verdict_ms)}`);
     if (process.env.VERBOSE) console.log(m.urls.map((u) => u.slice(env.url.length)).join('\n'));
   } finally {
     await env.close();
