@@ -21,6 +21,7 @@ import { serve } from '../serve.mjs';
 import { launch, openPage, RESULTS } from '../../www/tests/helpers.mjs';
 import { fenceParts, fenceTexts } from './fence-texts.mjs';
 import { cliVerdict } from './cli-verdict.mjs';
+import { UPGRADED } from '../../www/fence.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const WAIT_MS = 30_000;
@@ -169,15 +170,18 @@ function expectFenceLab(got, w, where) {
  */
 async function expectFencesUpgraded(page, want, where) {
   const texts = want.filter((w) => w.fence !== undefined).map((w) => w.text);
-  const found = await page.evaluate((fenceTexts) => {
-    const squeeze = (t) => t.replace(/\s+/g, '');
-    const wanted = new Set(fenceTexts.map(squeeze));
-    const blocks = [...document.querySelectorAll('[data-leaselab-fence]')];
-    const bare = [...document.querySelectorAll('pre')].filter(
-      (pre) => wanted.has(squeeze(pre.textContent)) && !pre.closest('lease-lab, [data-leaselab-fence]'),
-    );
-    return { blocks: blocks.length, withLab: blocks.filter((b) => b.previousElementSibling?.localName === 'lease-lab').length, bare: bare.length };
-  }, texts);
+  const found = await page.evaluate(
+    ([fenceTexts, upgraded]) => {
+      const squeeze = (t) => t.replace(/\s+/g, '');
+      const wanted = new Set(fenceTexts.map(squeeze));
+      const blocks = [...document.querySelectorAll(`[${upgraded}]`)];
+      const bare = [...document.querySelectorAll('pre')].filter(
+        (pre) => wanted.has(squeeze(pre.textContent)) && !pre.closest(`lease-lab, [${upgraded}]`),
+      );
+      return { blocks: blocks.length, withLab: blocks.filter((b) => b.previousElementSibling?.localName === 'lease-lab').length, bare: bare.length };
+    },
+    [texts, UPGRADED],
+  );
   if (found.blocks !== texts.length || found.withLab !== texts.length || found.bare) {
     throw new Error(`${where}: ${texts.length} fences, but ${found.blocks} upgraded blocks (${found.withLab} with their lab before them) and ${found.bare} left bare`);
   }
