@@ -4,11 +4,11 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { CLI } from '../../www/tests/helpers.mjs';
 
-const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..', '..');
-export const CLI = join(ROOT, 'target', 'release', 'leaselab');
+// The same binary the e2e tests ask (CARGO_TARGET_DIR respected), which `make test-recipes` builds.
+export { CLI };
 /** Fence attributes that are `leaselab run` options of the same name; the rest only dress the lab. */
 const RUN_OPTIONS = ['ttl', 'pause', 'fencing'];
 
