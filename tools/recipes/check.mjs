@@ -5,8 +5,9 @@
 // upgraded once and none left bare; a click on the site's own link to page 2 swaps the page without a
 // reload (the docs tool's client-side navigation; a full load only where site.json says
 // "fullLoad": true) and page 2's labs show theirs; Back brings page 1's again; the tool's own dark switch
-// turns every lab dark; no request the pages make is answered with an HTTP error. Screenshots, light and
-// dark at 390 and 1280 px, go to test-results/recipes/TOOL/.
+// turns every lab dark; with scripts off, page 1 still shows its fences' text; no request the pages make
+// is answered with an HTTP error. Screenshots, light and dark at 390 and 1280 px, go to
+// test-results/recipes/TOOL/.
 //
 //   node tools/recipes/check.mjs --tool NAME --workdir DIR
 //
@@ -187,6 +188,20 @@ async function expectFencesUpgraded(page, want, where) {
   }
 }
 
+/** Where scripts do not run, page 1 still shows each of its fences' text, as the code it is. */
+async function expectReadableWithoutScripts(browser, url, want) {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  try {
+    const page = await context.newPage();
+    await page.goto(url);
+    const shown = (await page.evaluate(() => document.body.innerText)).replace(/\s+/g, '');
+    const missing = want.filter((w) => w.fence !== undefined && !shown.includes(w.text.replace(/\s+/g, '')));
+    if (missing.length) throw new Error(`without scripts, page 1 does not show the text of the fence ${missing.map((w) => `${w.fence}/${w.policy}`).join(', ')}`);
+  } finally {
+    await context.close();
+  }
+}
+
 const tagLabs = (page, tag) => page.$$eval('lease-lab', (els, t) => els.forEach((el) => (el.__recipeTag = t)), tag);
 const setMarker = (page) => page.evaluate(() => (window.__recipeMarker = 'still-this-document'));
 const hasMarker = (page) => page.evaluate(() => window.__recipeMarker === 'still-this-document').catch(() => false);
@@ -305,9 +320,11 @@ async function run({ tool, workdir }) {
   await flipDark(page, site.dark);
   await waitForScheme(page, true, 'after the site’s dark switch');
   shots.push(...(await shoot(page, out, 'dark')));
+  await expectReadableWithoutScripts(browser, urls[0], site.perPage[0]);
   if (seen.problems.length) throw new Error(seen.problems.join('; '));
   const warn = seen.warnings.length ? ` (the site's own errors, reported only: ${seen.warnings.length}, first: ${seen.warnings[0].slice(0, 160)})` : '';
-  return `verdicts right on both pages; navigation ${navigation}, Back too; the labs follow the dark switch; ${shots.length} screenshots in ${out}${warn}`;
+  const fences = site.perPage.flat().filter((e) => e.fence !== undefined).length;
+  return `verdicts right on both pages (${fences} fences as leaselab run says, each upgraded once, readable without scripts); navigation ${navigation}, Back too; the labs follow the dark switch; ${shots.length} screenshots in ${out}${warn}`;
 }
 
 let cleanup = async () => {};
