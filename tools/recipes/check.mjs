@@ -14,7 +14,8 @@
 // tools/recipes/NAME/site.json says what to serve and check (see docs/recipes/README.md, "How the
 // recipes are tested"). Serves WORKDIR/<serve> under <base> with tools/serve.mjs on loopback, on port
 // RECIPE_PORT when set (run.mjs picks a free one, the same for the build), else on any free port.
-// Prints one line; exit 0 when every check holds, 1 with the reason otherwise, 2 on bad arguments.
+// Prints one line; exit 0 when every check holds, 1 with the reason otherwise, 2 on bad arguments, 3
+// when RECIPE_PORT was taken by another program between the build and the check (run.mjs retries).
 import { mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -328,6 +329,8 @@ async function run({ tool, workdir }) {
 }
 
 let cleanup = async () => {};
+/** The exit status when RECIPE_PORT was taken meanwhile by another program: run.mjs tries another port. */
+export const PORT_TAKEN = 3;
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = parseArgs(process.argv.slice(2));
@@ -340,6 +343,6 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const timer = setTimeout(() => stop(1, `check: ${args.tool}: FAIL — no result after ${WHOLE_CHECK_MS / 1000} s`), WHOLE_CHECK_MS);
   run(args).then(
     (line) => (clearTimeout(timer), stop(0, `check: ${args.tool}: ok — ${line}`)),
-    (e) => (clearTimeout(timer), stop(1, `check: ${args.tool}: FAIL — ${e.message}`)),
+    (e) => (clearTimeout(timer), stop(e.code === 'EADDRINUSE' ? PORT_TAKEN : 1, `check: ${args.tool}: FAIL — ${e.message}`)),
   );
 }
