@@ -90,7 +90,7 @@ service-names:
 	python3 tools/service-names.py
 
 ## make bench — benchmarks that print figures (not pass/fail): native core, sweep, search, the safety table, page; then the page as
-## a reader's browser loads it (page_kib, phone_verdict_ms, phone_docs_verdict_ms: www/tests/phone-bench.mjs)
+## a reader's browser loads it (page_kib, phone_verdict_ms, phone_docs_verdict_ms, phone_fences_verdict_ms: www/tests/phone-bench.mjs)
 bench:
 	bash tools/setup.sh bench
 	cargo run --release --quiet --example sweep_timing

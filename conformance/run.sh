@@ -30,7 +30,8 @@ cleanup() {
     [ -f "$f" ] || continue
     p=$(head -n 1 "$f")
     comm=$(cat "/proc/$p/comm" 2>/dev/null || true)
-    # (ZooKeeper is `java`; a client's session process is this suite's binary, its name cut to 15.)
+    # (ZooKeeper is `java`, and so is a Curator client's JVM, whose pid file is named as a session
+    # process's; a client's session process is this suite's binary, its name cut to 15.)
     case "$comm" in
       postgres|redis-server|etcd|java|leaselab-confor|mariadbd) ;;
       *) continue ;;

@@ -31,6 +31,13 @@ pub struct Case {
     pub tolerance_ms: u64,
     /// How many times the row runs: a row whose timing is near a tie agrees only if every run does.
     pub repeat: u32,
+    /// The scenario file with this text replaced by that one (a variant of the catalogue's story
+    /// that its own notes tell: curator-suspended under Curator's default error policy), or none.
+    /// The real run's agents play the same scripts; only the lock service's settings may differ.
+    pub edit: Option<(&'static str, &'static str)>,
+    /// Compare also the moments the clients' lock clients report (Curator's SUSPENDED and LOST) with
+    /// the model's, within this many real ms (0: none compared). See moments.rs.
+    pub moments_ms: u64,
 }
 
 /// The scripted cases, in the order the table lists them: the PostgreSQL and redis rows here, then
@@ -65,6 +72,8 @@ pub(crate) fn case(
         how,
         tolerance_ms: 100,
         repeat: 1,
+        edit: None,
+        moments_ms: 0,
     }
 }
 
@@ -504,6 +513,20 @@ pub fn scenario(id: &str, scale: u64) -> Result<Scenario, String> {
     Scenario::parse(&scale_text(text, scale)).map_err(|e| format!("{id} ×{scale}: {e}"))
 }
 
+/// The scenario `c` runs at `scale`: its id's, with the case's edit.
+pub fn case_scenario(c: &Case, scale: u64) -> Result<Scenario, String> {
+    let Some((from, to)) = c.edit else {
+        return scenario(c.id, scale);
+    };
+    scenario(c.id, 1)?; // the file is the catalogue's
+    let text = scenario_text(c.id).ok_or_else(|| format!("{}: no scenario file included", c.id))?;
+    if !text.contains(from) {
+        return Err(format!("{}: the edit's {from:?} is not in the file", c.id));
+    }
+    let edited = scale_text(&text.replacen(from, to, 1), scale);
+    Scenario::parse(&edited).map_err(|e| format!("{} (edited): {e}", c.id))
+}
+
 /// Parameter values (µs) for a scenario at `scale`, with overrides given in ms of the unscaled time.
 pub fn params(sc: &Scenario, set: &[(&str, u64)], scale: u64) -> Result<Vec<u64>, String> {
     let mut v = sc.defaults();
@@ -526,9 +549,16 @@ pub fn predict<'s>(
     simulate(sc, &cfg).map_err(|e| e.to_string())
 }
 
-/// An outcome in words: named facts, compared one by one.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// An outcome in words: named facts, compared one by one (a moment within its tolerance is the same
+/// fact: see moments.rs).
+#[derive(Clone, Debug)]
 pub struct Verdict(pub Vec<(&'static str, String)>);
+
+impl PartialEq for Verdict {
+    fn eq(&self, other: &Verdict) -> bool {
+        self.diff(other).is_empty()
+    }
+}
 
 impl Verdict {
     pub fn text(&self) -> String {
@@ -549,7 +579,7 @@ impl Verdict {
     pub fn diff(&self, other: &Verdict) -> Vec<String> {
         let mut d = Vec::new();
         for ((k, a), (_, b)) in self.0.iter().zip(other.0.iter()) {
-            if a != b {
+            if !crate::moments::same(a, b) {
                 d.push(format!("{k}: {a} ≠ {b}"));
             }
         }

@@ -15,7 +15,9 @@
 //! `make conformance` installs the servers first (conformance/setup.sh) and runs this.
 
 mod cases;
+mod curator;
 mod etcd;
+mod moments;
 mod mysql;
 mod mysql_probe;
 mod real;
@@ -214,7 +216,7 @@ fn suite_servers(a: &Args, work: &std::path::Path) -> Res<Vec<Option<Box<dyn std
     let wanted_kinds: Vec<_> = cases::cases()
         .into_iter()
         .filter(|c| wanted(a, c.id))
-        .filter_map(|c| cases::scenario(c.id, c.scale).ok())
+        .filter_map(|c| cases::case_scenario(&c, c.scale).ok())
         .map(|sc| sc.service.kind)
         .collect();
     let mut started = Vec::new();
@@ -277,6 +279,9 @@ fn describe(case: &Case) -> String {
     }
     if case.scale != 1 {
         p.push(format!("timeline ×{}", case.scale));
+    }
+    if let Some((from, to)) = case.edit {
+        p.push(format!("{:?} → {to:?}", from.trim()));
     }
     format!("{} — {}", p.join(" "), case.how)
 }
@@ -372,7 +377,7 @@ struct Played {
 }
 
 fn play(case: &Case, run: &str, base: &Base, work: &std::path::Path) -> Res<Played> {
-    let sc = &cases::scenario(case.id, case.scale)?;
+    let sc = &cases::case_scenario(case, case.scale)?;
     let setup = real::Setup {
         policy: case.policy,
         params: cases::params(sc, case.set, case.scale)?,
@@ -390,10 +395,10 @@ fn play(case: &Case, run: &str, base: &Base, work: &std::path::Path) -> Res<Play
         None => (sc, case.set),
     };
     let predicted = cases::predict(judge_sc, case.policy, set, case.scale)?;
-    let sim = cases::sim_verdict(judge_sc, &predicted);
+    let mut sim = cases::sim_verdict(judge_sc, &predicted);
     if case.scale != 1 && case.predict_with.is_none() {
         // The slower timeline must tell the catalogue's own story, or the row would check something else.
-        let unscaled = cases::scenario(case.id, 1)?;
+        let unscaled = cases::case_scenario(case, 1)?;
         let base = cases::predict(&unscaled, case.policy, case.set, 1)?;
         let base = cases::sim_verdict(judge_sc, &base);
         if base != sim {
@@ -405,6 +410,9 @@ fn play(case: &Case, run: &str, base: &Base, work: &std::path::Path) -> Res<Play
             ));
         }
     }
+    // The moments the row compares too (none unless the case asks), after the story's check.
+    sim.0
+        .extend(moments::predicted(judge_sc, &predicted, case.moments_ms));
     let sim_log = leaselab::report::transcript(&predicted);
     let tolerance = Duration::from_millis(case.tolerance_ms);
 
@@ -427,7 +435,8 @@ fn play(case: &Case, run: &str, base: &Base, work: &std::path::Path) -> Res<Play
             discarded.push(why);
             continue;
         }
-        let real = cases::real_verdict(sc, &run);
+        let mut real = cases::real_verdict(sc, &run);
+        real.0.extend(moments::measured(sc, &sim, &run));
         return Ok(Played {
             sim,
             real,

@@ -9,6 +9,7 @@
 //! note T WHO TEXT            a transcript line
 //! late US WHAT               it fell this far behind its place on the scenario's timeline
 //! grant T                    the lock service granted it the lock (T: when it was granted)
+//! moment T WHAT              its lock client reported WHAT at T (a connection state: SUSPENDED, LOST)
 //! belief FROM TO             it believed it held the lock over [FROM, TO)
 //! write TOKEN SNAPSHOT VALUE DEBIT T ACCEPTED    a write and the storage's answer (1 or 0)
 //! first                      its first operation is done (same-instant starts go in order)

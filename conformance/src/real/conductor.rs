@@ -302,6 +302,10 @@ fn report(
             shared.late(Duration::from_micros(*late as u64), what);
         }
         ("grant", [t]) => shared.with(|st| st.grants.push((*t as u64, c))),
+        ("moment", [t, ..]) => {
+            let what = rest.split_once(' ').map_or("", |x| x.1).to_string();
+            shared.with(|st| st.run.moments.push((c, what, *t as u64)));
+        }
         ("belief", [from, to]) => shared.with(|st| st.run.beliefs.push((c, at(*from), at(*to)))),
         ("write", [token, snapshot, value, debit, t, accepted]) => {
             let rec = WriteRecord {

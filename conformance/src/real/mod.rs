@@ -10,6 +10,8 @@
 //!   `real/NAME*.rs` for its client side and how the suite runs it, `NAME.rs` for its server; the
 //!   harness plays every service through that one interface. Adding a real service is its files and
 //!   one line in [`service::SERVICES`].
+//! - A cut between a client and the lock service (`cut A n1`): the client's link of the suite's proxy
+//!   goes silent, its connection open (Curator's rows, curator_lock.rs).
 //! - A write the network holds (`write … delay D`): each client's storage connection through a link
 //!   of the proxy of its own, held until the write's arrival on the timeline (delayed_write.rs).
 //! - The storage is one row `account(balance, version, token, owner)`; each policy is one conditional
@@ -21,6 +23,7 @@
 
 mod agent;
 mod conductor;
+mod curator_lock;
 mod delayed_write;
 mod etcd_lock;
 mod etcd_probe;

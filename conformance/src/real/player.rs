@@ -299,9 +299,13 @@ impl<'a> Client<'a> {
         Ok(())
     }
 
-    /// `check D`: by its own wall clock, at least `need` of the lease left, else the attempt is given
-    /// up.
+    /// `check D`: the service's own client's check if it has one, else by its own wall clock, at least
+    /// `need` of the lease left; if not, the attempt is given up.
     pub(super) fn check_step(&mut self, need: Duration) -> Result<(), Stop> {
+        let svc = self.svc;
+        if let Some(own) = svc.check(self, need) {
+            return own;
+        }
         let now = SystemTime::now();
         let left_ms = |end: SystemTime| match end.duration_since(now) {
             Ok(d) => d.as_millis() as i64,

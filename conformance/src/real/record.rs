@@ -20,6 +20,9 @@ pub struct RealRun {
     pub grants: Vec<u8>,
     /// Each client's belief that it held the lock: (client, from, to).
     pub beliefs: Vec<(u8, Instant, Instant)>,
+    /// Moments the clients' lock clients reported (a connection state: Curator's SUSPENDED, LOST):
+    /// (client, what, µs since t = 0), in the order they came.
+    pub moments: Vec<(u8, String, u64)>,
     /// A transcript with real times, for the report when a row disagrees.
     pub transcript: Vec<String>,
     /// How far the real run fell behind the scenario's timeline at worst, and who did: operations take

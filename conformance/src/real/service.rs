@@ -178,6 +178,12 @@ pub trait RealService: Sync {
     /// Gives the hold `h` back.
     fn release(&self, c: &mut Client, h: Held) -> Result<(), Stop>;
 
+    /// `check D` asked of the service's own client (Curator's connection state, say), when it has a
+    /// view of its hold that the lease's end by the wall clock does not give; `None`: the player's.
+    fn check(&self, _c: &mut Client, _need: Duration) -> Option<Result<(), Stop>> {
+        None
+    }
+
     /// `renew` (only asked of a service whose client renews).
     fn renew(&self, _c: &mut Client) -> Result<(), Stop> {
         Err(Stop::Error("renew: the service has no renewal".into()))

@@ -1,17 +1,20 @@
 //! ZooKeeper as a real service: a fresh server for every attempt (its zxids start at 0, as the
 //! model's do; see zk.rs), the client's session in a process of its own in the client's process group
 //! (`leaselab-conformance zk-agent`, stopped with the client), the lock recipe, the node's czxid as
-//! the token.
+//! the token. A scenario whose clients check their hold is Curator's (curator_lock.rs): its client
+//! is Curator's `InterProcessMutex`, on the same server.
 
+use std::any::Any;
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use leaselab::scenario::{Scenario, ServiceKind};
+use leaselab::scenario::{FaultAction, Scenario, ServiceKind};
 use leaselab::store::Policy;
 
 use super::player::{Client, Held, Stop};
 use super::service::{Attempt, Conn, LockServers, RealService};
-use super::{us, Setup};
+use super::{curator_lock, us, Setup};
 use crate::cases::{case, Case};
 use crate::servers::Res;
 use crate::zk;
@@ -33,12 +36,12 @@ impl RealService for ZkLock {
     fn scenario_text(&self, id: &str) -> Option<&'static str> {
         Some(match id {
             "zk-session-expiry" => include_str!("../../../crate/scenarios/zk-session-expiry.txt"),
-            _ => return None,
+            _ => return curator_lock::scenario_text(id),
         })
     }
 
     fn cases(&self) -> Vec<Case> {
-        cases()
+        cases().into_iter().chain(curator_lock::cases()).collect()
     }
 
     /// A row's client session, in a process of its own (see zk.rs).
@@ -54,14 +57,44 @@ impl RealService for ZkLock {
                 "a ZooKeeper tick that is not whole ms, or a session timeout outside 2–20 ticks",
             );
         }
+        if curator_lock::plays(sc) {
+            return curator_lock::unsupported(sc);
+        }
         let own = leaselab::scenario::own::Zookeeper::of(&sc.service);
+        let cut = sc
+            .faults
+            .iter()
+            .any(|f| matches!(f.action, FaultAction::Partition(..)));
+        if cut {
+            return Some("a cut off ZooKeeper without Curator's connection states (no `check`)");
+        }
         own.tolerate_suspended.then_some(
             "Curator's SUSPENDED policy (the real client is ZooKeeper's own, not Curator)",
         )
     }
 
+    /// Only Curator's client plays a cut (its own link of the suite's proxy).
+    fn plays_fault(&self, action: &FaultAction) -> bool {
+        matches!(action, FaultAction::Partition(..) | FaultAction::Cut(..))
+    }
+
+    /// Curator's client answers `check` (only Curator's scenarios have one: see `unsupported`).
+    fn client_checks(&self) -> bool {
+        true
+    }
+
+    /// Curator's client, compiled once for the suite (its rows' servers are per attempt).
+    fn start_for_suite(&self, work: &Path) -> Res<Option<Box<dyn Any>>> {
+        let classes = curator_lock::build(work)?;
+        Ok(Some(Box::new(classes)))
+    }
+
     /// A fresh ZooKeeper for every attempt: its zxids start at 0, as the model's do.
     fn start<'a>(&self, at: &Attempt<'_, 'a>) -> Res<Box<dyn LockServers + 'a>> {
+        if curator_lock::plays(at.sc) {
+            let classes = curator_lock::classes(at)?;
+            return Ok(Box::new(curator_lock::start(at, classes)?));
+        }
         let dir = at.work.join(format!("zookeeper-{}", at.tag));
         let tick = Duration::from_micros(at.sc.service.tick.resolve(&at.setup.params));
         let z = zk::Server::start(dir, tick)?;
@@ -76,7 +109,10 @@ impl RealService for ZkLock {
 
     /// The session's process, in this one's process group (stopped with it); it connects at the
     /// client's first acquire, as the model's client does.
-    fn connect(&self, _sc: &Scenario, _setup: &Setup, _name: char, spec: &str) -> Res<Conn> {
+    fn connect(&self, sc: &Scenario, _setup: &Setup, _name: char, spec: &str) -> Res<Conn> {
+        if curator_lock::plays(sc) {
+            return curator_lock::connect(spec);
+        }
         let (port, dir) = spec
             .split_once(':')
             .and_then(|(p, d)| Some((p.parse().ok()?, d)))
@@ -96,16 +132,29 @@ impl RealService for ZkLock {
     }
 
     fn try_acquire(&self, c: &mut Client, _value: i64) -> Result<Option<Held>, Stop> {
+        if curator_lock::plays(c.sc) {
+            return c.curator_lock();
+        }
         c.zk_lock()
     }
 
     fn release(&self, c: &mut Client, _h: Held) -> Result<(), Stop> {
+        if curator_lock::plays(c.sc) {
+            return c.curator_release();
+        }
         c.zk_release()
+    }
+
+    fn check(&self, c: &mut Client, _need: Duration) -> Option<Result<(), Stop>> {
+        curator_lock::plays(c.sc).then(|| c.curator_check())
     }
 
     /// What its client saw, noted; the session closes (its node with it) and its process ends when
     /// the state is dropped.
     fn finish(&self, c: &mut Client) {
+        if curator_lock::plays(c.sc) {
+            return c.curator_finish();
+        }
         let events = match c.state::<ZkClient>() {
             Ok(z) => z.agent.events.join(", "),
             Err(_) => return,

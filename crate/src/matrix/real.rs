@@ -57,6 +57,8 @@ pub const CONFORMANCE: &[(&str, Policy)] = &[
     ("etcd-contrib-lock", Policy::EqualToken),
     ("zk-session-expiry", Policy::None),
     ("zk-session-expiry", Policy::Token),
+    ("curator-suspended", Policy::None),
+    ("curator-suspended", Policy::Token),
     ("mysql-get-lock-pause", Policy::None),
     ("mysql-get-lock-pause", Policy::Token),
 ];
