@@ -80,6 +80,7 @@ test('fenceParts reads a fence as www/fence.js does (its own code, so a change t
     'scenario=x fencing',
     '# scenario=x\nid: y',
     'class=x onclick=y ttl=1s',
+    'ttl=1s  \nid: x',
     '',
   ];
   for (const text of texts) {
