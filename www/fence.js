@@ -24,13 +24,10 @@ const WORD = /\s*([a-z][a-z0-9_-]*)=(?:"([^"]*)"|'([^']*)'|([^\s"']*))(?=\s|$)/g
 /** The words of `line` if the whole line is `name=value` words (at least one), else null. */
 export function attributeWords(line) {
   const words = [];
+  let end = 0; // where the last word ended (a failed sticky match resets lastIndex to 0)
   WORD.lastIndex = 0;
-  let m;
-  while ((m = WORD.exec(line))) {
-    words.push([m[1], m[2] ?? m[3] ?? m[4]]);
-    if (WORD.lastIndex === line.length) return words;
-  }
-  return words.length && /^\s*$/.test(line.slice(WORD.lastIndex)) ? words : null;
+  for (let m; (m = WORD.exec(line)); end = WORD.lastIndex) words.push([m[1], m[2] ?? m[3] ?? m[4]]);
+  return words.length && !line.slice(end).trim() ? words : null;
 }
 
 /**

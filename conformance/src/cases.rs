@@ -7,6 +7,7 @@ use leaselab::store::Policy;
 use leaselab::trace::Kind;
 use leaselab::{catalogue, simulate, Config, Outcome};
 
+use crate::real::object_storage::Store;
 use crate::real::RealRun;
 
 /// One scripted case.
@@ -31,6 +32,8 @@ pub struct Case {
     pub tolerance_ms: u64,
     /// How many times the row runs: a row whose timing is near a tie agrees only if every run does.
     pub repeat: u32,
+    /// Where the storage lives (PostgreSQL's row unless the row says an object store).
+    pub store: Store,
     /// The scenario file with this text replaced by that one (a variant of the catalogue's story
     /// that its own notes tell: curator-suspended under Curator's default error policy), or none.
     /// The real run's agents play the same scripts; only the lock service's settings may differ.
@@ -73,6 +76,7 @@ pub(crate) fn case(
         how,
         tolerance_ms: 100,
         repeat: 1,
+        store: Store::Postgres,
         edit: None,
         moments_ms: 0,
     }
@@ -163,7 +167,7 @@ fn seed_cases() -> Vec<Case> {
         tolerance_ms,
         ..case("seed-gc-pause", policy, set, 1, how)
     };
-    vec![
+    let mut rows = vec![
         seed(
             Policy::None,
             &[("ttl", 400), ("pause", 900)],
@@ -200,23 +204,11 @@ fn seed_cases() -> Vec<Case> {
             "redis lease; owner column",
             200,
         ),
-        // A → B → A: B's write (330 ms) and C's refund (390 ms) before A's (630 ms), C's read (380 ms)
-        // after B's write; at scale 2 every gap is ≥ 100 ms.
-        Case {
-            tolerance_ms: 50,
-            ..case(
-                "s3-etag-aba",
-                Policy::Etag,
-                &[],
-                2,
-                "redis lease; UPDATE … WHERE md5(balance::text) = md5($2) (S3's If-Match on an MD5 ETag)",
-            )
-        },
-        Case {
-            tolerance_ms: 50,
-            ..case("s3-etag-aba", Policy::Version, &[], 2, "redis lease; version column (GCS's generation)")
-        },
-    ]
+    ];
+    // A → B → A on the redis lease, its storage one object in an object store (S3's If-Match, GCS's
+    // ifGenerationMatch): real/object_storage.rs.
+    rows.extend(crate::real::object_storage::cases());
+    rows
 }
 
 /// A pause as the stopped process, a timed freeze with the reply in flight, the client's own lease

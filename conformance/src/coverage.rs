@@ -8,7 +8,7 @@
 //!
 //! ```text
 //! real("ID", &COMPONENT, "what runs for real, in a few words"),
-//! Entry { scenario: "ID", on: Some(&COMPONENT), faithful: Faithful::Api, note: "what answers the API" },
+//! api("ID", &COMPONENT, "what answers the API, and what it is not"),
 //! stand_in("ID", &COMPONENT, "what plays the service's part"),
 //! not_run("ID", "exactly what is missing: which server does not install here, where it was looked for"),
 //! ```
@@ -89,6 +89,17 @@ pub const fn real(scenario: &'static str, on: &'static Component, note: &'static
     }
 }
 
+/// An implementation of the service's API runs its rows (for a service whose own server does not
+/// install here).
+pub const fn api(scenario: &'static str, on: &'static Component, note: &'static str) -> Entry {
+    Entry {
+        scenario,
+        on: Some(on),
+        faithful: Faithful::Api,
+        note,
+    }
+}
+
 pub const fn stand_in(scenario: &'static str, on: &'static Component, note: &'static str) -> Entry {
     Entry {
         scenario,
@@ -111,7 +122,6 @@ pub const fn not_run(scenario: &'static str, note: &'static str) -> Entry {
 const NO_CONSUL: &str = "no Consul server installs here: Debian 12 packages only its clients (`python3-consul`, `golang-github-armon-consul-api-dev`), npm and PyPI only clients (npm `consul`, PyPI `consul-kv`, …) and `@hashicorp/consul-api-double` (canned HTTP answers: no sessions, no lock-delay); the binary comes from HashiCorp's own site, which is not reachable. The lock-delay itself runs on redis (`lock-delay`)";
 const NO_HAZELCAST: &str = "no Hazelcast member installs here: it is a Java server from Maven Central or Hazelcast's site, neither reachable; Debian 12 has none, npm and PyPI only its clients (`hazelcast-client`, `hazelcast-python-client`), which need a member";
 const NO_KUBERNETES: &str = "no Kubernetes API server installs here: Debian 12 has `kubectl` (`kubernetes-client`) and client libraries (`python3-kubernetes`) but no `kube-apiserver`; PyPI and npm only clients (`kubernetes`, `@kubernetes/client-node`)";
-const NO_DYNAMODB: &str = "no DynamoDB API server in the suite yet (an implementation of its API that installs here, dynalite on npm, is issue 41's next step)";
 
 /// The scenarios of services the suite does not play.
 pub static ABSENT: &[Entry] = &[
@@ -119,11 +129,9 @@ pub static ABSENT: &[Entry] = &[
     not_run("k8s-lease-slow-renew", NO_KUBERNETES),
     not_run("consul-lock-delay", NO_CONSUL),
     not_run("consul-lock-delay-exceeded", NO_CONSUL),
-    not_run("dynamodb-heartbeat-pause", NO_DYNAMODB),
     not_run("table-hazelcast", NO_HAZELCAST),
     not_run("table-kubernetes", NO_KUBERNETES),
     not_run("table-consul", NO_CONSUL),
-    not_run("table-dynamodb", NO_DYNAMODB),
 ];
 
 /// Every entry: each real service's, then the absent services'.

@@ -16,18 +16,24 @@
 //! every row agrees, 1 on a disagreement, 2 when a server could not be set up or a run failed.
 //! `make conformance` installs the servers first (conformance/setup.sh) and runs this.
 
+mod aws;
 mod cases;
 mod coverage;
 mod coverage_docs;
 mod curator;
+mod dynamodb_api;
 mod etcd;
+mod gcs;
+mod http;
 mod moments;
 mod mysql;
 mod mysql_probe;
 mod real;
 mod redis_server;
+mod s3;
 mod servers;
 mod step1;
+mod tool_server;
 mod zk;
 
 use std::path::PathBuf;
@@ -410,6 +416,7 @@ fn play(case: &Case, run: &str, base: &Base, work: &std::path::Path) -> Res<Play
         params: cases::params(sc, case.set, case.scale)?,
         fence_counter: case.fence_counter,
         scale: case.scale,
+        store: case.store,
     };
     let svc = real::supported(sc, &setup)?;
     // The row is judged in the terms of the scenario its prediction runs.

@@ -1,22 +1,29 @@
 #!/usr/bin/env node
-// Checks one recipe's built site in headless Chromium, as a reader would meet it: the two labs on page 1
-// show the verdicts site.json names; a click on the site's own link to page 2 swaps the page without a
+// Checks one recipe's built site in headless Chromium, as a reader would meet it: the labs on page 1
+// show the verdicts site.json names — a ```leaselab fence's lab the verdict `leaselab run` gives for the
+// fence's own text in the recipe page (cli-verdict.mjs), its text kept as the lab's source, each fence
+// upgraded once and none left bare; a click on the site's own link to page 2 swaps the page without a
 // reload (the docs tool's client-side navigation; a full load only where site.json says
 // "fullLoad": true) and page 2's labs show theirs; Back brings page 1's again; the tool's own dark switch
-// turns every lab dark; no request the pages make is answered with an HTTP error. Screenshots, light and
-// dark at 390 and 1280 px, go to test-results/recipes/TOOL/.
+// turns every lab dark; with scripts off, page 1 still shows its fences' text; no request the pages make
+// is answered with an HTTP error. Screenshots, light and dark at 390 and 1280 px, go to
+// test-results/recipes/TOOL/.
 //
 //   node tools/recipes/check.mjs --tool NAME --workdir DIR
 //
 // tools/recipes/NAME/site.json says what to serve and check (see docs/recipes/README.md, "How the
 // recipes are tested"). Serves WORKDIR/<serve> under <base> with tools/serve.mjs on loopback, on port
 // RECIPE_PORT when set (run.mjs picks a free one, the same for the build), else on any free port.
-// Prints one line; exit 0 when every check holds, 1 with the reason otherwise, 2 on bad arguments.
+// Prints one line; exit 0 when every check holds, 1 with the reason otherwise, 2 on bad arguments, 3
+// when RECIPE_PORT was taken by another program between the build and the check (run.mjs retries).
 import { mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '../serve.mjs';
 import { launch, openPage, RESULTS } from '../../www/tests/helpers.mjs';
+import { fenceParts, fenceTexts } from './fence-texts.mjs';
+import { cliVerdict } from './cli-verdict.mjs';
+import { UPGRADED } from '../../www/fence.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const WAIT_MS = 30_000;
@@ -58,9 +65,11 @@ export function readSite(tool) {
     bad('"pages" must be two paths relative to "base"');
   }
   const perPage = Array.isArray(site.embeds?.[0]) ? site.embeds : [site.embeds, site.embeds];
-  const embedOk = (e) => e && typeof e.scenario === 'string' && typeof e.policy === 'string' && ['lost-update', 'safe'].includes(e.outcome);
+  const tagOk = (e) => typeof e.scenario === 'string' && ['lost-update', 'safe'].includes(e.outcome) && e.fence === undefined;
+  const fenceOk = (e) => typeof e.fence === 'string' && e.scenario === undefined && e.outcome === undefined;
+  const embedOk = (e) => e && typeof e.policy === 'string' && (tagOk(e) || fenceOk(e));
   if (!perPage.every((list) => Array.isArray(list) && list.length > 0 && list.every(embedOk))) {
-    bad('"embeds" must list {scenario, policy, outcome: "lost-update"|"safe"} (or one such list per page)');
+    bad('"embeds" must list {scenario, policy, outcome: "lost-update"|"safe"} (a tag) or {fence: ID, policy} (or one such list per page)');
   }
   if (typeof site.navigate?.click !== 'string') bad('"navigate.click" must be a CSS selector');
   const clicks = site.dark?.click;
@@ -68,6 +77,26 @@ export function readSite(tool) {
     bad('"dark" must be {"click": selector or [selectors]} or {"eval": "JS"}');
   }
   return { ...site, perPage, fullLoad: site.fullLoad === true };
+}
+
+/**
+ * site.json's fence entries made whole: each `{fence: ID, policy}` gets the fence's text, found in the
+ * recipe page (the one fence naming that scenario id with that fencing), and the verdict `leaselab run`
+ * gives for that text — computed here, never written down, so a change of the simulator moves both.
+ */
+export function resolveFences(tool, perPage) {
+  const fences = fenceTexts(readFileSync(join(HERE, '..', '..', 'docs', 'recipes', `${tool}.md`), 'utf8')).map((f) => ({ ...f, parts: fenceParts(f.text) }));
+  return perPage.map((list) =>
+    list.map((e) => {
+      if (e.fence === undefined) return e;
+      const texts = [...new Set(fences.filter((f) => f.parts.id === e.fence && f.parts.policy === e.policy).map((f) => f.text))];
+      if (texts.length !== 1) {
+        throw new Error(`site.json's fence ${e.fence}/${e.policy}: docs/recipes/${tool}.md has ${texts.length} different fences of that scenario and fencing (want exactly 1)`);
+      }
+      const parts = fenceParts(texts[0]);
+      return { ...e, text: texts[0], own: parts.scenario != null, outcome: cliVerdict(parts) };
+    }),
+  );
 }
 
 /** Serves DIR under BASE: a sub-path is a symlink inside a mount folder, so serve.mjs stays as it is. */
@@ -94,6 +123,8 @@ function readLabs(page) {
         policy: root.querySelector('#fencing')?.value || el.getAttribute('fencing') || 'none',
         outcome: box ? box.dataset.outcome : null,
         tag: el.__recipeTag || null,
+        fenced: Boolean(el.fence),
+        source: el.querySelector(':scope > [slot="source"]')?.textContent ?? null,
       };
     }),
   );
@@ -114,10 +145,62 @@ async function expectLabs(page, want, where, staleTag) {
   }
   want.forEach((w, i) => {
     const got = labs[i];
-    if (got.scenario !== w.scenario || got.policy !== w.policy || got.outcome !== w.outcome) {
-      throw new Error(`${where}: lab ${i + 1} shows ${got.scenario}/${got.policy} → ${got.outcome}, site.json wants ${w.scenario}/${w.policy} → ${w.outcome}`);
+    if (w.fence !== undefined) return expectFenceLab(got, w, `${where}: lab ${i + 1}`);
+    if (got.fenced || got.scenario !== w.scenario || got.policy !== w.policy || got.outcome !== w.outcome) {
+      throw new Error(`${where}: lab ${i + 1} shows ${got.fenced ? 'a fence’s lab ' : ''}${got.scenario}/${got.policy} → ${got.outcome}, site.json wants the tag ${w.scenario}/${w.policy} → ${w.outcome}`);
     }
   });
+  await expectFencesUpgraded(page, want, where);
+}
+
+/** A fence's lab: made from the fence, keeping its text as the source, with `leaselab run`'s verdict. */
+function expectFenceLab(got, w, where) {
+  const what = `the fence ${w.fence}/${w.policy}${w.own ? ' (a scenario of its own)' : ''}`;
+  if (!got.fenced) throw new Error(`${where}: a tag's lab where ${what} should be`);
+  if ((got.source ?? '').trimEnd() !== w.text.trimEnd()) {
+    throw new Error(`${where}: the lab's source is ${JSON.stringify(got.source)}, not ${what}'s text ${JSON.stringify(w.text)}`);
+  }
+  if (got.policy !== w.policy || got.outcome !== w.outcome) {
+    throw new Error(`${where}: ${what} shows ${got.policy} → ${got.outcome}; leaselab run says ${w.policy} → ${w.outcome}`);
+  }
+}
+
+/**
+ * Each fence upgraded exactly once and none left bare: as many upgraded blocks as fence labs, each with
+ * its lab just before it, and every code block on the page that holds a fence's text (spaces aside:
+ * some tools put each line in an element of its own) is inside an upgraded block, or a lab's source.
+ */
+async function expectFencesUpgraded(page, want, where) {
+  const texts = want.filter((w) => w.fence !== undefined).map((w) => w.text);
+  const found = await page.evaluate(
+    ([fenceTexts, upgraded]) => {
+      const squeeze = (t) => t.replace(/\s+/g, '');
+      const wanted = new Set(fenceTexts.map(squeeze));
+      const blocks = [...document.querySelectorAll(`[${upgraded}]`)];
+      const bare = [...document.querySelectorAll('pre')].filter(
+        (pre) => wanted.has(squeeze(pre.textContent)) && !pre.closest(`lease-lab, [${upgraded}]`),
+      );
+      return { blocks: blocks.length, withLab: blocks.filter((b) => b.previousElementSibling?.localName === 'lease-lab').length, bare: bare.length };
+    },
+    [texts, UPGRADED],
+  );
+  if (found.blocks !== texts.length || found.withLab !== texts.length || found.bare) {
+    throw new Error(`${where}: ${texts.length} fences, but ${found.blocks} upgraded blocks (${found.withLab} with their lab before them) and ${found.bare} left bare`);
+  }
+}
+
+/** Where scripts do not run, page 1 still shows each of its fences' text, as the code it is. */
+async function expectReadableWithoutScripts(browser, url, want) {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  try {
+    const page = await context.newPage();
+    await page.goto(url);
+    const shown = (await page.evaluate(() => document.body.innerText)).replace(/\s+/g, '');
+    const missing = want.filter((w) => w.fence !== undefined && !shown.includes(w.text.replace(/\s+/g, '')));
+    if (missing.length) throw new Error(`without scripts, page 1 does not show the text of the fence ${missing.map((w) => `${w.fence}/${w.policy}`).join(', ')}`);
+  } finally {
+    await context.close();
+  }
 }
 
 const tagLabs = (page, tag) => page.$$eval('lease-lab', (els, t) => els.forEach((el) => (el.__recipeTag = t)), tag);
@@ -217,7 +300,8 @@ function watchLab(page) {
 }
 
 async function run({ tool, workdir }) {
-  const site = readSite(tool);
+  const read = readSite(tool);
+  const site = { ...read, perPage: resolveFences(tool, read.perPage) };
   const out = join(RESULTS, 'recipes', tool);
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
@@ -237,12 +321,16 @@ async function run({ tool, workdir }) {
   await flipDark(page, site.dark);
   await waitForScheme(page, true, 'after the site’s dark switch');
   shots.push(...(await shoot(page, out, 'dark')));
+  await expectReadableWithoutScripts(browser, urls[0], site.perPage[0]);
   if (seen.problems.length) throw new Error(seen.problems.join('; '));
   const warn = seen.warnings.length ? ` (the site's own errors, reported only: ${seen.warnings.length}, first: ${seen.warnings[0].slice(0, 160)})` : '';
-  return `verdicts right on both pages; navigation ${navigation}, Back too; the labs follow the dark switch; ${shots.length} screenshots in ${out}${warn}`;
+  const fences = site.perPage.flat().filter((e) => e.fence !== undefined).length;
+  return `verdicts right on both pages (${fences} fences as leaselab run says, each upgraded once, readable without scripts); navigation ${navigation}, Back too; the labs follow the dark switch; ${shots.length} screenshots in ${out}${warn}`;
 }
 
 let cleanup = async () => {};
+/** The exit status when RECIPE_PORT was taken meanwhile by another program: run.mjs tries another port. */
+export const PORT_TAKEN = 3;
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = parseArgs(process.argv.slice(2));
@@ -255,6 +343,6 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const timer = setTimeout(() => stop(1, `check: ${args.tool}: FAIL — no result after ${WHOLE_CHECK_MS / 1000} s`), WHOLE_CHECK_MS);
   run(args).then(
     (line) => (clearTimeout(timer), stop(0, `check: ${args.tool}: ok — ${line}`)),
-    (e) => (clearTimeout(timer), stop(1, `check: ${args.tool}: FAIL — ${e.message}`)),
+    (e) => (clearTimeout(timer), stop(e.code === 'EADDRINUSE' ? PORT_TAKEN : 1, `check: ${args.tool}: FAIL — ${e.message}`)),
   );
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the minimal site of an npm-installed docs tool's recipe (docusaurus, vitepress, starlight) from
+# Builds the minimal site of an npm-installed recipe (docusaurus, vitepress, starlight; markdown-it, marked) from
 # its page, docs/recipes/TOOL.md, as a writer would: the page's files, `npm ci` against the lockfile
 # pinned next to the tool's build.sh (tools/recipes/TOOL/package-lock.json: the tool's exact versions,
 # reproducible), then `npm install` of the leaselab tarball and the page's own `npm run build`.

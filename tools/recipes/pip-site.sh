@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the minimal site of a pip-installed docs tool's recipe (mkdocs-material, sphinx-furo) from its
+# Builds the minimal site of a pip-installed recipe (mkdocs-material, sphinx-furo, python-markdown) from its
 # page, docs/recipes/TOOL.md, as a writer would: the tool at exact pinned versions in a virtualenv, the
 # page's files, the leaselab package unpacked where the page says, then the tool's own build command.
 #

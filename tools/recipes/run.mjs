@@ -16,12 +16,15 @@ import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync } f
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pack } from '../package.mjs';
+import { PORT_TAKEN } from './check.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..', '..');
 const LOGS = join(ROOT, 'test-results', 'recipes');
 const BUILD_MS = 20 * 60_000;
 const CHECK_MS = 4 * 60_000;
+/** Builds and checks of one recipe at most, when its port is taken between the two (PORT_TAKEN). */
+const PORT_ATTEMPTS = 3;
 
 /** The recipes on disk: a folder with build.sh and site.json, and its page docs/recipes/TOOL.md. */
 function recipes() {
@@ -84,11 +87,18 @@ async function one(tool, tarball) {
   const logFile = join(LOGS, `${tool}.log`);
   const log = createWriteStream(logFile);
   const t0 = Date.now();
-  const env = { RECIPE_PORT: String(await freePort()) };
-  const built = await step('bash', [join(HERE, tool, 'build.sh'), work, tarball], log, BUILD_MS, env);
-  const t1 = Date.now();
-  const checked = built === 0 ? await step('node', [join(HERE, 'check.mjs'), '--tool', tool, '--workdir', work], log, CHECK_MS, env) : null;
-  const t2 = Date.now();
+  let built, checked, t1, t2;
+  // The port is free when picked, but another program on the machine may take it before the check
+  // serves on it; the site is built for its port (MkDocs's site_url), so a new one means a new build.
+  for (let attempt = 1; attempt <= PORT_ATTEMPTS; attempt++) {
+    const env = { RECIPE_PORT: String(await freePort()) };
+    built = await step('bash', [join(HERE, tool, 'build.sh'), work, tarball], log, BUILD_MS, env);
+    t1 = Date.now();
+    checked = built === 0 ? await step('node', [join(HERE, 'check.mjs'), '--tool', tool, '--workdir', work], log, CHECK_MS, env) : null;
+    t2 = Date.now();
+    if (checked !== PORT_TAKEN) break;
+    log.write(`\n(port ${env.RECIPE_PORT} was taken by another program before the check; again on another)\n`);
+  }
   await new Promise((r) => log.end(r));
   const secs = (a, b) => ((b - a) / 1000).toFixed(1);
   const times = `${secs(t0, t2)} s (build ${secs(t0, t1)} s, check ${checked === null ? '—' : `${secs(t1, t2)} s`})`;

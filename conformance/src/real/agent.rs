@@ -41,6 +41,7 @@ use std::time::{Duration, Instant};
 
 use leaselab::store::Policy;
 
+use super::object_storage::{ObjectClient, Store};
 use super::player::Client;
 use super::sys::{die_with_parent, mono_ns};
 use super::{Setup, DB, RUN_WITHIN};
@@ -61,6 +62,8 @@ pub(super) struct Spec {
     pub(super) pgdata: Option<u16>,
     /// What the lock service's servers say the client needs to reach them (no `;`).
     pub(super) svc: String,
+    /// The object store that is the storage, if it is one (object_storage.rs).
+    pub(super) objects: Option<String>,
 }
 
 impl Spec {
@@ -80,6 +83,9 @@ impl Spec {
         );
         if let Some(p) = self.pgdata {
             t.push_str(&format!(";pgdata={p}"));
+        }
+        if let Some(o) = &self.objects {
+            t.push_str(&format!(";objects={o}"));
         }
         t
     }
@@ -101,6 +107,7 @@ impl Spec {
                 "pg" => s.pg = num()? as u16,
                 "pgdata" => s.pgdata = Some(num()? as u16),
                 "svc" => s.svc = v.to_string(),
+                "objects" => s.objects = Some(v.to_string()),
                 _ => return Err(format!("unknown spec key {k:?}")),
             }
         }
@@ -213,6 +220,10 @@ fn agent(spec: &str) -> Res<()> {
         params: spec.params.clone(),
         fence_counter: spec.fence,
         scale: spec.scale,
+        store: spec
+            .objects
+            .as_deref()
+            .map_or(Ok(Store::Postgres), ObjectClient::store_of)?,
     };
     let i = spec.client;
     let name = sc.client_name(i);
@@ -242,7 +253,12 @@ fn agent(spec: &str) -> Res<()> {
         inbox: Mutex::new(rx),
         worst: Mutex::new(Duration::ZERO),
     };
-    let mut client = Client::new((&sc, &setup, svc), i, &link, data, conn);
+    let objects = spec
+        .objects
+        .as_deref()
+        .map(ObjectClient::parse)
+        .transpose()?;
+    let mut client = Client::new((&sc, &setup, svc), i, &link, (data, objects), conn);
     let played = client.play();
     if let Err(e) = &played {
         say(&format!("error client {name}: {}", e.replace('\n', " ")));

@@ -17,6 +17,7 @@ use leaselab::trace::WriteRecord;
 
 use super::agent::Spec;
 use super::delayed_write::{arm_hold, storage_link};
+use super::object_storage::ObjectServer;
 use super::proxy::Proxy;
 use super::record::Shared;
 use super::sys::{has_exited, signal_group};
@@ -93,6 +94,7 @@ impl Agents {
                 pg: servers.pg.port,
                 pgdata: storage_link.as_ref().map(|l| l.port),
                 svc,
+                objects: servers.objects.as_ref().map(ObjectServer::spec),
             };
             let mut child = Command::new(&exe)
                 .arg("client-agent")

@@ -25,11 +25,14 @@ mod agent;
 mod conductor;
 mod curator_lock;
 mod delayed_write;
+mod dynamodb_client;
+mod dynamodb_lock;
 mod etcd_lock;
 mod etcd_probe;
 mod failover;
 mod faults;
 pub mod mysql_lock;
+pub mod object_storage;
 mod player;
 mod proxy;
 mod record;
@@ -54,6 +57,7 @@ use leaselab::store::Policy;
 use crate::servers::{Postgres, Res};
 
 pub use agent::agent_main;
+use object_storage::{ObjectServer, Store};
 pub use record::RealRun;
 use record::Shared;
 use service::{Attempt, LockServers, RealService};
@@ -79,6 +83,8 @@ pub struct Setup {
     pub fence_counter: bool,
     /// The case's timeline scale (an agent rebuilds the scenario from its id and this).
     pub scale: u64,
+    /// Where the storage lives: PostgreSQL's row, or an object store's object (object_storage.rs).
+    pub store: Store,
 }
 
 /// The servers a run uses: the storage, and the lock service's for this attempt.
@@ -90,6 +96,8 @@ pub struct Servers<'a> {
     pub clocks: Vec<(ClockOf, WallClock)>,
     /// The lock service's servers, started for this attempt.
     pub lock: Box<dyn LockServers + 'a>,
+    /// The storage's object store for this attempt, if the storage is one.
+    pub objects: Option<ObjectServer>,
 }
 
 impl<'a> Servers<'a> {
@@ -114,11 +122,14 @@ impl<'a> Servers<'a> {
             clocks: &clocks,
         };
         let lock = svc.start(&at)?;
+        let objects =
+            ObjectServer::start(setup.store, &work.join(format!("objects-{tag}")), first)?;
         Ok(Servers {
             pg,
             work: work.to_path_buf(),
             clocks,
             lock,
+            objects,
         })
     }
 }
@@ -215,6 +226,9 @@ pub fn supported(sc: &Scenario, setup: &Setup) -> Res<&'static dyn RealService> 
     if let Some(what) = real.unsupported(sc, setup) {
         return no(what);
     }
+    if let Some(what) = object_storage::unsupported(sc, setup) {
+        return no(what);
+    }
     for c in sc.clients.iter() {
         for op in c.ops.iter() {
             match op {
@@ -271,6 +285,9 @@ pub(super) fn us(d: Dur, params: &[u64]) -> Duration {
 pub fn run(sc: &Scenario, setup: &Setup, servers: &mut Servers) -> Res<RealRun> {
     let p = &setup.params[..];
     reset(servers.pg, sc.balance, sc.service.first_token)?;
+    if let Some(o) = &servers.objects {
+        o.reset(sc.balance)?;
+    }
     servers.lock.prepare(sc.service.first_token)?;
     // Every client's connections are opened before the clock starts (the simulator's clients exist
     // from t = 0): each agent says `ready` once its own are.
@@ -304,6 +321,10 @@ pub fn run(sc: &Scenario, setup: &Setup, servers: &mut Servers) -> Res<RealRun> 
         return Err(errors.join("; "));
     }
     let mut run = shared.into_run();
+    if let Some(o) = &servers.objects {
+        run.final_balance = o.balance()?;
+        return Ok(run);
+    }
     let mut c = servers.pg.connect(DB, "conformance-final")?;
     run.final_balance = c
         .query_one("SELECT balance FROM account WHERE id = 1", &[])

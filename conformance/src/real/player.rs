@@ -11,6 +11,7 @@ use leaselab::time::SimTime;
 use leaselab::trace::WriteRecord;
 
 use super::agent::Link;
+use super::object_storage::ObjectClient;
 use super::service::{Conn, RealService};
 use super::storage::{read, write, Denied};
 use super::{us, Setup};
@@ -67,6 +68,9 @@ pub struct Client<'a> {
     pub(super) name: char,
     pub(super) link: &'a Link,
     pub(super) data: Option<postgres::Client>,
+    /// The storage, when it is an object store's object instead of PostgreSQL's row
+    /// (object_storage.rs).
+    pub(super) objects: Option<ObjectClient>,
     /// The lock's own connection to PostgreSQL, when the lock lives there (`via session`).
     pub(super) session: Option<postgres::Client>,
     /// The service's client state (its connection, session, lease…): see [`Client::state`].
@@ -116,7 +120,7 @@ impl<'a> Client<'a> {
         (sc, setup, svc): (&'a Scenario, &'a Setup, &'static dyn RealService),
         idx: u8,
         link: &'a Link,
-        data: postgres::Client,
+        (data, objects): (postgres::Client, Option<ObjectClient>),
         conn: Conn,
     ) -> Client<'a> {
         let freezes = sc
@@ -138,6 +142,7 @@ impl<'a> Client<'a> {
             name: sc.client_name(idx),
             link,
             data: Some(data),
+            objects,
             session: conn.session,
             state: conn.state,
             held: None,
@@ -269,8 +274,11 @@ impl<'a> Client<'a> {
     pub(super) fn read_step(&mut self, via_session: bool) -> Result<(), Stop> {
         let policy = self.setup.policy;
         let held = self.held;
-        let conn = self.conn(via_session)?;
-        match read(conn, policy, held) {
+        let got = match self.objects.as_mut() {
+            Some(o) => o.read(),
+            None => read(self.conn(via_session)?, policy, held),
+        };
+        match got {
             Ok((balance, version)) => {
                 self.snapshot = Some((balance, version));
                 self.note(format!(
@@ -346,8 +354,16 @@ impl<'a> Client<'a> {
         let value = snapshot - debit;
         let held = self.held;
         let policy = self.setup.policy;
-        let conn = self.conn(via_session)?;
-        let result = write(conn, policy, held, (snapshot, version), value);
+        let result = match self.objects.as_mut() {
+            Some(o) => o.write(value),
+            None => write(
+                self.conn(via_session)?,
+                policy,
+                held,
+                (snapshot, version),
+                value,
+            ),
+        };
         let accepted = result.is_ok();
         let token = held.and_then(|h| h.token);
         let tok = token.map_or(String::new(), |t| format!(" tok={t}"));

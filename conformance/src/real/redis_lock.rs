@@ -26,7 +26,7 @@ use super::player::{Client, Held, Stop};
 use super::record::Shared;
 use super::service::{Attempt, Conn, LockServers, RealService};
 use super::{clock_env, us, ClockOf, Setup};
-use crate::coverage::{real, stand_in, Component, Entry};
+use crate::coverage::{api, real, stand_in, Component, Entry};
 use crate::redis_server::{connect_redis, Persistence, Redis};
 use crate::servers::Res;
 
@@ -207,7 +207,11 @@ static COVERAGE: &[Entry] = &[
     real("clock-step-back", &REDIS, "lease; A's process's wall clock stepped −2 s"),
     real("replica-failover", &REDIS, "a real `REPLICAOF` replica behind the proxy's lag; master SIGKILLed, replica promoted"),
     real("epoch-fencing", &REDIS, "lease with the fence counter from 5 standing for Kafka's epoch (the broker's check is the storage's)"),
-    stand_in("s3-etag-aba", &super::session_lock::POSTGRES, "S3's `If-Match` and GCS's generation as PostgreSQL conditions (`md5(balance)`, a version column) under a redis lease"),
+    api(
+        "s3-etag-aba",
+        &super::object_storage::OBJECT_STORES,
+        "one object on moto (`If-Match` on its ETag) and one on fake-gcs-server (`ifGenerationMatch`): the APIs' conditional writes, not AWS's or Google's services",
+    ),
     real("table-lease", &REDIS, "the safety table's base run, no fault"),
     real("table-redis", &REDIS, "the safety table's base run, no fault"),
 ];

@@ -32,6 +32,7 @@ pub static SERVICES: &[&dyn RealService] = &[
     &super::etcd_lock::EtcdLock,
     &super::zk_lock::ZkLock,
     &super::mysql_lock::MysqlGetLock,
+    &super::dynamodb_lock::DynamodbLock,
 ];
 
 /// The real service that plays `kind`, if the suite has one.

@@ -77,6 +77,11 @@ pub const CONFORMANCE: &[(&str, Policy)] = &[
     ("curator-suspended", Policy::Token),
     ("mysql-get-lock-pause", Policy::None),
     ("mysql-get-lock-pause", Policy::Token),
+    ("dynamodb-heartbeat-pause", Policy::None),
+    ("dynamodb-heartbeat-pause", Policy::Version),
+    ("dynamodb-heartbeat-pause", Policy::Owner),
+    ("table-dynamodb", Policy::None),
+    ("table-dynamodb", Policy::Version),
 ];
 
 /// The table's fault kinds that `sc` has in it: a pause (a script's or a timed freeze), a held write,

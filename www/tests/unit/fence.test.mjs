@@ -16,6 +16,9 @@ test('a line of name=value words is attributes; quotes hold spaces; anything els
     ['theme', 'dark'],
     ['ttl', ''],
   ]);
+  // Renderers keep a line's trailing spaces: they end no attribute line.
+  assert.deepEqual(attributeWords('ttl=1s  \t'), [['ttl', '1s']]);
+  assert.deepEqual(splitFence('ttl=1s  \nid: x').attrs, [['ttl', '1s']]);
   for (const line of ['id: my-job', 'service: consul ttl=10s', 'param ttl = 10s in 1s..60s: TTL', '# ttl=1', 'ttl=1 and more', 'Ttl=1', 'ttl="open', 'a=b"c', '']) {
     assert.equal(attributeWords(line), null, line);
   }

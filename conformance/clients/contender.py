@@ -1,0 +1,44 @@
+"""Takes the lock through the same library while the holder is frozen, says `acquired {json}` with its
+CLOCK_MONOTONIC time, and keeps it until the conductor ends this process.
+
+usage: contender.py LIBRARY ADDRESS KEY [LEASE_S]
+"""
+
+import sys
+import time
+
+from notices import say
+
+lib, addr, key = sys.argv[1], sys.argv[2], sys.argv[3]
+lease = float(sys.argv[4]) if len(sys.argv) > 4 else 10.0
+info = {}
+if lib == "kazoo":
+    from kazoo.client import KazooClient
+    zk = KazooClient(hosts=addr, timeout=10.0)
+    zk.start()
+    lock = zk.Lock(key, "contender")
+    lock.acquire()
+    node = f"{lock.path}/{lock.node}"
+    info = {"node": node, "czxid": zk.exists(node).czxid}
+else:
+    import redis
+    r = redis.Redis(host="127.0.0.1", port=int(addr))
+    if lib == "redis-py":
+        lock = r.lock(key, timeout=10.0, blocking_timeout=30)
+        got = lock.acquire()
+    elif lib == "python-redis-lock":
+        import redis_lock
+        lock = redis_lock.Lock(redis.StrictRedis(host="127.0.0.1", port=int(addr)), key, expire=30)
+        # A waiter wakes on the holder's release signal (BLPOP) or its own timeout, not on the key's
+        # expiry: short tries, so it takes the lock within a second of the holder's key expiring.
+        got = any(lock.acquire(timeout=1) for _ in range(30))
+    elif lib == "pottery":
+        from pottery import Redlock
+        lock = Redlock(key=key, masters={r}, auto_release_time=10.0)
+        got = lock.acquire(timeout=30)
+    else:
+        sys.exit(f"contender: unknown library {lib!r}")
+    if not got:
+        sys.exit("contender: could not take the lock within 30 s")
+say("acquired", {"t": time.monotonic(), **info})
+time.sleep(60)

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# conformance/clients/run.sh [RUNS] [CASE…] — measures what each lock client library tells the
+# application when its holder is frozen (SIGSTOP) past its lease, against throwaway servers, and prints
+# one table (docs/clients.md reads it). Makes the Python venv under target/clients-venv/ with the pinned
+# versions of requirements.txt if it is missing or stale. Servers and every process a run started are
+# stopped however it ends (the conductor's own `finally`, and this trap as the backstop), then checked
+# with pgrep: any left is named and the script fails.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+venv="$root/target/clients-venv"
+say() { printf 'clients: %s\n' "$*" >&2; }
+
+missing=()
+for tool in redis-server etcd etcdctl java; do command -v "$tool" >/dev/null || missing+=("$tool"); done
+[ -f /usr/share/java/zookeeper.jar ] || missing+=(zookeeper.jar)
+if ((${#missing[@]})); then
+  say "missing ${missing[*]}: apt-get install redis-server etcd-server etcd-client zookeeper"
+  exit 2
+fi
+
+stamp="$venv/.requirements"
+if ! cmp -s "$here/requirements.txt" "$stamp" 2>/dev/null; then
+  say "making $venv"
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/requirements.txt"
+  cp "$here/requirements.txt" "$stamp"
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/leaselab-clients.XXXXXX")
+pid=
+cleanup() {
+  local status=$?
+  trap - EXIT INT TERM
+  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+    kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$pid" 2>/dev/null || true
+  fi
+  # Backstop for a conductor killed before its `finally`: holders and contenders lead process groups
+  # of their own (continued first, so a frozen one dies); servers are killed by their pid files.
+  for f in "$work"/pids/*.pid "$work"/redis/*.pid "$work"/zookeeper/*.pid "$work"/etcd/*.pid; do
+    [ -f "$f" ] || continue
+    p=$(head -n 1 "$f")
+    [ -n "$p" ] || continue
+    if kill -0 "$p" 2>/dev/null; then
+      say "stopping leftover $p ($f)"
+      kill -CONT -- "-$p" 2>/dev/null || true
+      kill -KILL -- "-$p" 2>/dev/null || kill -KILL "$p" 2>/dev/null || true
+    fi
+  done
+  sleep 0.2
+  left=$(pgrep -f "$work|$here/(holder_|contender)" || true)
+  if [ -n "$left" ]; then
+    say "processes left behind: $(echo $left)"
+    status=1
+  fi
+  rm -rf "$work"
+  exit "$status"
+}
+trap cleanup EXIT INT TERM
+"$venv/bin/python" "$here/measure.py" "$work" "$@" &
+pid=$!
+wait "$pid"
