@@ -703,7 +703,10 @@ fn paths_are_told_from_placeholders_build_outputs_and_other_projects() {
 #[test]
 fn a_longer_fence_holds_a_shorter_one() {
     let text = "````markdown\n```leaselab\nscenario=x\n```\n[Next](nowhere.md)\n````\n[Real](missing.md)\n";
-    let paths: Vec<String> = cited_paths("docs/x.md", text, &[]).into_iter().map(|(_, p)| p).collect();
+    let paths: Vec<String> = cited_paths("docs/x.md", text, &[])
+        .into_iter()
+        .map(|(_, p)| p)
+        .collect();
     assert_eq!(paths, vec!["docs/missing.md".to_string()]);
     assert_eq!(fence_line(None, "```"), Some(Some(3)));
     assert_eq!(fence_line(Some(4), "```"), None);
