@@ -131,6 +131,9 @@ public final class CuratorAgent {
                 .build();
         client.getConnectionStateListenable().addListener((c, state) -> {
             long at = System.nanoTime();
+            // The event line first: an answer that depends on the new state (wait-lost's `ok LOST`) must
+            // not reach the suite before the event it follows from, or the row misses the moment.
+            say("event " + state + " " + at);
             synchronized (stateLock) {
                 last = state;
                 if (errorSince == 0 && c.getConnectionStateErrorPolicy().isErrorState(state)) {
@@ -138,7 +141,6 @@ public final class CuratorAgent {
                 }
                 stateLock.notifyAll();
             }
-            say("event " + state + " " + at);
         });
         client.start();
         if (!client.blockUntilConnected(10, TimeUnit.SECONDS)) {

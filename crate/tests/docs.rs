@@ -536,6 +536,20 @@ impl Tree {
     }
 }
 
+/// A line that opens or closes a code block, as CommonMark reads backtick fences: the block `open`
+/// (its opening fence's length) after it — a fence of at least three backticks opens one; only a
+/// fence at least as long as the opening one, with nothing after it, closes it (so a ```` block
+/// can show a ``` fence inside). `None` for any other line.
+fn fence_line(open: Option<usize>, line: &str) -> Option<Option<usize>> {
+    let t = line.trim_start();
+    let n = t.len() - t.trim_start_matches('`').len();
+    match open {
+        None if n >= 3 => Some(Some(n)),
+        Some(m) if n >= m && t[n..].trim().is_empty() => Some(None),
+        _ => None,
+    }
+}
+
 /// Every repository path `text` (the doc `doc`, relative to the root) writes, with its line: the
 /// targets of its Markdown links (`link_targets`), the words of its prose, code spans and code blocks
 /// that are repository paths (`repo_path`), and the entries of file trees in its code blocks (`Tree`).
@@ -544,12 +558,12 @@ impl Tree {
 fn cited_paths(doc: &str, text: &str, generated: &[String]) -> Vec<(usize, String)> {
     let about_us = !doc.starts_with("docs/recipes/");
     let mut found = Vec::new();
-    let (mut block, mut span, mut tree) = (false, false, Tree::default());
+    let (mut fence, mut span, mut tree) = (None, false, Tree::default());
     for (i, line) in text.lines().enumerate() {
         let mut cite = |path: Option<String>| found.extend(path.map(|p| (i + 1, p)));
-        if line.trim_start().starts_with("```") {
-            (block, span, tree) = (!block, false, Tree::default());
-        } else if block {
+        if let Some(next) = fence_line(fence, line) {
+            (fence, span, tree) = (next, false, Tree::default());
+        } else if fence.is_some() {
             if about_us {
                 code_words(line).for_each(|w| cite(repo_path(w, generated)));
                 cite(tree.entry(line).and_then(|p| repo_path(&p, generated)));
@@ -682,4 +696,20 @@ fn paths_are_told_from_placeholders_build_outputs_and_other_projects() {
             "crate/src/lib.rs"
         ]
     );
+}
+
+/// The docs' code blocks are read as CommonMark reads them: a ```` block shows a ``` fence inside it
+/// (the recipes' Markdown pages with a ```leaselab fence), and its links stay code.
+#[test]
+fn a_longer_fence_holds_a_shorter_one() {
+    let text = "````markdown\n```leaselab\nscenario=x\n```\n[Next](nowhere.md)\n````\n[Real](missing.md)\n";
+    let paths: Vec<String> = cited_paths("docs/x.md", text, &[])
+        .into_iter()
+        .map(|(_, p)| p)
+        .collect();
+    assert_eq!(paths, vec!["docs/missing.md".to_string()]);
+    assert_eq!(fence_line(None, "```"), Some(Some(3)));
+    assert_eq!(fence_line(Some(4), "```"), None);
+    assert_eq!(fence_line(Some(3), "```` "), Some(None));
+    assert_eq!(fence_line(Some(3), "```rust"), None);
 }
