@@ -52,6 +52,7 @@ pub fn cases() -> Vec<Case> {
         freeze_cases(),
         clock_cases(),
         network_cases(),
+        story_cases(),
     ];
     let services = crate::real::service::SERVICES.iter().map(|s| s.cases());
     here.into_iter().chain(services).flatten().collect()
@@ -291,12 +292,15 @@ fn freeze_cases() -> Vec<Case> {
     ]
 }
 
-/// Wall clocks that step: a redis-server's (the lock server's, or a node's: see the nodes' service
+/// Wall clocks that step or run fast or slow: a redis-server's (the lock server's, or a node's: see the nodes' service
 /// file) or a client's, each process on a wall clock of its own (the LD_PRELOAD shim of
 /// real/wallclock.rs) that the suite steps at the scenario's time, CLOCK_MONOTONIC untouched. Gaps that
 /// decide the outcomes, in real ms: redis-clock-jump ×10: the step (500) 100 before B's try (600), B's
 /// write (800) 1200 before A's; clock-step-back ×10: A's check finds 190 left of the 100 it needs (90
-/// spare), B's write (3300) 1500 before A's: tolerance 50 (40 for the check's 90 spare).
+/// spare), B's write (3300) 1500 before A's: tolerance 50 (40 for the check's 90 spare). slow-clock
+/// ×20: A's process's clock runs at 0.9 from t = 0 (the shim's rate); the lease ends (6000) 100 before
+/// B's grant (6100), B's read (6120) 120 before A's write (6240), and A's check finds 384 left of the
+/// 200 it needs: tolerance 50.
 fn clock_cases() -> Vec<Case> {
     let row = |id, policy, scale, how, tolerance_ms| Case {
         tolerance_ms,
@@ -333,6 +337,22 @@ fn clock_cases() -> Vec<Case> {
             "as above; UPDATE … WHERE token <= $1",
             40,
         ),
+        row(
+            "slow-clock",
+            Policy::None,
+            20,
+            "redis lease; A's process on a wall clock running 10 % slow (−100000 ppm) from t = 0; A checks its lease by it",
+            50,
+        ),
+        row("slow-clock", Policy::Token, 20, "as above; UPDATE … WHERE token <= $1", 50),
+        row(
+            "slow-clock",
+            Policy::FirstTouch,
+            20,
+            "as above; every access raises the token: B's read fences A",
+            50,
+        ),
+        row("slow-clock", Policy::Version, 20, "as above; version column", 50),
     ]
 }
 
@@ -370,6 +390,49 @@ fn network_cases() -> Vec<Case> {
     ]
 }
 
+/// More of the catalogue's stories on the redis lease, each at a scale that makes its closest gap at
+/// least 100 real ms (tolerance 50). gc-pause and epoch-fencing ×10: the lease ends (3000) 100 before
+/// B's grant (3100). write-only-gap ×20: B's read (6400) 100 before A's write (6500), 100 before B's
+/// (6600). lock-delay ×10: the lock-delay ends (8000) 100 before B's grant (8100). happy-path,
+/// table-lease and table-redis ×10: A's release (300) 100 before B's grant (400), or B's denied try at
+/// 150 before it.
+fn story_cases() -> Vec<Case> {
+    let row = |id, policy, set, scale, how| Case {
+        tolerance_ms: 50,
+        ..case(id, policy, set, scale, how)
+    };
+    vec![
+        row("gc-pause", Policy::None, &[], 10, "redis lease; A's process SIGSTOPped 6 s; PostgreSQL table"),
+        row(
+            "epoch-fencing",
+            Policy::None,
+            &[],
+            10,
+            "redis lease, the fence counter from 5 (the producer's epoch); A's process SIGSTOPped 6 s",
+        ),
+        row("epoch-fencing", Policy::Token, &[], 10, "as above; UPDATE … WHERE token <= $1 (the broker's epoch check)"),
+        row("write-only-gap", Policy::None, &[], 20, "redis lease; A's process SIGSTOPped 5.9 s"),
+        row("write-only-gap", Policy::Token, &[], 20, "as above; UPDATE … WHERE token <= $1 (no higher token written yet)"),
+        row(
+            "lock-delay",
+            Policy::None,
+            &[],
+            10,
+            "redis lease with a lock-delay key (stand-in: no redis has one) expiring 5 s after the lease unless released; A's process SIGSTOPped 6 s",
+        ),
+        row(
+            "lock-delay",
+            Policy::None,
+            &[("pause", 900)],
+            10,
+            "as above, A stopped 9 s: the delay is not enough",
+        ),
+        row("happy-path", Policy::None, &[], 10, "redis lease; no fault"),
+        row("table-lease", Policy::None, &[], 10, "redis lease; no fault (the safety table's base run)"),
+        row("table-redis", Policy::None, &[], 10, "redis SET NX PX; no fault (the safety table's base run)"),
+    ]
+}
+
 /// The scenario files the cases use, as compiled into leaselab (checked equal to the catalogue's): the
 /// rows here, then each real service's own.
 pub(crate) fn scenario_text(id: &str) -> Option<&'static str> {
@@ -398,6 +461,13 @@ fn own_scenario_text(id: &str) -> Option<&'static str> {
         "clock-step-back" => include_str!("../../crate/scenarios/clock-step-back.txt"),
         "delayed-write" => include_str!("../../crate/scenarios/delayed-write.txt"),
         "replica-failover" => include_str!("../../crate/scenarios/replica-failover.txt"),
+        "slow-clock" => include_str!("../../crate/scenarios/slow-clock.txt"),
+        "epoch-fencing" => include_str!("../../crate/scenarios/epoch-fencing.txt"),
+        "write-only-gap" => include_str!("../../crate/scenarios/write-only-gap.txt"),
+        "lock-delay" => include_str!("../../crate/scenarios/lock-delay.txt"),
+        "happy-path" => include_str!("../../crate/scenarios/happy-path.txt"),
+        "table-lease" => include_str!("../../crate/scenarios/table-lease.txt"),
+        "table-redis" => include_str!("../../crate/scenarios/table-redis.txt"),
         _ => return None,
     })
 }

@@ -3,6 +3,8 @@
 //!
 //! ```text
 //! leaselab-conformance [--workdir DIR] [--only TEXT] [--verbose]
+//! leaselab-conformance --list-markdown [readme]   # the table of what each scenario runs on
+//! leaselab-conformance --write-docs               # rewrites that table in docs/ and the README
 //! ```
 //!
 //! It starts a throwaway PostgreSQL cluster (the storage) and each real service's servers on loopback
@@ -16,6 +18,8 @@
 
 mod aws;
 mod cases;
+mod coverage;
+mod coverage_docs;
 mod curator;
 mod dynamodb_api;
 mod etcd;
@@ -84,7 +88,7 @@ fn args() -> Result<Args, String> {
             }
             "--verbose" | "-v" => a.verbose = true,
             "--help" | "-h" => {
-                println!("leaselab-conformance [--workdir DIR] [--only TEXT] [--verbose]");
+                println!("leaselab-conformance [--workdir DIR] [--only TEXT] [--verbose]\nleaselab-conformance --list-markdown [readme] | --write-docs");
                 std::process::exit(0);
             }
             other => {
@@ -104,6 +108,29 @@ fn main() -> ExitCode {
         if let Some(code) = SERVICES.iter().find_map(|s| s.subcommand(name, rest)) {
             return code;
         }
+    }
+    // The table of what each catalogue scenario runs on (coverage.rs), printed or written into the docs.
+    match argv.first().map(String::as_str) {
+        Some("--list-markdown") => {
+            let readme = argv.get(1).is_some_and(|a| a == "readme");
+            let block = if readme {
+                coverage_docs::readme_summary()
+            } else {
+                coverage_docs::docs_table()
+            };
+            print!("{block}");
+            return ExitCode::SUCCESS;
+        }
+        Some("--write-docs") => {
+            return match coverage_docs::write_docs() {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("leaselab-conformance: {e}");
+                    ExitCode::from(2)
+                }
+            };
+        }
+        _ => {}
     }
     // A node's restart delayed by its own wall clock (see real/wallclock.rs).
     if std::env::args().nth(1).as_deref() == Some("wall-wait") {

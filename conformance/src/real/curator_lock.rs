@@ -27,6 +27,14 @@ use crate::curator;
 use crate::servers::Res;
 use crate::zk;
 
+/// The real component its rows run on (coverage.rs): a real Curator over the real ZooKeeper.
+pub(super) const CURATOR: crate::coverage::Component = crate::coverage::Component {
+    name: "Curator over ZooKeeper",
+    version: "5.4.0 / 3.8.0",
+    from:
+        "Debian 12 `libcurator-recipes-java`, `zookeeper`; a small Java client the suite compiles",
+};
+
 /// The scenario files of the Curator rows, as compiled into the suite.
 pub(super) fn scenario_text(id: &str) -> Option<&'static str> {
     Some(match id {

@@ -15,13 +15,35 @@ use super::player::{Client, Held, Stop};
 use super::service::{Attempt, Conn, LockServers, RealService};
 use super::Setup;
 use crate::cases::{case, Case};
+use crate::coverage::{api, Component, Entry};
 use crate::dynamodb_api::Dynalite;
 use crate::servers::Res;
 
 /// The DynamoDB lock client on dynalite.
 pub struct DynamodbLock;
 
+/// The component its rows run on (coverage.rs).
+const DYNALITE: Component = Component {
+    name: "dynalite (DynamoDB's API)",
+    version: "4.0.0",
+    from: "npm `dynalite`; the lock client's protocol the suite's own",
+};
+
+/// Its catalogue scenarios in the table of what each runs on (coverage.rs's format).
+static COVERAGE: &[Entry] = &[
+    api(
+        "dynamodb-heartbeat-pause",
+        &DYNALITE,
+        "the lock client's conditional writes (RVN, heartbeats as UpdateItem, the waiter's takeover) against dynalite, not AWS",
+    ),
+    api("table-dynamodb", &DYNALITE, "the safety table's base run, no fault"),
+];
+
 impl RealService for DynamodbLock {
+    fn coverage(&self) -> &'static [Entry] {
+        COVERAGE
+    }
+
     fn kinds(&self) -> &'static [ServiceKind] {
         &[ServiceKind::Dynamodb]
     }

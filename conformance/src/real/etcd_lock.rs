@@ -17,13 +17,45 @@ use super::player::{Client, Held, Stop};
 use super::service::{Attempt, Conn, LockServers, Probe, RealService};
 use super::{us, Setup};
 use crate::cases::{case, Case};
+use crate::coverage::{real, Component, Entry};
 use crate::etcd;
 use crate::servers::Res;
 
 /// etcd's lock on a lease.
 pub struct EtcdLock;
 
+/// The real component its rows run on (coverage.rs).
+pub(crate) const ETCD: Component = Component {
+    name: "etcd",
+    version: "3.4.23",
+    from: "Debian 12 `etcd-server`",
+};
+
+/// Its catalogue scenarios in the table of what each runs on (coverage.rs's format).
+static COVERAGE: &[Entry] = &[
+    real(
+        "etcd-lease-pause",
+        &ETCD,
+        "Lock on a lease kept alive every TTL/3; SIGSTOP",
+    ),
+    real(
+        "etcd-waiter-expired-lease",
+        &ETCD,
+        "a probe: the installed etcd's Lock for a waiter whose lease expired",
+    ),
+    real(
+        "etcd-contrib-lock",
+        &ETCD,
+        "the lease ID as version; `equal-token`",
+    ),
+    real("table-etcd", &ETCD, "the safety table's base run, no fault"),
+];
+
 impl RealService for EtcdLock {
+    fn coverage(&self) -> &'static [Entry] {
+        COVERAGE
+    }
+
     fn kinds(&self) -> &'static [ServiceKind] {
         &[ServiceKind::Etcd]
     }
@@ -32,6 +64,7 @@ impl RealService for EtcdLock {
         Some(match id {
             "etcd-lease-pause" => include_str!("../../../crate/scenarios/etcd-lease-pause.txt"),
             "etcd-contrib-lock" => include_str!("../../../crate/scenarios/etcd-contrib-lock.txt"),
+            "table-etcd" => include_str!("../../../crate/scenarios/table-etcd.txt"),
             _ => return None,
         })
     }
@@ -116,6 +149,11 @@ fn cases() -> Vec<Case> {
             "etcd-contrib-lock",
             Policy::EqualToken,
             "etcd 3.4; the lease ID as version; UPDATE … WHERE token = 0 OR token = $1",
+        ),
+        row(
+            "table-etcd",
+            Policy::None,
+            "etcd 3.4 lock on a 60 s lease; B's Lock waits from 3 s to A's unlock at 6 s; no fault (the safety table's base run)",
         ),
     ]
 }

@@ -164,7 +164,7 @@ impl ClockOf {
     }
 }
 
-/// Every clock of the scenario that takes a step, each a [`WallClock`] whose offset file is in `dir`:
+/// Every clock of the scenario that takes a step or runs fast or slow, each a [`WallClock`] whose offset file is in `dir`:
 /// the servers' the service names, and the clients'. A node whose keys expire on a monotonic clock
 /// gets none: no server expires keys on one, and a monotonic clock does not take the step, so its
 /// server runs on the machine's true clock (the stand-in, see docs/conformance.md).
@@ -178,7 +178,7 @@ fn wall_clocks(
     let mut clocks = Vec::new();
     for w in who {
         let clock = w.clock(sc);
-        if clock.steps.is_empty() || clock.monotonic {
+        if (clock.steps.is_empty() && clock.rate_ppm == 0) || clock.monotonic {
             continue;
         }
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -213,8 +213,8 @@ pub fn supported(sc: &Scenario, setup: &Setup) -> Res<&'static dyn RealService> 
     if let Err(what) = clocks_supported(real, sc) {
         return no(what);
     }
-    if svc.lock_delay.resolve(p) != 0 {
-        return no("lock-delay");
+    if svc.lock_delay.resolve(p) != 0 && !real.lock_delays() {
+        return no("a lock-delay outside a redis lease");
     }
     // A single redis's replica, behind the lag on its own link of the proxy (failover.rs).
     if svc.replica_lag.resolve(p) != 0 && !real.replicates() {
@@ -255,8 +255,8 @@ pub fn supported(sc: &Scenario, setup: &Setup) -> Res<&'static dyn RealService> 
     Ok(real)
 }
 
-/// Whether every clock the scenario steps has a real counterpart: a steppable server's or a client
-/// process's wall clock (see wallclock.rs), stepped, neither fast nor slow.
+/// Whether every clock the scenario moves has a real counterpart: a steppable server's or a client
+/// process's wall clock (see wallclock.rs), stepped or running fast or slow.
 fn clocks_supported(real: &dyn RealService, sc: &Scenario) -> Result<(), &'static str> {
     let svc = &sc.service;
     let mut clocks = vec![&svc.clock];
@@ -268,9 +268,9 @@ fn clocks_supported(real: &dyn RealService, sc: &Scenario) -> Result<(), &'stati
     if sc.clients.iter().any(|c| c.clock.monotonic) {
         return Err("a client on a monotonic clock");
     }
-    if !svc.clock.steps.is_empty() && !real.steppable() {
+    if (!svc.clock.steps.is_empty() || svc.clock.rate_ppm != 0) && !real.steppable() {
         return Err(
-            "a clock step on this lock server (only redis-servers run on a steppable clock)",
+            "a clock step or rate on this lock server (only redis-servers run on a steppable clock)",
         );
     }
     Ok(())
@@ -294,6 +294,10 @@ pub fn run(sc: &Scenario, setup: &Setup, servers: &mut Servers) -> Res<RealRun> 
     let mut agents = conductor::Agents::spawn(sc, setup, servers)?;
     // A moment for every agent to read its `start` before the clock starts.
     let t0_ns = sys::mono_ns() + 100_000_000;
+    // A clock that runs fast or slow drifts from t = 0 on, as the model's does.
+    for (who, clock) in servers.clocks.iter_mut() {
+        clock.run_from(t0_ns, who.clock(sc).rate_ppm)?;
+    }
     let shared = Shared::new(agent::instant_of(t0_ns), agents.pids(), sc.balance);
     agents.start(t0_ns);
     let (lock, clocks) = (&mut servers.lock, &mut servers.clocks);

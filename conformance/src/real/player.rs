@@ -28,12 +28,15 @@ pub struct Held {
     pub(super) believed_end: Option<SystemTime>,
 }
 
-/// The true instant at which the wall clock, stepped no further, will read `wall`.
-pub(super) fn instant_of_wall(wall: SystemTime) -> Instant {
+/// The true instant at which the wall clock, stepped no further and running `rate_ppm` fast (slow
+/// if negative, the process's clock: see wallclock.rs), will read `wall`.
+pub(super) fn instant_of_wall(wall: SystemTime, rate_ppm: i64) -> Instant {
     let (now, now_wall) = (Instant::now(), SystemTime::now());
+    // A wall-clock span is (1 + rate) true ones.
+    let true_span = |d: Duration| d.mul_f64(1e6 / (1e6 + rate_ppm as f64));
     match wall.duration_since(now_wall) {
-        Ok(ahead) => now + ahead,
-        Err(e) => now.checked_sub(e.duration()).unwrap_or(now),
+        Ok(ahead) => now + true_span(ahead),
+        Err(e) => now.checked_sub(true_span(e.duration())).unwrap_or(now),
     }
 }
 
@@ -108,6 +111,11 @@ impl From<&str> for Stop {
 }
 
 impl<'a> Client<'a> {
+    /// How fast its own wall clock runs (ppm; the shim runs it so from t = 0, see wallclock.rs).
+    fn clock_rate(&self) -> i64 {
+        self.sc.clients[usize::from(self.idx)].clock.rate_ppm
+    }
+
     pub(super) fn new(
         (sc, setup, svc): (&'a Scenario, &'a Setup, &'static dyn RealService),
         idx: u8,
@@ -478,7 +486,7 @@ impl<'a> Client<'a> {
             let to = self
                 .held
                 .and_then(|h| h.believed_end)
-                .map_or(now, |end| instant_of_wall(end).max(now));
+                .map_or(now, |end| instant_of_wall(end, self.clock_rate()).max(now));
             self.belief_from = Some(from);
             self.end_belief(to);
         }

@@ -1,7 +1,11 @@
 //! The redis lease (`lease` / `redis`) as a real service: one redis-server, `SET key value NX PX ttl`
 //! (tokens from `INCR` in the same Lua script, so a grant and its token are one step), value-checked
 //! release by a Lua script, and `renew`, Redisson's watchdog renewal: `PEXPIRE` in a Lua script only if
-//! the key still holds the client's value (the model's value-checked renewal). A `lock-latency`: the
+//! the key still holds the client's value (the model's value-checked renewal). A `lock-delay` (Chubby's:
+//! after a lease ends without a release, nobody is granted the lock for that long) is a
+//! second key written with the grant, expiring a lock-delay after the lease, renewed with it and
+//! deleted only by a release: no redis has a lock-delay of its own, so this is a stand-in that
+//! redis's own expiry enforces (docs/conformance.md). A `lock-latency`: the
 //! reply is read a round trip after the request was sent, so a freeze in between leaves it in the
 //! client's socket buffer, as the model says.
 //!
@@ -22,25 +26,41 @@ use super::player::{Client, Held, Stop};
 use super::record::Shared;
 use super::service::{Attempt, Conn, LockServers, RealService};
 use super::{clock_env, us, ClockOf, Setup};
+use crate::coverage::{api, real, stand_in, Component, Entry};
 use crate::redis_server::{connect_redis, Persistence, Redis};
 use crate::servers::Res;
 
 pub(super) const LOCK: &str = "leaselab:lock";
 pub(super) const FENCE: &str = "leaselab:fence";
+/// The lock-delay's key: it outlives the lease by the lock-delay unless a release deletes it.
+const DELAY: &str = "leaselab:lock-delay";
 /// SET NX PX, and with tokens an INCR in the same atomic step: returns the token, -1 (granted, no
-/// tokens) or 0 (denied).
-pub(super) const ACQUIRE_LUA: &str =
-    "if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then \
+/// tokens) or 0 (denied). With a lock-delay (ARGV[4] ms, not 0), denied while its key (KEYS[3]) is
+/// there, and a grant writes it to expire the lock-delay after the lease.
+const ACQUIRE_LUA: &str =
+    "if ARGV[4] ~= '0' and redis.call('EXISTS', KEYS[3]) == 1 then return 0 end \
+    if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then \
+    if ARGV[4] ~= '0' then redis.call('SET', KEYS[3], ARGV[1], 'PX', ARGV[2] + ARGV[4]) end \
     if ARGV[3] == '1' then return redis.call('INCR', KEYS[2]) end return -1 end return 0";
 /// Value-checked release: deletes the key only if it still holds this client's value.
 pub(super) const RELEASE_LUA: &str =
     "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
+/// The lease's release: value-checked, and a release in time ends the lock-delay too (KEYS[2]).
+const LEASE_RELEASE_LUA: &str = "if redis.call('GET', KEYS[1]) == ARGV[1] then \
+    redis.call('DEL', KEYS[2]) return redis.call('DEL', KEYS[1]) end return 0";
 /// Value-checked renewal, as Redisson's watchdog sends it: a new TTL from now, only if the key still
-/// holds this client's value (an expired key is gone, so a late renewal extends nothing).
-pub(super) const RENEW_LUA: &str = "if redis.call('GET', KEYS[1]) == ARGV[1] then \
+/// holds this client's value (an expired key is gone, so a late renewal extends nothing); the
+/// lock-delay (ARGV[3] ms, not 0) moves with the lease's end.
+const RENEW_LUA: &str = "if redis.call('GET', KEYS[1]) == ARGV[1] then \
+    if ARGV[3] ~= '0' then redis.call('PEXPIRE', KEYS[2], ARGV[2] + ARGV[3]) end \
     return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0";
 
 impl Client<'_> {
+    /// The scenario's lock-delay in ms (0: none).
+    fn lock_delay_ms(&self) -> u64 {
+        us(self.sc.service.lock_delay, &self.setup.params).as_millis() as u64
+    }
+
     /// One command to the single redis. With the scenario's `lock-latency`, its reply is read a round
     /// trip (2 × the latency) after it was sent, on the client's timeline: until then it waits, unread,
     /// in the client's socket buffer, which is where a freeze in between leaves it, as in the model.
@@ -75,10 +95,12 @@ impl Client<'_> {
         let sent = SystemTime::now(); // by the client's own wall clock
         let mut cmd = redis::cmd("EVAL");
         cmd.arg(RENEW_LUA)
-            .arg(1)
+            .arg(2)
             .arg(LOCK)
+            .arg(DELAY)
             .arg(h.value)
-            .arg(ttl.as_millis() as u64);
+            .arg(ttl.as_millis() as u64)
+            .arg(self.lock_delay_ms());
         let n = self.lease_call(&cmd, "renew")?;
         self.note(format!(
             "renew (PEXPIRE {} if the key still holds its value) → {n}",
@@ -97,7 +119,11 @@ impl Client<'_> {
     /// The value-checked release of a redis lease.
     pub(super) fn redis_release(&mut self, h: Held) -> Result<(), Stop> {
         let mut cmd = redis::cmd("EVAL");
-        cmd.arg(RELEASE_LUA).arg(1).arg(LOCK).arg(h.value);
+        cmd.arg(LEASE_RELEASE_LUA)
+            .arg(2)
+            .arg(LOCK)
+            .arg(DELAY)
+            .arg(h.value);
         let port = self.state::<RedisPort>()?.0;
         let mut con = connect_redis(port, Duration::from_secs(2))?;
         let n: i64 = cmd.query(&mut con).map_err(|e| format!("release: {e}"))?;
@@ -113,12 +139,14 @@ impl Client<'_> {
         let sent = SystemTime::now(); // by the client's own wall clock
         let mut cmd = redis::cmd("EVAL");
         cmd.arg(ACQUIRE_LUA)
-            .arg(2)
+            .arg(3)
             .arg(LOCK)
             .arg(FENCE)
+            .arg(DELAY)
             .arg(value)
             .arg(ttl.as_millis() as u64)
-            .arg(if svc.tokens { "1" } else { "0" });
+            .arg(if svc.tokens { "1" } else { "0" })
+            .arg(self.lock_delay_ms());
         let r = self.lease_call(&cmd, "SET NX PX")?;
         let granted = r != 0;
         let token = (r > 0).then_some(r);
@@ -155,7 +183,44 @@ struct RedisServers {
     replicated: Option<Replicated>,
 }
 
+/// The real component its rows run on (coverage.rs).
+pub(crate) const REDIS: Component = Component {
+    name: "redis",
+    version: "7.0.15",
+    from: "Debian 12 `redis-server`",
+};
+
+/// Its catalogue scenarios in the table of what each runs on (coverage.rs's format).
+static COVERAGE: &[Entry] = &[
+    real("seed-gc-pause", &REDIS, "`SET NX PX` + `INCR` token; A's pause its process SIGSTOPped"),
+    real("happy-path", &REDIS, "lease, no fault"),
+    real("gc-pause", &REDIS, "lease; A's process SIGSTOPped"),
+    real("check-then-write", &REDIS, "lease; A's own check by its clock, then SIGSTOP"),
+    real("write-only-gap", &REDIS, "lease; A's stale write before B's"),
+    real("reply-in-flight", &REDIS, "lease; SET's reply unread in a stopped process's socket"),
+    real("reply-in-flight-checked", &REDIS, "as `reply-in-flight`; A checks how long acquiring took"),
+    real("delayed-write", &REDIS, "lease; the suite's proxy holds A's write to PostgreSQL"),
+    stand_in("lock-delay", &REDIS, "no redis has a lock-delay: a second key, written with the grant, expires the delay after the lease unless released (redis's own expiry enforces it)"),
+    real("renewal-frozen", &REDIS, "lease; the watchdog's value-checked `PEXPIRE`, then SIGSTOP"),
+    real("slow-clock", &REDIS, "lease; A's process on a wall clock 10 % slow (the shim's rate)"),
+    real("redis-clock-jump", &REDIS, "the redis-server's wall clock stepped +3 s"),
+    real("clock-step-back", &REDIS, "lease; A's process's wall clock stepped −2 s"),
+    real("replica-failover", &REDIS, "a real `REPLICAOF` replica behind the proxy's lag; master SIGKILLed, replica promoted"),
+    real("epoch-fencing", &REDIS, "lease with the fence counter from 5 standing for Kafka's epoch (the broker's check is the storage's)"),
+    api(
+        "s3-etag-aba",
+        &super::object_storage::OBJECT_STORES,
+        "one object on moto (`If-Match` on its ETag) and one on fake-gcs-server (`ifGenerationMatch`): the APIs' conditional writes, not AWS's or Google's services",
+    ),
+    real("table-lease", &REDIS, "the safety table's base run, no fault"),
+    real("table-redis", &REDIS, "the safety table's base run, no fault"),
+];
+
 impl RealService for RedisLease {
+    fn coverage(&self) -> &'static [Entry] {
+        COVERAGE
+    }
+
     fn kinds(&self) -> &'static [ServiceKind] {
         &[ServiceKind::Lease, ServiceKind::Redis]
     }
@@ -171,6 +236,10 @@ impl RealService for RedisLease {
 
     fn plays_fault(&self, action: &FaultAction) -> bool {
         *action == FaultAction::Failover
+    }
+
+    fn lock_delays(&self) -> bool {
+        true
     }
 
     fn client_checks(&self) -> bool {

@@ -19,6 +19,7 @@ use super::redlock_links::NodeLinks;
 use super::service::{Attempt, Conn, LockServers, RealService};
 use super::{clock_env, us, ClockOf, Setup};
 use crate::cases::{case, Case};
+use crate::coverage::{real, stand_in, Component, Entry};
 use crate::redis_server::{connect_redis, Persistence, Redis};
 use crate::servers::Res;
 
@@ -38,7 +39,31 @@ struct Nodes {
     links: Option<NodeLinks>,
 }
 
+/// The real component its rows run on (coverage.rs).
+pub(crate) const REDLOCK: Component = Component {
+    name: "Redlock on 5 redis",
+    version: "7.0.15",
+    from: "Debian 12 `redis-server`; the Redlock client is the suite's",
+};
+
+/// Its catalogue scenarios in the table of what each runs on (coverage.rs's format).
+static COVERAGE: &[Entry] = &[
+    real("redlock-pause-before-check", &REDLOCK, "the five OKs unread in a stopped client's sockets; links by the suite's proxy"),
+    real("redlock-pause-after-check", &REDLOCK, "SIGSTOP after the validity check"),
+    real("redlock-clock-jump", &REDLOCK, "n3's redis-server on a stepped wall clock (LD_PRELOAD shim)"),
+    stand_in("redlock-clock-jump-monotonic", &REDLOCK, "no redis expires keys on a monotonic clock: n3 runs on the true clock, which does not take the step"),
+    real("redlock-crash-restart", &REDLOCK, "n3 SIGKILLed and restarted, no persistence"),
+    real("redlock-crash-fsync", &REDLOCK, "n3 SIGKILLed and restarted, `appendfsync always`"),
+    real("redlock-restart-clock-jump", &REDLOCK, "n3's restart timed by its stepped wall clock"),
+    real("redlock-split-vote", &REDLOCK, "3 clients split the vote over proxy links; the model's seeded back-offs"),
+    real("table-redlock", &REDLOCK, "the safety table's base run, no fault"),
+];
+
 impl RealService for Redlock {
+    fn coverage(&self) -> &'static [Entry] {
+        COVERAGE
+    }
+
     fn kinds(&self) -> &'static [ServiceKind] {
         &[ServiceKind::Redlock]
     }
@@ -65,6 +90,7 @@ impl RealService for Redlock {
             "redlock-crash-fsync" => {
                 include_str!("../../../crate/scenarios/redlock-crash-fsync.txt")
             }
+            "table-redlock" => include_str!("../../../crate/scenarios/table-redlock.txt"),
             _ => return None,
         })
     }
@@ -432,7 +458,7 @@ fn clock_cases() -> Vec<Case> {
 /// before A's; pause-before-check ×10: A's five OKs wait in its socket while it is stopped (10 ms to
 /// 3.51 s), the keys expire (3010) 100 before B's round; split-vote ×20: who reaches a node first is
 /// decided by 20 vs 60 ms links (40 ms apart), the seeded back-offs 80 ms and more apart. Tolerance
-/// 50 (20 for the split vote).
+/// 50 (20 for the split vote). And the safety table's base run.
 fn round_cases() -> Vec<Case> {
     let row = |id, policy, set, scale, how, tolerance_ms| Case {
         tolerance_ms,
@@ -488,6 +514,16 @@ fn round_cases() -> Vec<Case> {
             20,
             "as above, no random share: every round splits, 20 tries each",
             20,
+        ),
+        // The safety table's base run, no fault, ×10: B's first round (150) finds A's keys, A's
+        // release (300) comes 150 later, B's next round at 2.15 s or after.
+        row(
+            "table-redlock",
+            Policy::None,
+            &[],
+            10,
+            "5 redis; no fault (the safety table's base run)",
+            50,
         ),
     ]
 }

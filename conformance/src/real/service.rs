@@ -19,6 +19,7 @@ use super::player::{Client, Held, Stop};
 use super::record::Shared;
 use super::{ClockOf, Setup, WallClock};
 use crate::cases::Case;
+use crate::coverage::Entry;
 use crate::servers::{Postgres, Res};
 use crate::Row;
 
@@ -79,6 +80,11 @@ pub trait RealService: Sync {
     /// The scenario service kinds it plays.
     fn kinds(&self) -> &'static [ServiceKind];
 
+    /// Its catalogue scenarios' entries in the table of what each runs on (coverage.rs).
+    fn coverage(&self) -> &'static [Entry] {
+        &[]
+    }
+
     /// Its rows, in the order the table lists them.
     fn cases(&self) -> Vec<Case> {
         Vec::new()
@@ -130,6 +136,11 @@ pub trait RealService: Sync {
 
     /// Whether its client renews its hold (`renew`).
     fn client_renews(&self) -> bool {
+        false
+    }
+
+    /// Whether it keeps the lock closed for a `lock-delay` after a lease ends without a release.
+    fn lock_delays(&self) -> bool {
         false
     }
 

@@ -2,7 +2,9 @@
 //! machine's: the process runs with the shim wallclock/wallclock.c preloaded (built by build.rs,
 //! embedded here, written into the work directory), which adds the offset a file holds to every
 //! CLOCK_REALTIME, gettimeofday and time reading, and leaves CLOCK_MONOTONIC true. A step rewrites
-//! the file (a rename: readers see the old offset or the new one).
+//! the file (a rename: readers see the old offset or the new one). A clock that runs fast or slow
+//! (the model's `clock=Nppm`) has its rate in the file too, from the run's t = 0 on: the shim adds
+//! the drift since then at every reading.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -22,6 +24,9 @@ pub struct WallClock {
     shim: PathBuf,
     file: PathBuf,
     offset_us: i64,
+    /// Parts per million fast (negative: slow), from the CLOCK_MONOTONIC instant `from_ns` on.
+    rate_ppm: i64,
+    from_ns: u64,
 }
 
 impl WallClock {
@@ -35,6 +40,8 @@ impl WallClock {
             shim,
             file,
             offset_us: 0,
+            rate_ppm: 0,
+            from_ns: 0,
         };
         clock.write()?;
         Ok(clock)
@@ -54,9 +61,17 @@ impl WallClock {
         self.write()
     }
 
+    /// Runs the clock `rate_ppm` fast (slow if negative) from the CLOCK_MONOTONIC instant `from_ns`
+    /// (the run's t = 0) on; true until then.
+    pub fn run_from(&mut self, from_ns: u64, rate_ppm: i64) -> Res<()> {
+        (self.rate_ppm, self.from_ns) = (rate_ppm, from_ns);
+        self.write()
+    }
+
     fn write(&self) -> Res<()> {
         let tmp = self.file.with_extension("next");
-        std::fs::write(&tmp, format!("{}\n", self.offset_us))
+        let line = format!("{} {} {}\n", self.offset_us, self.rate_ppm, self.from_ns);
+        std::fs::write(&tmp, line)
             .and_then(|()| std::fs::rename(&tmp, &self.file))
             .map_err(|e| format!("{}: {e}", self.file.display()))
     }
@@ -95,11 +110,12 @@ pub fn wall_wait_main(args: &[String]) -> std::process::ExitCode {
     std::process::ExitCode::from(2)
 }
 
-/// The steps of a scenario clock that a real wall clock can take: `(at, by µs)`, or why not. A rate,
-/// an offset at 0, or (for a client) a monotonic clock has no counterpart here.
+/// The steps of a scenario clock that a real wall clock can take: `(at, by µs)`, or why not. An
+/// offset at 0, or a monotonic clock that runs fast or slow (the shim moves wall clocks only) has no
+/// counterpart here; a wall clock's rate has ([`WallClock::run_from`]).
 pub fn steps_of(clock: &Clock) -> Result<Vec<(Duration, i64)>, &'static str> {
-    if clock.rate_ppm != 0 {
-        return Err("a clock that runs fast or slow");
+    if clock.rate_ppm != 0 && clock.monotonic {
+        return Err("a monotonic clock that runs fast or slow");
     }
     if clock.offset_us != 0 {
         return Err("a clock offset at t = 0");
@@ -151,6 +167,20 @@ mod tests {
             (-3_600_200_000..-3_599_800_000).contains(&behind),
             "{behind}"
         );
+        // 10 % slow since 10 s ago: 1 s behind the step, and the step still there.
+        let ten_s_ago = super::super::sys::mono_ns() - 10_000_000_000;
+        clock.run_from(ten_s_ago, -100_000).unwrap();
+        let slow = read(&clock) + 3_600_000_000;
+        assert!((-1_050_000..-990_000).contains(&slow), "{slow}");
+        // Fast, and a rate from an instant still to come: true until then.
+        clock.run_from(ten_s_ago, 50_000).unwrap();
+        let fast = read(&clock) + 3_600_000_000;
+        assert!((450_000..550_000).contains(&fast), "{fast}");
+        clock
+            .run_from(ten_s_ago + 20_000_000_000, -100_000)
+            .unwrap();
+        let not_yet = read(&clock) + 3_600_000_000;
+        assert!(not_yet.abs() < 200_000, "{not_yet}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -16,6 +16,7 @@ use super::player::{Client, Held, Stop};
 use super::service::{Attempt, Conn, LockServers, RealService};
 use super::{curator_lock, us, Setup};
 use crate::cases::{case, Case};
+use crate::coverage::{real, Component, Entry};
 use crate::servers::Res;
 use crate::zk;
 
@@ -28,7 +29,25 @@ struct ZkClient {
     connected: bool,
 }
 
+/// The real component its rows run on (coverage.rs).
+pub(crate) const ZOOKEEPER: Component = Component {
+    name: "ZooKeeper",
+    version: "3.8.0",
+    from: "Debian 12 `zookeeper`; the Rust `zookeeper` crate as client",
+};
+
+/// Its catalogue scenarios in the table of what each runs on (coverage.rs's format).
+static COVERAGE: &[Entry] = &[
+    real("zk-session-expiry", &ZOOKEEPER, "the lock recipe; A's session in a SIGSTOPped process"),
+    real("curator-suspended", &curator_lock::CURATOR, "a real `InterProcessMutex` and `ConnectionStateListener` in a JVM per client; A's link through the proxy goes silent; SUSPENDED and LOST moments compared"),
+    real("table-zookeeper", &ZOOKEEPER, "the safety table's base run, no fault"),
+];
+
 impl RealService for ZkLock {
+    fn coverage(&self) -> &'static [Entry] {
+        COVERAGE
+    }
+
     fn kinds(&self) -> &'static [ServiceKind] {
         &[ServiceKind::Zookeeper]
     }
@@ -36,6 +55,7 @@ impl RealService for ZkLock {
     fn scenario_text(&self, id: &str) -> Option<&'static str> {
         Some(match id {
             "zk-session-expiry" => include_str!("../../../crate/scenarios/zk-session-expiry.txt"),
+            "table-zookeeper" => include_str!("../../../crate/scenarios/table-zookeeper.txt"),
             _ => return curator_lock::scenario_text(id),
         })
     }
@@ -177,16 +197,22 @@ impl LockServers for zk::Server {
 /// buckets follow the server's clock, not the scenario's) and B writes right after; A writes at 10 s:
 /// 1 s.
 fn cases() -> Vec<Case> {
-    let row = |policy, how| Case {
+    let row = |id, policy, how| Case {
         tolerance_ms: 1000,
-        ..case("zk-session-expiry", policy, &[], 1, how)
+        ..case(id, policy, &[], 1, how)
     };
     vec![
         row(
+            "zk-session-expiry",
             Policy::None,
             "ZooKeeper 3.8, the lock recipe; A's session in a SIGSTOPped process; PostgreSQL table",
         ),
-        row(Policy::Token, "as above; the node's czxid as token"),
+        row("zk-session-expiry", Policy::Token, "as above; the node's czxid as token"),
+        row(
+            "table-zookeeper",
+            Policy::None,
+            "ZooKeeper 3.8, tickTime 2 s, 40 s sessions; B waits from 2 s on A's node; no fault (the safety table's base run)",
+        ),
     ]
 }
 
