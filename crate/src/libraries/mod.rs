@@ -65,8 +65,7 @@ pub fn check_built_in(sc: &Scenario) -> Result<(), crate::error::Error> {
     Err(crate::error::Error::BadValue {
         what: "build".into(),
         why: format!(
-            "scenario {} has a client that calls a library (library=…), which this build leaves \
-             out (the cargo feature `libraries`: the command line has it)",
+            "scenario {}: library= needs a build with the libraries",
             sc.id
         ),
     })

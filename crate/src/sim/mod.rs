@@ -575,18 +575,27 @@ impl Engine {
 #[cfg_attr(feature = "speed", inline(always))]
 fn check_config(sc: &Scenario, params: &[u64], retries: u32) -> Result<(), Error> {
     let fits = params.len() == sc.params.len() && retries <= RETRIES_MAX;
-    let libraries_ok =
-        cfg!(feature = "libraries") || sc.clients.iter().all(|c| c.library.is_none());
+    let libraries_ok = !checks_libraries() || sc.clients.iter().all(|c| c.library.is_none());
     if fits && libraries_ok && crate::services::built_in(sc.service.kind) {
         return Ok(());
     }
     config_error(sc, params, retries)
 }
 
+/// Whether a run must check that no client calls a library: in a build without them that can parse a
+/// scenario of the user's. (A page wasm that cannot parse has only its catalogue, which leaves the
+/// libraries' scenarios out: build.rs; the check and its message would cost it bytes for nothing.)
+const fn checks_libraries() -> bool {
+    !cfg!(feature = "libraries")
+        && (cfg!(feature = "user-scenario") || !cfg!(target_arch = "wasm32"))
+}
+
 #[cfg_attr(feature = "speed", cold, inline(never))]
 fn config_error(sc: &Scenario, params: &[u64], retries: u32) -> Result<(), Error> {
     crate::services::check_built_in(sc)?;
-    crate::libraries::check_built_in(sc)?;
+    if checks_libraries() {
+        crate::libraries::check_built_in(sc)?;
+    }
     if params.len() != sc.params.len() {
         let why = format!(
             "scenario {} takes {} values, got {}",

@@ -139,6 +139,7 @@ mod tests {
         assert_eq!(LibraryKind::by_name("zookeeper"), None);
     }
 
+    #[cfg(feature = "libraries")]
     fn parse_err(client: &str) -> String {
         let text = format!("id: x\ntitle: x\nsummary: x\nservice: zookeeper\nclient A{client}\n");
         crate::scenario::Scenario::parse(&text)
@@ -147,6 +148,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "libraries")]
     fn the_parser_refuses_unknown_libraries_wrong_services_and_unoffered_ops() {
         let e = parse_err(" library=kazoo3: acquire");
         assert!(

@@ -99,7 +99,16 @@ impl Parser<'_> {
         Ok((clock, reach, links, library))
     }
 
+    /// `library=NAME` in a build without the libraries (the page's user-scenario wasm): refused.
+    #[cfg(not(feature = "libraries"))]
+    fn library(&mut self, _name: &str) -> Result<LibraryKind, Error> {
+        Err(self.err(
+            "library= names a client library, which this build leaves out (the command line has them)",
+        ))
+    }
+
     /// `library=NAME`: a library this format knows, which speaks to the scenario's service.
+    #[cfg(feature = "libraries")]
     fn library(&mut self, name: &str) -> Result<LibraryKind, Error> {
         let Some(lib) = LibraryKind::by_name(name) else {
             return Err(self.err(format!(
@@ -189,6 +198,7 @@ impl Parser<'_> {
 
     /// `owned` and `listener` ask the client's library: refused without one, or with one that does
     /// not offer the op (its home says why).
+    #[cfg(feature = "libraries")]
     fn library_op(&mut self, op: Op, library: Option<LibraryKind>) -> Result<(), Error> {
         let word = if op == Op::Owned { "owned" } else { "listener" };
         let Some(lib) = library else {
@@ -206,6 +216,14 @@ impl Parser<'_> {
             Some(why) => Err(self.err(format!("{} offers no {word}: {why}", lib.name()))),
             None => Ok(()),
         }
+    }
+
+    /// `owned` and `listener` in a build without the libraries: no library parses here (`library=`
+    /// is refused), and the libraries' names and messages stay out of it (the page's wasm).
+    #[cfg(not(feature = "libraries"))]
+    fn library_op(&mut self, op: Op, _library: Option<LibraryKind>) -> Result<(), Error> {
+        let word = if op == Op::Owned { "owned" } else { "listener" };
+        Err(self.err(format!("{word} asks the client's library (library=NAME)")))
     }
 
     /// `acquire [every D] [tries N]`.
