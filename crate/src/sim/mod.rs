@@ -582,12 +582,12 @@ fn check_config(sc: &Scenario, params: &[u64], retries: u32) -> Result<(), Error
     config_error(sc, params, retries)
 }
 
-/// Whether a run must check that no client calls a library: in a build without them that can parse a
-/// scenario of the user's. (A page wasm that cannot parse has only its catalogue, which leaves the
-/// libraries' scenarios out: build.rs; the check and its message would cost it bytes for nothing.)
+/// Whether a run must check that no client calls a library: only natively, in a build without them
+/// (whose catalogue, parsed by the build script, has their scenarios). A wasm without them has none:
+/// its catalogue leaves them out (build.rs) and its parser refuses `library=`, so the check and its
+/// message would cost the page's wasm bytes for nothing.
 const fn checks_libraries() -> bool {
-    !cfg!(feature = "libraries")
-        && (cfg!(feature = "user-scenario") || !cfg!(target_arch = "wasm32"))
+    !cfg!(feature = "libraries") && !cfg!(target_arch = "wasm32")
 }
 
 #[cfg_attr(feature = "speed", cold, inline(never))]

@@ -11,6 +11,12 @@ use crate::libraries::LibraryKind;
 use crate::services::{self, ServiceFormat};
 use crate::time::MS;
 
+/// What a build without the client libraries (the page's user-scenario wasm) says to `library=`,
+/// `owned` and `listener`: one message, so that it costs that wasm one string.
+#[cfg(not(feature = "libraries"))]
+const NO_LIBRARIES: &str =
+    "library=, owned and listener need the client libraries, which this build leaves out (the command line has them)";
+
 impl Parser<'_> {
     pub(super) fn client(&mut self, rest: &str) -> Result<(), Error> {
         // The head ends at the first ": " (a colon alone may sit inside a setting, as in latency=n1:1ms).
@@ -102,9 +108,7 @@ impl Parser<'_> {
     /// `library=NAME` in a build without the libraries (the page's user-scenario wasm): refused.
     #[cfg(not(feature = "libraries"))]
     fn library(&mut self, _name: &str) -> Result<LibraryKind, Error> {
-        Err(self.err(
-            "library= names a client library, which this build leaves out (the command line has them)",
-        ))
+        Err(self.err(NO_LIBRARIES))
     }
 
     /// `library=NAME`: a library this format knows, which speaks to the scenario's service.
@@ -221,9 +225,8 @@ impl Parser<'_> {
     /// `owned` and `listener` in a build without the libraries: no library parses here (`library=`
     /// is refused), and the libraries' names and messages stay out of it (the page's wasm).
     #[cfg(not(feature = "libraries"))]
-    fn library_op(&mut self, op: Op, _library: Option<LibraryKind>) -> Result<(), Error> {
-        let word = if op == Op::Owned { "owned" } else { "listener" };
-        Err(self.err(format!("{word} asks the client's library (library=NAME)")))
+    fn library_op(&mut self, _op: Op, _library: Option<LibraryKind>) -> Result<(), Error> {
+        Err(self.err(NO_LIBRARIES))
     }
 
     /// `acquire [every D] [tries N]`.
