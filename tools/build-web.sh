@@ -54,10 +54,11 @@ user_wasm="$out_dir/${user_name}_bg.wasm"
 # explore.html, its Web Worker and the search's workers, so the lab page's wasm stays within its budget.
 # With `table` too: the safety table's base scenarios and `matrixTable` (matrix.html's workers) and
 # injected simulations (a table cell's link in the lab).
-# Built outside www/ (target/) and copied into dist/pkg/ under its own name.
+# Built outside www/ (target/) and copied into dist/pkg/ under its own name. The default features but
+# `libraries` (the client libraries, issue 44: the command line's; no page build carries them yet).
 mc_dir=target/web-mc
 mc_name=${out_name}_mc
-build_wasm "$mc_name" "$mc_dir" "$mc_opt_level" "${mc_opt_flags[*]}" --features estimate,speed,table
+build_wasm "$mc_name" "$mc_dir" "$mc_opt_level" "${mc_opt_flags[*]}" --no-default-features --features services,cut,estimate,speed,table
 mc_wasm="$mc_dir/${mc_name}_bg.wasm"
 
 rm -rf dist
@@ -71,8 +72,19 @@ mkdir -p dist/pkg
 # Scenario prose stays out of the wasm (size budget; English titles excepted): the native CLI, which
 # carries it, writes one file per language for the page to load beside the wasm.
 echo "build-web: scenario texts (en, bn) from the native CLI"
+# Without the client libraries' scenarios (group `libraries`, issue 44): no page wasm runs them yet
+# (their engine half is the cargo feature `libraries`, the command line's), so their prose would only
+# add to what every page loads. The rest is written byte for byte as the CLI writes it.
+library_ids=$(grep -l '^group: libraries$' crate/scenarios/*.txt | xargs -r -n1 basename | sed 's/\.txt$//' | paste -sd, -)
 for lang in en bn; do
-  cargo run --release --quiet --bin leaselab -- scenarios --json --lang "$lang" >"$out_dir/scenarios.$lang.json"
+  cargo run --release --quiet --bin leaselab -- scenarios --json --lang "$lang" |
+    LIBRARY_IDS="$library_ids" node -e '
+      const skip = new Set((process.env.LIBRARY_IDS || "").split(",").filter(Boolean));
+      let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {
+        const o = JSON.parse(s);
+        for (const id of skip) delete o[id];
+        process.stdout.write(JSON.stringify(o) + (s.endsWith("\n") ? "\n" : ""));
+      });' >"$out_dir/scenarios.$lang.json"
 done
 cp "$out_dir/$out_name.js" "$wasm" "$out_dir/$full_name.js" "$full_wasm" "$out_dir"/scenarios.*.json dist/pkg/
 cp "$out_dir/$user_name.js" "$user_wasm" dist/pkg/

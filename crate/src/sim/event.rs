@@ -158,6 +158,13 @@ tags! {
     /// An injected cut of the client's links ends (last in the table: the kinds before keep their
     /// numbers, and so every signature of a run without one).
     Heal = (LOCK, Bare),
+    /// A client library's own timer (a listener's next state, a renewal thread's tick): it freezes
+    /// with the client; it carries the library's step (after `Heal`: the kinds before keep their
+    /// numbers, and so every signature of a run without a library).
+    LibraryTimer = (OWN, Inline),
+    /// A client library's request reaches the lock server (`owned`'s question, a renewal, the
+    /// check of a release's answer), or a grant reaches the library; it carries the library's step.
+    LibraryAt = (LOCK, Inline),
 }
 
 // The masks above hold one bit per kind.

@@ -23,6 +23,14 @@ impl Engine {
     pub(super) fn on_script_event(&mut self, ctx: &Ctx, ev: Ev) {
         let c = ev.client;
         if ev.tag == Tag::Wake {
+            #[cfg(feature = "libraries")]
+            if let Some(Op::Pause(d)) = ctx.sc.clients[usize::from(c)]
+                .ops
+                .get(self.clients[usize::from(c)].pc)
+            {
+                let paused = d.resolve(ctx.params);
+                self.lib_on_wake(ctx, c, paused);
+            }
             let st = &mut self.clients[usize::from(c)];
             st.phase = Phase::Waiting;
             st.woke = true;
@@ -58,6 +66,13 @@ impl Engine {
                 Op::Release => self.op_release(ctx, c),
                 Op::Idle => self.op_idle(c),
                 Op::Renew => self.op_renew(ctx, c),
+                #[cfg(feature = "libraries")]
+                Op::Owned | Op::Listener => self.op_library(ctx, c, op),
+                // A build without libraries never meets these (check_config refuses a scenario that
+                // names a library, and only such a client has them): matched with `idle`, so that
+                // the impossible arm costs the page's wasm no code.
+                #[cfg(not(feature = "libraries"))]
+                Op::Owned | Op::Listener => self.op_idle(c),
             };
             if flow == Flow::Wait {
                 return;
@@ -206,6 +221,8 @@ impl Engine {
         if let Some(lease) = self.clients[usize::from(c)].lease {
             self.end_belief(c, self.now); // while the lease (and its token) is still known
             self.clients[usize::from(c)].lease = None;
+            #[cfg(feature = "libraries")]
+            self.lib_on_release(ctx, c);
             self.send_release(ctx, c, lease.cred.lock_value);
         }
         self.clients[usize::from(c)].pc += 1;
@@ -226,6 +243,26 @@ impl Engine {
         }
         self.send_renew(ctx, c);
         Flow::Wait
+    }
+
+    /// `owned` and `listener`: the library answers (noted in the trace); a no gives the attempt up, as
+    /// a failed check does.
+    #[cfg(feature = "libraries")]
+    fn op_library(&mut self, ctx: &Ctx, c: u8, op: Op) -> Flow {
+        let ok = if op == Op::Owned {
+            self.op_owned(ctx, c)
+        } else {
+            Some(self.op_listener(ctx, c))
+        };
+        let Some(ok) = ok else {
+            return Flow::Wait; // asked of the server: its answer moves the client on
+        };
+        if !ok {
+            self.abort(ctx, c);
+            return Flow::Wait;
+        }
+        self.clients[usize::from(c)].pc += 1;
+        Flow::Next
     }
 
     /// Client `c` freezes now for `d` (a script's pause or a timed fault): the trace notes it with the
@@ -366,5 +403,7 @@ impl Engine {
         });
         st.belief_from = Some(now);
         st.pc += 1;
+        #[cfg(feature = "libraries")]
+        self.lib_on_hold(c);
     }
 }

@@ -229,6 +229,42 @@ pub const CASES: &[Case] = &[
         retries: 1,
         naive: false,
     },
+    // The client libraries (issue 44): their notices and answers, byte for byte in the wasm.
+    Case {
+        scenario: "kazoo-is-acquired",
+        policy: "none",
+        params: &[],
+        retries: 0,
+        naive: false,
+    },
+    Case {
+        scenario: "curator-listener-window",
+        policy: "token",
+        params: &[("work", 2000)],
+        retries: 1,
+        naive: false,
+    },
+    Case {
+        scenario: "redis-py-owned-before-pause",
+        policy: "none",
+        params: &[],
+        retries: 0,
+        naive: false,
+    },
+    Case {
+        scenario: "python-redis-lock-renewal-died",
+        policy: "none",
+        params: &[("pause", 700)],
+        retries: 1,
+        naive: false,
+    },
+    Case {
+        scenario: "etcdctl-lock-rev",
+        policy: "token",
+        params: &[],
+        retries: 1,
+        naive: false,
+    },
 ];
 
 pub struct SweepCase {
