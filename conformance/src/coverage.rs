@@ -134,11 +134,13 @@ pub static ABSENT: &[Entry] = &[
     not_run("table-consul", NO_CONSUL),
 ];
 
-/// Every entry: each real service's, then the absent services'.
+/// Every entry: each real service's, the client libraries' (library_rows.rs), then the absent
+/// services'.
 pub fn all() -> Vec<&'static Entry> {
     let services = crate::real::service::SERVICES.iter();
     services
         .flat_map(|s| s.coverage().iter())
+        .chain(crate::library_rows::coverage())
         .chain(ABSENT.iter())
         .collect()
 }

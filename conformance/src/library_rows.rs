@@ -1,0 +1,662 @@
+//! The library rows (issue 44): each runs **the client library itself** — kazoo, Curator, redis-py,
+//! python-redis-lock, pottery, `etcdctl lock` — in a process of its own against the real server,
+//! freezes it with SIGSTOP for as long as its scenario's pause, and compares what the library told the
+//! application (listener events, `owned()`'s answer, the error at release, the renewal thread's
+//! death, the token) with the model's run JSON, within a tolerance per moment (library_facts.rs).
+//!
+//! The real side is conformance/clients/ (the harness docs/clients.md measured with): its holders and
+//! contenders, its conductor, its cases, driven by `rows.py` with each row's settings taken from the
+//! model's run (the pause, the session or lease). One `rows.py` runs every wanted row against servers
+//! it starts once (redis, ZooKeeper, etcd: only the families wanted), in `WORK/clients`; it dies with
+//! the suite (PR_SET_PDEATHSIG through `setpriv`) and stops what it started in its `finally`; its pid
+//! files are where conformance/run.sh's backstop looks.
+//!
+//! A row whose scenario is not in the catalogue (the model's library scenarios come with issue 44's
+//! model step) is left out with a line on stderr, not failed: the list below is what is checked once
+//! it is there.
+
+use std::io::{BufRead, BufReader};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{channel, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use leaselab::store::Policy;
+use serde_json::Value;
+
+use crate::cases::Verdict;
+use crate::coverage::{not_run, real, Component, Entry};
+use crate::library_facts::{measured, modelled, Fact, Model};
+use crate::servers::Res;
+use crate::Row;
+
+/// One library row.
+pub struct LibraryRow {
+    pub scenario: &'static str,
+    pub policy: Policy,
+    /// conformance/clients/cases.py's case the real run plays.
+    pub case: &'static str,
+    pub on: &'static Component,
+    /// The real setting the model's run gives besides the pause: (rows.py's key, the run JSON's
+    /// number in ms: a `params` entry or a top-level one such as `ttl_ms`).
+    pub length: (&'static str, &'static str),
+    pub facts: &'static [Fact],
+}
+
+const PYPI: &str = "PyPI, pinned in conformance/clients/requirements.txt, in target/clients-venv";
+pub const KAZOO: Component = Component {
+    name: "kazoo",
+    version: "2.11.0",
+    from: PYPI,
+};
+pub const CURATOR: Component = Component {
+    name: "Apache Curator",
+    version: "5.4.0",
+    from: "Debian 12 `libcurator-recipes-java`, in a JVM of its own",
+};
+pub const REDIS_PY: Component = Component {
+    name: "redis-py",
+    version: "8.2.0",
+    from: PYPI,
+};
+pub const PYTHON_REDIS_LOCK: Component = Component {
+    name: "python-redis-lock",
+    version: "4.0.1",
+    from: PYPI,
+};
+pub const POTTERY: Component = Component {
+    name: "pottery",
+    version: "3.0.1",
+    from: PYPI,
+};
+pub const ETCDCTL: Component = Component {
+    name: "etcdctl lock",
+    version: "3.4.23",
+    from: "Debian 12 `etcd-client`",
+};
+
+/// The ZooKeeper listener's moments. Tolerances from docs/clients.md's measured spreads: kazoo's
+/// SUSPENDED came 0.8–3.9 ms after waking (±50 ms: a loaded machine's scheduling, and still half of
+/// Curator's 100 ms, so the two are told apart); its LOST 77–145 ms (the retry sleep 0.1 s ×
+/// U(0.6, 1.4) around the model's 100 ms: ±40 ms, +20 ms of scheduling: ±60 ms); its new session
+/// 159–264 ms (two such sleeps: ±100 ms).
+static KAZOO_LISTENER: [Fact; 3] = [
+    at("SUSPENDED", "suspended", None, "listener SUSPENDED", 50),
+    at("LOST", "lost", None, "listener LOST", 60),
+    at(
+        "reconnected",
+        "reconnected",
+        None,
+        "listener CONNECTED",
+        100,
+    ),
+];
+
+/// Curator's: SUSPENDED 103–116 ms (±50 ms, as kazoo's); LOST and RECONNECTED 1188–1963 ms, where the
+/// model takes the middle of ClientCnxn's random 0–1000 ms wait: ±500 ms, +100 ms of scheduling.
+static CURATOR_LISTENER: [Fact; 3] = [
+    at("SUSPENDED", "suspended", None, "listener SUSPENDED", 50),
+    at("LOST", "lost", None, "listener LOST", 600),
+    at(
+        "reconnected",
+        "reconnected",
+        None,
+        "listener RECONNECTED",
+        600,
+    ),
+];
+
+const fn at(
+    label: &'static str,
+    kind: &'static str,
+    note: Option<&'static str>,
+    real: &'static str,
+    within_ms: u64,
+) -> Fact {
+    Fact::At {
+        label,
+        kind,
+        note,
+        real,
+        within_ms,
+    }
+}
+
+const fn said(
+    label: &'static str,
+    note: &'static str,
+    real: &'static str,
+    yes: &'static str,
+) -> Fact {
+    Fact::Said {
+        label,
+        note,
+        real,
+        real_yes: yes,
+    }
+}
+
+/// The rows, one per library scenario that runs here (redisson's does not: its line in [`COVERAGE`]). One round
+/// trip on loopback is well under a millisecond: the answers' moments (redis-py 0.7–1.8 ms, pottery
+/// 1.4–2.9 ms and 14–35 ms under load, python-redis-lock's renewal 1–2 ms, etcd's session 2.4–3.2 ms)
+/// are compared within ±50 ms, the scheduling of a loaded machine.
+pub static ROWS: &[LibraryRow] = &[
+    LibraryRow {
+        scenario: "kazoo-is-acquired",
+        policy: Policy::None,
+        case: "kazoo",
+        on: &KAZOO,
+        length: ("session_s", "session_ms"),
+        facts: &[
+            at("SUSPENDED", "suspended", None, "listener SUSPENDED", 50),
+            at("LOST", "lost", None, "listener LOST", 60),
+            at(
+                "reconnected",
+                "reconnected",
+                None,
+                "listener CONNECTED",
+                100,
+            ),
+            said(
+                "is_acquired said yes after the pause",
+                "owned-yes",
+                "lock.is_acquired at +1 s",
+                "true",
+            ),
+        ],
+    },
+    LibraryRow {
+        scenario: "kazoo-listener-race",
+        policy: Policy::None,
+        case: "kazoo",
+        on: &KAZOO,
+        length: ("session_s", "session_ms"),
+        facts: &KAZOO_LISTENER,
+    },
+    LibraryRow {
+        scenario: "curator-listener-window",
+        policy: Policy::None,
+        case: "curator",
+        on: &CURATOR,
+        length: ("session_s", "session_ms"),
+        facts: &CURATOR_LISTENER,
+    },
+    LibraryRow {
+        scenario: "redis-py-owned-after-pause",
+        policy: Policy::None,
+        case: "redis-py",
+        on: &REDIS_PY,
+        length: ("lease_s", "ttl_ms"),
+        facts: &[
+            at(
+                "owned() said no",
+                "notice",
+                Some("owned-no"),
+                "owned: answered",
+                50,
+            ),
+            said(
+                "owned() said no",
+                "owned-no",
+                "owned: outcome",
+                "returned False",
+            ),
+        ],
+    },
+    LibraryRow {
+        scenario: "redis-py-owned-before-pause",
+        policy: Policy::None,
+        case: "redis-py",
+        on: &REDIS_PY,
+        length: ("lease_s", "ttl_ms"),
+        facts: &[
+            said(
+                "owned() said yes before the pause",
+                "owned-yes",
+                "owned() before the pause",
+                "true",
+            ),
+            said(
+                "release raised",
+                "release-raised",
+                "release: outcome",
+                "raised LockNotOwnedError",
+            ),
+        ],
+    },
+    LibraryRow {
+        scenario: "python-redis-lock-renewal-died",
+        policy: Policy::None,
+        case: "python-redis-lock",
+        on: &PYTHON_REDIS_LOCK,
+        length: ("lease_s", "ttl_ms"),
+        facts: &[
+            at(
+                "renewal thread died",
+                "notice",
+                Some("renewal-died"),
+                "renewal thread died",
+                50,
+            ),
+            said(
+                "release raised",
+                "release-raised",
+                "release: outcome",
+                "raised NotAcquired",
+            ),
+        ],
+    },
+    LibraryRow {
+        scenario: "pottery-release-raised",
+        policy: Policy::None,
+        case: "pottery",
+        on: &POTTERY,
+        length: ("lease_s", "ttl_ms"),
+        facts: &[said(
+            "release raised",
+            "release-raised",
+            "release: outcome",
+            "raised ReleaseUnlockedLock",
+        )],
+    },
+    LibraryRow {
+        scenario: "etcdctl-lock-rev",
+        policy: Policy::Token,
+        case: "etcdctl lock NAME cmd",
+        on: &ETCDCTL,
+        length: ("ttl_s", "ttl_ms"),
+        facts: &[Fact::TokenGrows {
+            real: "waiter's ETCD_LOCK_REV > holder's",
+        }],
+    },
+];
+
+const HOW: &str = "the library itself in a process of its own, SIGSTOPped; its notices compared";
+
+/// The coverage table's lines for the library scenarios, one per row and Redisson's (no row).
+static COVERAGE: [Entry; 9] = [
+    real("kazoo-is-acquired", &KAZOO, HOW),
+    real("kazoo-listener-race", &KAZOO, HOW),
+    real("curator-listener-window", &CURATOR, HOW),
+    real("redis-py-owned-after-pause", &REDIS_PY, HOW),
+    real("redis-py-owned-before-pause", &REDIS_PY, HOW),
+    real("python-redis-lock-renewal-died", &PYTHON_REDIS_LOCK, HOW),
+    real("pottery-release-raised", &POTTERY, HOW),
+    real("etcdctl-lock-rev", &ETCDCTL, HOW),
+    not_run(
+        "redisson-watchdog-frozen",
+        "Redisson is published on Maven Central only, which this workplace cannot reach (it reaches crates.io, PyPI, Debian and npm); its watchdog is modelled from its source (docs/clients.md)",
+    ),
+];
+
+fn in_catalogue(id: &str) -> bool {
+    leaselab::catalogue::catalogue()
+        .iter()
+        .any(|sc| sc.id.as_ref() == id)
+}
+
+/// How many library rows play `id` (0 until its scenario is in the catalogue).
+pub fn rows_of(id: &str) -> usize {
+    ROWS.iter()
+        .filter(|r| r.scenario == id && in_catalogue(id))
+        .count()
+}
+
+/// The coverage entries of the library scenarios that are in the catalogue.
+pub fn coverage() -> impl Iterator<Item = &'static Entry> {
+    COVERAGE.iter().filter(|e| in_catalogue(e.scenario))
+}
+
+/// The model's side of a row: its run JSON under the row's policy, and its verdict's facts.
+struct Predicted {
+    model: Model,
+    sim: Verdict,
+}
+
+fn predict(r: &LibraryRow) -> Res<Predicted> {
+    let sc = crate::cases::scenario(r.scenario, 1)?;
+    let o = crate::cases::predict(&sc, r.policy, &[], 1)?;
+    let holder = sc.client_name(0).to_string();
+    let model = Model::parse(&leaselab::report::run_json::json(&o), &holder)?;
+    let mut sim = Verdict(Vec::new());
+    for f in r.facts {
+        sim.0.push(("", modelled(f, &model)?));
+    }
+    Ok(Predicted { model, sim })
+}
+
+/// rows.py's spec of one row: the case, the pause and the length the model's run has.
+fn spec(r: &LibraryRow, m: &Model) -> Res<Value> {
+    let (from, to) = m.pause_ms()?;
+    let (key, name) = r.length;
+    let ms = m
+        .number(name)
+        .ok_or_else(|| format!("the model's run has no {name}"))?;
+    let mut s =
+        serde_json::json!({ "id": r.scenario, "case": r.case, "pause_s": (to - from) / 1000.0 });
+    s[key] = serde_json::json!(ms / 1000.0);
+    Ok(s)
+}
+
+fn describe(r: &LibraryRow, spec: &Value) -> String {
+    format!(
+        "{} — {} {} in a process of its own, SIGSTOPped {} s ({} {} s)",
+        r.policy.name(),
+        r.on.name,
+        r.on.version,
+        spec["pause_s"],
+        r.length.0,
+        spec[r.length.0]
+    )
+}
+
+/// The library rows `wanted` keeps, run and compared.
+pub fn rows(work: &Path, wanted: impl Fn(&str) -> bool, verbose: bool) -> Vec<Row> {
+    let mut out = Vec::new();
+    let mut specs = Vec::new();
+    for r in ROWS.iter().filter(|r| wanted(r.scenario)) {
+        if !in_catalogue(r.scenario) {
+            eprintln!(
+                "conformance: {} (library row) left out: not in the catalogue",
+                r.scenario
+            );
+            continue;
+        }
+        let mut row = Row {
+            scenario: r.scenario.to_string(),
+            params: format!("{} — {} {}", r.policy.name(), r.on.name, r.on.version),
+            sim: String::new(),
+            real: String::new(),
+            agree: None,
+            attempt: 1,
+            runs: 1,
+            detail: Vec::new(),
+        };
+        match predict(r).and_then(|p| Ok((spec(r, &p.model)?, p))) {
+            Ok((s, p)) => {
+                row.params = describe(r, &s);
+                row.sim = p.sim.text();
+                specs.push((r, s, p));
+            }
+            Err(e) => row.detail.push(format!("simulator: {e}")),
+        }
+        out.push(row);
+    }
+    if specs.is_empty() {
+        return out;
+    }
+    let started = Instant::now();
+    let results = run_real(work, &specs.iter().map(|x| x.1.clone()).collect::<Vec<_>>());
+    for (r, _, p) in &specs {
+        let row = out
+            .iter_mut()
+            .find(|x| x.scenario == r.scenario)
+            .expect("its row");
+        judge(row, r, p, &results, verbose);
+    }
+    eprintln!(
+        "conformance: {} library rows in {:.1} s",
+        specs.len(),
+        started.elapsed().as_secs_f64()
+    );
+    out
+}
+
+/// Fills `row`'s real side from rows.py's `results` (or its failure).
+fn judge(
+    row: &mut Row,
+    r: &LibraryRow,
+    p: &Predicted,
+    results: &Res<Vec<(String, Value)>>,
+    verbose: bool,
+) {
+    let got = match results {
+        Ok(v) => v.iter().find(|(id, _)| id == r.scenario).map(|x| &x.1),
+        Err(e) => {
+            row.detail.push(format!("real run failed: {e}"));
+            return;
+        }
+    };
+    let Some(got) = got.filter(|g| g.get("failed").is_none()) else {
+        let why = got
+            .and_then(|g| g["failed"].as_str())
+            .unwrap_or("no result from rows.py");
+        row.detail.push(format!("real run failed: {why}"));
+        return;
+    };
+    let real = Verdict(
+        r.facts
+            .iter()
+            .map(|f| ("", measured(f, got, &p.model.holder)))
+            .collect(),
+    );
+    row.real = real.text();
+    row.agree = Some(p.sim == real);
+    if p.sim != real || verbose {
+        row.detail.extend(p.sim.diff(&real));
+        row.detail
+            .push(format!("the library's run (ms after its SIGCONT): {got}"));
+    }
+    eprintln!(
+        "conformance: {} (library row) — {}",
+        r.scenario,
+        if p.sim == real { "agree" } else { "DISAGREE" }
+    );
+}
+
+/// Where setup.sh makes the clients' venv (as tool_server.rs finds the API tools' target directory).
+fn venv_python() -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"),
+        PathBuf::from,
+    );
+    target.join("clients-venv/bin/python")
+}
+
+/// rows.py in its directory, killed (TERM, then KILL) if it is still running when dropped; then
+/// whatever its pid files still name (a rows.py killed outright leaves its `finally` undone).
+struct Runner(Child, PathBuf);
+
+impl Drop for Runner {
+    fn drop(&mut self) {
+        if let Ok(None) = self.0.try_wait() {
+            // rows.py leads a process group of its own (its servers and holders lead their own).
+            crate::real::sys::signal_group(self.0.id() as i32, libc::SIGTERM);
+            if !crate::servers::wait_exit(&mut self.0, Duration::from_secs(10)) {
+                let _ = self.0.kill();
+            }
+        }
+        let _ = self.0.wait();
+        for sub in ["pids", "redis", "zookeeper", "etcd"] {
+            let files = std::fs::read_dir(self.1.join(sub)).into_iter().flatten();
+            for f in files
+                .flatten()
+                .filter(|f| f.path().extension().is_some_and(|e| e == "pid"))
+            {
+                let pid = std::fs::read_to_string(f.path()).unwrap_or_default();
+                if let Ok(pid) = pid.trim().parse::<i32>() {
+                    // Each leads a group of its own (start_new_session); a frozen holder is continued
+                    // so that it dies. A group that is gone already is no error.
+                    crate::real::sys::signal_group(pid, libc::SIGCONT);
+                    crate::real::sys::signal_group(pid, libc::SIGKILL);
+                }
+            }
+        }
+    }
+}
+
+/// Runs every spec in one rows.py; its `row ID {json}` lines.
+fn run_real(work: &Path, specs: &[Value]) -> Res<Vec<(String, Value)>> {
+    let python = venv_python();
+    if !python.is_file() {
+        return Err(format!(
+            "{} is missing: run conformance/setup.sh",
+            python.display()
+        ));
+    }
+    let dir = work.join("clients");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let log = std::fs::File::create(dir.join("rows.log")).map_err(|e| e.to_string())?;
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("clients/rows.py");
+    let mut child = Command::new("setpriv")
+        .args(["--pdeathsig", "TERM", "--"])
+        .arg(&python)
+        .arg(&script)
+        .arg(&dir)
+        .arg(Value::from(specs.to_vec()).to_string())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(log)
+        .process_group(0)
+        .spawn()
+        .map_err(|e| format!("start rows.py (setpriv, {}): {e}", python.display()))?;
+    // Where conformance/run.sh's backstop finds it (with its holders' and servers' pid files).
+    std::fs::write(dir.join("rows.pid"), child.id().to_string()).map_err(|e| e.to_string())?;
+    let stdout = child.stdout.take().ok_or("rows.py: no stdout")?;
+    let mut runner = Runner(child, dir.clone());
+    let (tx, lines) = channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    // A run takes seconds (docs/clients.md); a minute each, and one for the servers, is a hang.
+    let end = Instant::now() + Duration::from_secs(60 * (specs.len() as u64 + 1));
+    let mut got = Vec::new();
+    while got.len() < specs.len() {
+        match lines.recv_timeout(end.saturating_duration_since(Instant::now())) {
+            Ok(l) => {
+                let Some((id, json)) = l.strip_prefix("row ").and_then(|r| r.split_once(' '))
+                else {
+                    continue;
+                };
+                let v =
+                    serde_json::from_str(json).map_err(|e| format!("rows.py said {l:?}: {e}"))?;
+                got.push((id.to_string(), v));
+            }
+            Err(RecvTimeoutError::Timeout) => return Err("rows.py: no answer in time".into()),
+            Err(RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    let status = runner.0.wait().map_err(|e| e.to_string())?;
+    if got.len() < specs.len() {
+        let tail = crate::servers::tail(&dir.join("rows.log"), 2000);
+        return Err(format!(
+            "rows.py ended ({status}) after {} of {} rows:\n{tail}",
+            got.len(),
+            specs.len()
+        ));
+    }
+    Ok(got)
+}
+
+/// `[--workdir DIR] library-measure` (after conformance/run.sh's `--workdir DIR`, so that its backstop
+/// is tried on it too): [`measure_main`]'s exit code, or `None` for any other command line.
+pub fn measure_subcommand(argv: &[String]) -> Option<std::process::ExitCode> {
+    let i = argv.iter().position(|a| a == "library-measure")?;
+    let dir = argv[..i].windows(2).find(|w| w[0] == "--workdir");
+    Some(measure_main(dir.map(|w| PathBuf::from(&w[1]))))
+}
+
+/// The real side alone, for every row (scenario or not): `leaselab-conformance library-measure`
+/// prints what each library told the application, with the settings given, as rows.py's lines.
+pub fn measure_main(dir: Option<PathBuf>) -> std::process::ExitCode {
+    let work = match crate::servers::WorkDir::new(dir) {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("library-measure: {e}");
+            return std::process::ExitCode::from(2);
+        }
+    };
+    let specs: Vec<Value> = ROWS
+        .iter()
+        .map(|r| {
+            // A 1 s session, lease or TTL, frozen 2.5 times as long: past it, as every row's pause is.
+            let mut s = serde_json::json!({ "id": r.scenario, "case": r.case, "pause_s": 2.5 });
+            s[r.length.0] = serde_json::json!(1.0);
+            s
+        })
+        .collect();
+    match run_real(&work.path, &specs) {
+        Ok(v) => {
+            for (id, json) in v {
+                println!("{id}: {json}");
+            }
+            std::process::ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("library-measure: {e}");
+            std::process::ExitCode::from(2)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_row_has_its_coverage_line_on_its_library_and_redisson_says_why_not() {
+        for r in ROWS {
+            let e = COVERAGE.iter().find(|e| e.scenario == r.scenario);
+            let e = e.unwrap_or_else(|| panic!("{}: no coverage line", r.scenario));
+            assert!(
+                std::ptr::eq(e.on.expect("a component"), r.on),
+                "{}",
+                r.scenario
+            );
+        }
+        let rows = |id: &str| ROWS.iter().filter(|r| r.scenario == id).count();
+        for e in &COVERAGE {
+            let not_run = e.faithful == crate::coverage::Faithful::NotRun;
+            assert_eq!(rows(e.scenario) == 0, not_run, "{}", e.scenario);
+        }
+        assert!(COVERAGE[8].note.contains("Maven"));
+    }
+
+    #[test]
+    fn every_row_names_a_case_and_moments_the_harness_reports() {
+        let cases_py = include_str!("../clients/cases.py");
+        for r in ROWS {
+            assert!(
+                cases_py.contains(&format!("\"{}\"", r.case)),
+                "{}: no case {:?} in conformance/clients/cases.py",
+                r.scenario,
+                r.case
+            );
+            assert!(["session_s", "lease_s", "ttl_s"].contains(&r.length.0));
+            for f in r.facts {
+                let name = match f {
+                    Fact::At { real, .. } | Fact::Said { real, .. } | Fact::TokenGrows { real } => {
+                        real
+                    }
+                };
+                // cases.py builds some names from parts (`f"{name}: outcome"`, `f"listener {state}"`).
+                let stem = name.split([':', ' ']).next().unwrap_or(name);
+                assert!(
+                    cases_py.contains(stem),
+                    "{}: {name:?} is not a moment of cases.py",
+                    r.scenario
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_row_without_its_scenario_is_left_out_not_failed() {
+        let absent: Vec<&str> = ROWS
+            .iter()
+            .map(|r| r.scenario)
+            .filter(|id| !in_catalogue(id))
+            .collect();
+        let rows = rows(Path::new("/nonexistent"), |id| absent.contains(&id), false);
+        assert!(rows.is_empty(), "rows for scenarios the catalogue lacks");
+        for id in absent {
+            assert_eq!(rows_of(id), 0);
+            assert!(coverage().all(|e| e.scenario != id));
+        }
+    }
+}
