@@ -7,7 +7,7 @@
 //! The real side is conformance/clients/ (the harness docs/clients.md measured with): its holders and
 //! contenders, its conductor, its cases, driven by `rows.py` with each row's settings taken from the
 //! model's run (the pause, the session or lease). One `rows.py` runs every wanted row against servers
-//! it starts once (redis, ZooKeeper, etcd: only the families wanted), in `WORK/clients`; it dies with
+//! it starts once (only the servers the wanted rows need), in `WORK/clients`; it dies with
 //! the suite (PR_SET_PDEATHSIG through `setpriv`) and stops what it started in its `finally`; its pid
 //! files are where conformance/run.sh's backstop looks.
 //!
@@ -76,7 +76,7 @@ pub const ETCDCTL: Component = Component {
     from: "Debian 12 `etcd-client`",
 };
 
-/// The ZooKeeper listener's moments. Tolerances from docs/clients.md's measured spreads: kazoo's
+/// kazoo's connection listener's moments. Tolerances from docs/clients.md's measured spreads: kazoo's
 /// SUSPENDED came 0.8–3.9 ms after waking (±50 ms: a loaded machine's scheduling, and still half of
 /// Curator's 100 ms, so the two are told apart); its LOST 77–145 ms (the retry sleep 0.1 s ×
 /// U(0.6, 1.4) around the model's 100 ms: ±40 ms, +20 ms of scheduling: ±60 ms); its new session
@@ -139,7 +139,7 @@ const fn said(
 
 /// The rows, one per library scenario that runs here (redisson's does not: its line in [`COVERAGE`]). One round
 /// trip on loopback is well under a millisecond: the answers' moments (redis-py 0.7–1.8 ms, pottery
-/// 1.4–2.9 ms and 14–35 ms under load, python-redis-lock's renewal 1–2 ms, etcd's session 2.4–3.2 ms)
+/// 1.4–2.9 ms and 14–35 ms under load, python-redis-lock's renewal 1–2 ms, `etcdctl lock`'s session 2.4–3.2 ms)
 /// are compared within ±50 ms, the scheduling of a loaded machine.
 pub static ROWS: &[LibraryRow] = &[
     LibraryRow {
@@ -468,8 +468,10 @@ impl Drop for Runner {
             }
         }
         let _ = self.0.wait();
-        for sub in ["pids", "redis", "zookeeper", "etcd"] {
-            let files = std::fs::read_dir(self.1.join(sub)).into_iter().flatten();
+        // The holders' and contenders' pid files, and each server's in its directory (servers.py).
+        let dirs = std::fs::read_dir(&self.1).into_iter().flatten().flatten();
+        for sub in dirs.filter(|d| d.path().is_dir()) {
+            let files = std::fs::read_dir(sub.path()).into_iter().flatten();
             for f in files
                 .flatten()
                 .filter(|f| f.path().extension().is_some_and(|e| e == "pid"))
