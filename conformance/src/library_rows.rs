@@ -351,10 +351,22 @@ fn describe(r: &LibraryRow, spec: &Value) -> String {
     )
 }
 
-/// The library rows `wanted` keeps, run and compared.
-pub fn rows(work: &Path, wanted: impl Fn(&str) -> bool, verbose: bool) -> Vec<Row> {
-    let mut out = Vec::new();
+/// The library rows `wanted` keeps, predicted, and their real runs under way in one rows.py.
+pub struct Started {
+    rows: Vec<Row>,
+    specs: Vec<(&'static LibraryRow, Predicted)>,
+    real: Res<Pending>,
+    started: Instant,
+}
+
+/// Predicts the library rows `wanted` keeps and starts their real runs, which go on while the suite
+/// plays its other rows: they are a few seconds each of a process that mostly sleeps (frozen), their
+/// tolerances are tens of ms and more, and the other rows discard an attempt that falls behind its
+/// timeline; [`Started::finish`] collects and judges them.
+pub fn start(work: &Path, wanted: impl Fn(&str) -> bool) -> Started {
+    let mut rows = Vec::new();
     let mut specs = Vec::new();
+    let mut json = Vec::new();
     for r in ROWS.iter().filter(|r| wanted(r.scenario)) {
         if !in_catalogue(r.scenario) {
             eprintln!(
@@ -377,30 +389,50 @@ pub fn rows(work: &Path, wanted: impl Fn(&str) -> bool, verbose: bool) -> Vec<Ro
             Ok((s, p)) => {
                 row.params = describe(r, &s);
                 row.sim = p.sim.text();
-                specs.push((r, s, p));
+                json.push(s);
+                specs.push((r, p));
             }
             Err(e) => row.detail.push(format!("simulator: {e}")),
         }
-        out.push(row);
+        rows.push(row);
     }
-    if specs.is_empty() {
-        return out;
+    let real = if json.is_empty() {
+        Ok(Pending::none())
+    } else {
+        Pending::start(work, &json)
+    };
+    Started {
+        rows,
+        specs,
+        real,
+        started: Instant::now(),
     }
-    let started = Instant::now();
-    let results = run_real(work, &specs.iter().map(|x| x.1.clone()).collect::<Vec<_>>());
-    for (r, _, p) in &specs {
-        let row = out
-            .iter_mut()
-            .find(|x| x.scenario == r.scenario)
-            .expect("its row");
-        judge(row, r, p, &results, verbose);
+}
+
+impl Started {
+    /// The rows, each judged against its real run (waiting for those still under way).
+    pub fn finish(self, verbose: bool) -> Vec<Row> {
+        let Started {
+            mut rows,
+            specs,
+            real,
+            started,
+        } = self;
+        if specs.is_empty() {
+            return rows;
+        }
+        let results = real.and_then(Pending::collect);
+        for (r, p) in &specs {
+            let row = rows.iter_mut().find(|x| x.scenario == r.scenario);
+            judge(row.expect("its row"), r, p, &results, verbose);
+        }
+        eprintln!(
+            "conformance: {} library rows done {:.1} s after they started (beside the other rows)",
+            specs.len(),
+            started.elapsed().as_secs_f64()
+        );
+        rows
     }
-    eprintln!(
-        "conformance: {} library rows in {:.1} s",
-        specs.len(),
-        started.elapsed().as_secs_f64()
-    );
-    out
 }
 
 /// Fills `row`'s real side from rows.py's `results` (or its failure).
@@ -488,71 +520,102 @@ impl Drop for Runner {
     }
 }
 
-/// Runs every spec in one rows.py; its `row ID {json}` lines.
-fn run_real(work: &Path, specs: &[Value]) -> Res<Vec<(String, Value)>> {
-    let python = venv_python();
-    if !python.is_file() {
-        return Err(format!(
-            "{} is missing: run conformance/setup.sh",
-            python.display()
-        ));
-    }
-    let dir = work.join("clients");
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let log = std::fs::File::create(dir.join("rows.log")).map_err(|e| e.to_string())?;
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("clients/rows.py");
-    let mut child = Command::new("setpriv")
-        .args(["--pdeathsig", "TERM", "--"])
-        .arg(&python)
-        .arg(&script)
-        .arg(&dir)
-        .arg(Value::from(specs.to_vec()).to_string())
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(log)
-        .process_group(0)
-        .spawn()
-        .map_err(|e| format!("start rows.py (setpriv, {}): {e}", python.display()))?;
-    // Where conformance/run.sh's backstop finds it (with its holders' and servers' pid files).
-    std::fs::write(dir.join("rows.pid"), child.id().to_string()).map_err(|e| e.to_string())?;
-    let stdout = child.stdout.take().ok_or("rows.py: no stdout")?;
-    let mut runner = Runner(child, dir.clone());
-    let (tx, lines) = channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if tx.send(line).is_err() {
-                return;
-            }
-        }
-    });
-    // A run takes seconds (docs/clients.md); a minute each, and one for the servers, is a hang.
-    let end = Instant::now() + Duration::from_secs(60 * (specs.len() as u64 + 1));
-    let mut got = Vec::new();
-    while got.len() < specs.len() {
-        match lines.recv_timeout(end.saturating_duration_since(Instant::now())) {
-            Ok(l) => {
-                let Some((id, json)) = l.strip_prefix("row ").and_then(|r| r.split_once(' '))
-                else {
-                    continue;
-                };
-                let v =
-                    serde_json::from_str(json).map_err(|e| format!("rows.py said {l:?}: {e}"))?;
-                got.push((id.to_string(), v));
-            }
-            Err(RecvTimeoutError::Timeout) => return Err("rows.py: no answer in time".into()),
-            Err(RecvTimeoutError::Disconnected) => break,
+/// One rows.py under way: its lines as they come, how many rows it was given.
+pub struct Pending {
+    runner: Option<Runner>,
+    lines: std::sync::mpsc::Receiver<String>,
+    count: usize,
+    dir: PathBuf,
+}
+
+impl Pending {
+    fn none() -> Pending {
+        Pending {
+            runner: None,
+            lines: channel().1,
+            count: 0,
+            dir: PathBuf::new(),
         }
     }
-    let status = runner.0.wait().map_err(|e| e.to_string())?;
-    if got.len() < specs.len() {
-        let tail = crate::servers::tail(&dir.join("rows.log"), 2000);
-        return Err(format!(
-            "rows.py ended ({status}) after {} of {} rows:\n{tail}",
-            got.len(),
-            specs.len()
-        ));
+
+    /// Starts one rows.py for every spec, in `work/clients`.
+    fn start(work: &Path, specs: &[Value]) -> Res<Pending> {
+        let python = venv_python();
+        if !python.is_file() {
+            let shown = python.display();
+            return Err(format!("{shown} is missing: run conformance/setup.sh"));
+        }
+        let dir = work.join("clients");
+        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let log = std::fs::File::create(dir.join("rows.log")).map_err(|e| e.to_string())?;
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("clients/rows.py");
+        let mut child = Command::new("setpriv")
+            .args(["--pdeathsig", "TERM", "--"])
+            .arg(&python)
+            .arg(&script)
+            .arg(&dir)
+            .arg(Value::from(specs.to_vec()).to_string())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(log)
+            .process_group(0)
+            .spawn()
+            .map_err(|e| format!("start rows.py (setpriv, {}): {e}", python.display()))?;
+        // Where conformance/run.sh's backstop finds it (with its holders' and servers' pid files).
+        std::fs::write(dir.join("rows.pid"), child.id().to_string()).map_err(|e| e.to_string())?;
+        let stdout = child.stdout.take().ok_or("rows.py: no stdout")?;
+        let runner = Runner(child, dir.clone());
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        let runner = Some(runner);
+        Ok(Pending {
+            runner,
+            lines,
+            count: specs.len(),
+            dir,
+        })
     }
-    Ok(got)
+
+    /// Each row's `row ID {json}` line, waiting for them; then rows.py's end.
+    fn collect(mut self) -> Res<Vec<(String, Value)>> {
+        // A run takes seconds (docs/clients.md); a minute each, and one for the servers, is a hang.
+        let end = Instant::now() + Duration::from_secs(60 * (self.count as u64 + 1));
+        let mut got = Vec::new();
+        while got.len() < self.count {
+            match self
+                .lines
+                .recv_timeout(end.saturating_duration_since(Instant::now()))
+            {
+                Ok(l) => {
+                    let Some((id, json)) = l.strip_prefix("row ").and_then(|r| r.split_once(' '))
+                    else {
+                        continue;
+                    };
+                    let v = serde_json::from_str(json)
+                        .map_err(|e| format!("rows.py said {l:?}: {e}"))?;
+                    got.push((id.to_string(), v));
+                }
+                Err(RecvTimeoutError::Timeout) => return Err("rows.py: no answer in time".into()),
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+        }
+        let runner = self.runner.as_mut().ok_or("rows.py was not started")?;
+        let status = runner.0.wait().map_err(|e| e.to_string())?;
+        if got.len() < self.count {
+            let tail = crate::servers::tail(&self.dir.join("rows.log"), 2000);
+            let (n, of) = (got.len(), self.count);
+            return Err(format!(
+                "rows.py ended ({status}) after {n} of {of} rows:\n{tail}"
+            ));
+        }
+        Ok(got)
+    }
 }
 
 /// `[--workdir DIR] library-measure` (after conformance/run.sh's `--workdir DIR`, so that its backstop
@@ -582,7 +645,7 @@ pub fn measure_main(dir: Option<PathBuf>) -> std::process::ExitCode {
             s
         })
         .collect();
-    match run_real(&work.path, &specs) {
+    match Pending::start(&work.path, &specs).and_then(Pending::collect) {
         Ok(v) => {
             for (id, json) in v {
                 println!("{id}: {json}");
@@ -654,7 +717,7 @@ mod tests {
             .map(|r| r.scenario)
             .filter(|id| !in_catalogue(id))
             .collect();
-        let rows = rows(Path::new("/nonexistent"), |id| absent.contains(&id), false);
+        let rows = start(Path::new("/nonexistent"), |id| absent.contains(&id)).finish(false);
         assert!(rows.is_empty(), "rows for scenarios the catalogue lacks");
         for id in absent {
             assert_eq!(rows_of(id), 0);

@@ -212,6 +212,8 @@ fn suite(a: &Args) -> Res<Vec<Row>> {
         suite: &suite_servers,
     };
 
+    // The client libraries' own rows: one process of theirs runs them all beside the other rows.
+    let libraries = library_rows::start(&work.path, |id| wanted(a, id));
     let mut rows = Vec::new();
     if wanted(a, "seed-step-1") {
         rows.push(step1_row(&pg, a.verbose));
@@ -240,12 +242,8 @@ fn suite(a: &Args) -> Res<Vec<Row>> {
         );
         rows.push(row);
     }
-    // The client libraries' own rows: one process of theirs runs them all (library_rows.rs).
-    rows.extend(library_rows::rows(
-        &work.path,
-        |id| wanted(a, id),
-        a.verbose,
-    ));
+    // The client libraries' own rows, under way since the start (library_rows.rs).
+    rows.extend(libraries.finish(a.verbose));
     drop(suite_servers);
     drop(pg);
     drop(work);
