@@ -724,4 +724,141 @@ mod tests {
             assert!(coverage().all(|e| e.scenario != id));
         }
     }
+
+    /// A model run JSON with the timings issue 44's model takes from docs/clients.md (ms after a
+    /// wake-up at 4000): kazoo's SUSPENDED at +1, LOST +100 and a round trip later, the new session
+    /// as long again; Curator's SUSPENDED at +100, LOST and RECONNECTED 1.5 s and a round trip after.
+    fn model(events: &str, tokens: (u32, u32)) -> Model {
+        let text = format!(
+            r#"{{"params":{{"session_ms":1000}},"ttl_ms":1000,
+            "pauses":[{{"client":"A","from_ms":1500,"to_ms":4000}}],
+            "leases":[{{"client":"A","token":{},"granted_ms":0}},{{"client":"B","token":{},"granted_ms":2600}}],
+            "events":[{events}]}}"#,
+            tokens.0, tokens.1
+        );
+        Model::parse(&text, "A").unwrap()
+    }
+
+    fn ev(t: u32, kind: &str, note: &str) -> String {
+        let note = if note.is_empty() {
+            String::new()
+        } else {
+            format!(r#","note":"{note}""#)
+        };
+        format!(r#"{{"t_ms":{t},"actor":"A","kind":"{kind}","lane":"client"{note}}}"#)
+    }
+
+    fn verdicts(id: &str, m: &Model, real: &str) -> (Verdict, Verdict) {
+        let r = ROWS.iter().find(|r| r.scenario == id).unwrap();
+        let real: Value = serde_json::from_str(real).unwrap();
+        let sim = Verdict(
+            r.facts
+                .iter()
+                .map(|f| ("", modelled(f, m).unwrap()))
+                .collect(),
+        );
+        let got = Verdict(
+            r.facts
+                .iter()
+                .map(|f| ("", measured(f, &real, "A")))
+                .collect(),
+        );
+        (sim, got)
+    }
+
+    /// Each row against a real run of its library on this machine (`library-measure`, 2026-12-07:
+    /// 1 s session, lease or TTL, 2.5 s pause): the model's timings agree within the tolerances, and
+    /// a model that said otherwise would not.
+    #[test]
+    fn each_rows_facts_agree_with_a_real_run_and_catch_a_wrong_model() {
+        let kazoo = r#"{"listener SUSPENDED":1.0,"listener LOST":90.0,"listener CONNECTED":173.0,"lock.is_acquired at +1 s":true}"#;
+        let curator =
+            r#"{"listener SUSPENDED":106.8,"listener LOST":1350.1,"listener RECONNECTED":1352.8}"#;
+        let redis_py = r#"{"owned() before the pause":true,"owned: answered":0.8,"owned: outcome":"returned False","release: outcome":"raised LockNotOwnedError: Cannot release a lock that's no longer owned"}"#;
+        let prl = r#"{"renewal thread died":4.9,"release: outcome":"raised NotAcquired: Lock(lock:KEY) is not acquired or it already expired."}"#;
+        let pottery = r#"{"release: outcome":"raised ReleaseUnlockedLock: ('redlock:KEY', frozenset({<redis.client.Redis(<redis.connect…"}"#;
+        let etcd = r#"{"waiter's ETCD_LOCK_REV > holder's":true}"#;
+        let zk = |s: u32, l: u32, r: u32, owned: bool| {
+            let mut e = vec![
+                ev(s, "suspended", ""),
+                ev(l, "lost", ""),
+                ev(r, "reconnected", ""),
+            ];
+            if owned {
+                e.push(ev(5000, "notice", "owned-yes"));
+            }
+            model(&e.join(","), (1, 2))
+        };
+        let cases: Vec<(&str, Model, Model, &str)> = vec![
+            (
+                "kazoo-is-acquired",
+                zk(4001, 4102, 4203, true),
+                zk(4001, 4102, 4203, false),
+                kazoo,
+            ),
+            (
+                "kazoo-listener-race",
+                zk(4001, 4102, 4203, false),
+                zk(4100, 4102, 4203, false),
+                kazoo,
+            ),
+            (
+                "curator-listener-window",
+                zk(4100, 5601, 5601, false),
+                zk(4001, 4102, 4203, false),
+                curator,
+            ),
+            (
+                "redis-py-owned-after-pause",
+                model(&ev(4001, "notice", "owned-no"), (1, 2)),
+                model(&ev(4001, "notice", "owned-yes"), (1, 2)),
+                redis_py,
+            ),
+            (
+                "redis-py-owned-before-pause",
+                model(
+                    &[
+                        ev(100, "notice", "owned-yes"),
+                        ev(4060, "notice", "release-raised"),
+                    ]
+                    .join(","),
+                    (1, 2),
+                ),
+                model(&ev(100, "notice", "owned-yes"), (1, 2)),
+                redis_py,
+            ),
+            (
+                "python-redis-lock-renewal-died",
+                model(
+                    &[
+                        ev(4001, "notice", "renewal-died"),
+                        ev(4100, "notice", "release-raised"),
+                    ]
+                    .join(","),
+                    (1, 2),
+                ),
+                model(&ev(4100, "notice", "release-raised"), (1, 2)),
+                prl,
+            ),
+            (
+                "pottery-release-raised",
+                model(&ev(4060, "notice", "release-raised"), (1, 2)),
+                model("", (1, 2)),
+                pottery,
+            ),
+            (
+                "etcdctl-lock-rev",
+                model("", (3, 5)),
+                model("", (5, 3)),
+                etcd,
+            ),
+        ];
+        assert_eq!(cases.len(), ROWS.len(), "a case for every row");
+        for (id, right, wrong, real) in &cases {
+            let (sim, got) = verdicts(id, right, real);
+            assert!(sim == got, "{id}: {} against {}", sim.text(), got.text());
+            let (sim, got) = verdicts(id, wrong, real);
+            assert!(sim != got, "{id}: a wrong model agreed: {}", sim.text());
+        }
+    }
 }
