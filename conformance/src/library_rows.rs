@@ -769,15 +769,17 @@ mod tests {
     /// Each row against a real run of its library on this machine (`library-measure`, 2026-12-07:
     /// 1 s session, lease or TTL, 2.5 s pause): the model's timings agree within the tolerances, and
     /// a model that said otherwise would not.
-    #[test]
-    fn each_rows_facts_agree_with_a_real_run_and_catch_a_wrong_model() {
-        let kazoo = r#"{"listener SUSPENDED":1.0,"listener LOST":90.0,"listener CONNECTED":173.0,"lock.is_acquired at +1 s":true}"#;
-        let curator =
-            r#"{"listener SUSPENDED":106.8,"listener LOST":1350.1,"listener RECONNECTED":1352.8}"#;
-        let redis_py = r#"{"owned() before the pause":true,"owned: answered":0.8,"owned: outcome":"returned False","release: outcome":"raised LockNotOwnedError: Cannot release a lock that's no longer owned"}"#;
-        let prl = r#"{"renewal thread died":4.9,"release: outcome":"raised NotAcquired: Lock(lock:KEY) is not acquired or it already expired."}"#;
-        let pottery = r#"{"release: outcome":"raised ReleaseUnlockedLock: ('redlock:KEY', frozenset({<redis.client.Redis(<redis.connect…"}"#;
-        let etcd = r#"{"waiter's ETCD_LOCK_REV > holder's":true}"#;
+    /// Real runs of each library on this machine (`library-measure`, 2026-12-07).
+    const KAZOO_RUN: &str = r#"{"listener SUSPENDED":1.0,"listener LOST":90.0,"listener CONNECTED":173.0,"lock.is_acquired at +1 s":true}"#;
+    const CURATOR_RUN: &str =
+        r#"{"listener SUSPENDED":106.8,"listener LOST":1350.1,"listener RECONNECTED":1352.8}"#;
+    const REDIS_PY_RUN: &str = r#"{"owned() before the pause":true,"owned: answered":0.8,"owned: outcome":"returned False","release: outcome":"raised LockNotOwnedError: Cannot release a lock that's no longer owned"}"#;
+    const PRL_RUN: &str = r#"{"renewal thread died":4.9,"release: outcome":"raised NotAcquired: Lock(lock:KEY) is not acquired or it already expired."}"#;
+    const POTTERY_RUN: &str = r#"{"release: outcome":"raised ReleaseUnlockedLock: ('redlock:KEY', frozenset({<redis.client.Redis(<redis.connect…"}"#;
+    const ETCD_RUN: &str = r#"{"waiter's ETCD_LOCK_REV > holder's":true}"#;
+
+    /// For each row: a model that agrees, one that does not, and the real run.
+    fn recorded() -> Vec<(&'static str, Model, Model, &'static str)> {
         let zk = |s: u32, l: u32, r: u32, owned: bool| {
             let mut e = vec![
                 ev(s, "suspended", ""),
@@ -789,30 +791,30 @@ mod tests {
             }
             model(&e.join(","), (1, 2))
         };
-        let cases: Vec<(&str, Model, Model, &str)> = vec![
+        vec![
             (
                 "kazoo-is-acquired",
                 zk(4001, 4102, 4203, true),
                 zk(4001, 4102, 4203, false),
-                kazoo,
+                KAZOO_RUN,
             ),
             (
                 "kazoo-listener-race",
                 zk(4001, 4102, 4203, false),
                 zk(4100, 4102, 4203, false),
-                kazoo,
+                KAZOO_RUN,
             ),
             (
                 "curator-listener-window",
                 zk(4100, 5601, 5601, false),
                 zk(4001, 4102, 4203, false),
-                curator,
+                CURATOR_RUN,
             ),
             (
                 "redis-py-owned-after-pause",
                 model(&ev(4001, "notice", "owned-no"), (1, 2)),
                 model(&ev(4001, "notice", "owned-yes"), (1, 2)),
-                redis_py,
+                REDIS_PY_RUN,
             ),
             (
                 "redis-py-owned-before-pause",
@@ -825,7 +827,7 @@ mod tests {
                     (1, 2),
                 ),
                 model(&ev(100, "notice", "owned-yes"), (1, 2)),
-                redis_py,
+                REDIS_PY_RUN,
             ),
             (
                 "python-redis-lock-renewal-died",
@@ -838,21 +840,26 @@ mod tests {
                     (1, 2),
                 ),
                 model(&ev(4100, "notice", "release-raised"), (1, 2)),
-                prl,
+                PRL_RUN,
             ),
             (
                 "pottery-release-raised",
                 model(&ev(4060, "notice", "release-raised"), (1, 2)),
                 model("", (1, 2)),
-                pottery,
+                POTTERY_RUN,
             ),
             (
                 "etcdctl-lock-rev",
                 model("", (3, 5)),
                 model("", (5, 3)),
-                etcd,
+                ETCD_RUN,
             ),
-        ];
+        ]
+    }
+
+    #[test]
+    fn each_rows_facts_agree_with_a_real_run_and_catch_a_wrong_model() {
+        let cases = recorded();
         assert_eq!(cases.len(), ROWS.len(), "a case for every row");
         for (id, right, wrong, real) in &cases {
             let (sim, got) = verdicts(id, right, real);
