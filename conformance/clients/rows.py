@@ -48,6 +48,31 @@ def chosen_case(spec):
     return case
 
 
+# A holder that noticed its own SIGCONT this late (ms) was not scheduled when it was woken: a busy
+# machine, not the library (docs/clients.md: Python holders 0.1–0.5 ms, the JVM's 4–14 ms, 32 at the
+# worst under load). Below the rows' tightest tolerance (±50 ms), so a kept run is a fair test of it.
+LATE_MS = 30
+# How many runs a row may take before it reports its last one anyway (as the suite's ATTEMPTS).
+ATTEMPTS = 3
+
+
+def fair_run(case, ctx, key, piddir):
+    """One run that was not woken late, as the suite discards an attempt that fell behind its
+    timeline: up to ATTEMPTS runs, the discarded ones said in `discarded`."""
+    discarded = []
+    for attempt in range(1, ATTEMPTS + 1):
+        try:
+            r = conductor.run_once(case, ctx, f"{key}-{attempt}", piddir)
+        except conductor.RunFailed as e:
+            return {"failed": str(e), "discarded": discarded}
+        late = r.get("holder saw SIGCONT")
+        if not isinstance(late, (int, float)) or late <= LATE_MS or attempt == ATTEMPTS:
+            r["attempt"], r["discarded"] = attempt, discarded
+            return r
+        discarded.append(f"attempt {attempt}: the holder noticed its SIGCONT {late} ms late")
+        print(f"rows.py: {case.name}: {discarded[-1]}", file=sys.stderr, flush=True)
+
+
 def start(families, work):
     started, ctx = [], {}
     if "redis" in families:
@@ -71,10 +96,7 @@ def main():
         started, ctx = start(families, work)
         for i, (row, case) in enumerate(chosen):
             key = f"/rows-{i}-{case.name.replace(' ', '-')}"
-            try:
-                r = conductor.run_once(case, ctx, key, piddir)
-            except conductor.RunFailed as e:
-                r = {"failed": str(e)}
+            r = fair_run(case, ctx, f"{key}", piddir)
             print(f"row {row} {json.dumps(r)}", flush=True)
     finally:
         for s in reversed(started):

@@ -10,6 +10,7 @@
 use serde_json::Value;
 
 /// One fact a row compares.
+#[derive(Clone, Copy)]
 pub enum Fact {
     /// A moment after the wake-up: the model's first event of the holder of this kind (`suspended`,
     /// `lost`, `reconnected`, or `notice` with this note) against the real run's moment of this name

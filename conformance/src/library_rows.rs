@@ -76,26 +76,30 @@ pub const ETCDCTL: Component = Component {
     from: "Debian 12 `etcd-client`",
 };
 
-/// kazoo's connection listener's moments. Tolerances from docs/clients.md's measured spreads: kazoo's
-/// SUSPENDED came 0.8–3.9 ms after waking (±50 ms: a loaded machine's scheduling, and still half of
-/// Curator's 100 ms, so the two are told apart); its LOST 77–145 ms (the retry sleep 0.1 s ×
-/// U(0.6, 1.4) around the model's 100 ms: ±40 ms, +20 ms of scheduling: ±60 ms); its new session
-/// 159–264 ms (two such sleeps: ±100 ms).
-static KAZOO_LISTENER: [Fact; 3] = [
+/// kazoo's connection listener's moments. Tolerances from the measured spreads (docs/clients.md, and
+/// this suite's runs beside other work, load average up to 9 on 2 cores): SUSPENDED 0.8–24 ms after
+/// waking (±50 ms: a loaded machine's scheduling, and still half of Curator's 100 ms, so the two are
+/// told apart); LOST 64–196 ms, where the model says 101 (kazoo's retry sleep, 0.1 s × U(0.6, 1.4),
+/// is ±40 ms alone; the reconnect's round trip to a busy server the rest): ±100 ms, which still tells
+/// it from a LOST at the instant of waking; the new session 159–311 ms against 201 (two such
+/// sleeps and round trips): ±150 ms.
+const KAZOO_LISTENER: [Fact; 3] = [
     at("SUSPENDED", "suspended", None, "listener SUSPENDED", 50),
-    at("LOST", "lost", None, "listener LOST", 60),
+    at("LOST", "lost", None, "listener LOST", 100),
     at(
         "reconnected",
         "reconnected",
         None,
         "listener CONNECTED",
-        100,
+        150,
     ),
 ];
 
-/// Curator's: SUSPENDED 103–116 ms (±50 ms, as kazoo's); LOST and RECONNECTED 1188–1963 ms, where the
-/// model takes the middle of ClientCnxn's random 0–1000 ms wait: ±500 ms, +100 ms of scheduling.
-static CURATOR_LISTENER: [Fact; 3] = [
+/// Curator's: SUSPENDED 103–116 ms where the model says 100 (±50 ms, as kazoo's; a run whose JVM
+/// noticed its SIGCONT over 30 ms late is discarded by rows.py: once here, 71 ms late, its SUSPENDED
+/// came at 233 ms); LOST and RECONNECTED 1188–1963 ms, where the model takes the middle of ClientCnxn's
+/// random 0–1000 ms wait (1.6 s): ±500 ms, +100 ms of scheduling: ±600 ms.
+const CURATOR_LISTENER: [Fact; 3] = [
     at("SUSPENDED", "suspended", None, "listener SUSPENDED", 50),
     at("LOST", "lost", None, "listener LOST", 600),
     at(
@@ -149,15 +153,9 @@ pub static ROWS: &[LibraryRow] = &[
         on: &KAZOO,
         length: ("session_s", "session_ms"),
         facts: &[
-            at("SUSPENDED", "suspended", None, "listener SUSPENDED", 50),
-            at("LOST", "lost", None, "listener LOST", 60),
-            at(
-                "reconnected",
-                "reconnected",
-                None,
-                "listener CONNECTED",
-                100,
-            ),
+            KAZOO_LISTENER[0],
+            KAZOO_LISTENER[1],
+            KAZOO_LISTENER[2],
             said(
                 "is_acquired said yes after the pause",
                 "owned-yes",
@@ -272,7 +270,8 @@ pub static ROWS: &[LibraryRow] = &[
     },
 ];
 
-const HOW: &str = "the library itself in a process of its own, SIGSTOPped; its notices compared";
+const HOW: &str =
+    "the library itself in a process of its own on the real server, SIGSTOPped; its notices compared";
 
 /// The coverage table's lines for the library scenarios, one per row and Redisson's (no row).
 static COVERAGE: [Entry; 9] = [
@@ -315,8 +314,9 @@ struct Predicted {
 }
 
 fn predict(r: &LibraryRow) -> Res<Predicted> {
-    let sc = crate::cases::scenario(r.scenario, 1)?;
-    let o = crate::cases::predict(&sc, r.policy, &[], 1)?;
+    // The catalogue's own compiled scenario: a library row plays it at its own timeline (no scale).
+    let sc = leaselab::catalogue::find(r.scenario).map_err(|e| e.to_string())?;
+    let o = crate::cases::predict(sc, r.policy, &[], 1)?;
     let holder = sc.client_name(0).to_string();
     let model = Model::parse(&leaselab::report::run_json::json(&o), &holder)?;
     let mut sim = Verdict(Vec::new());
@@ -465,6 +465,14 @@ fn judge(
     );
     row.real = real.text();
     row.agree = Some(p.sim == real);
+    // rows.py's attempts: a run whose holder was woken late is discarded and run again.
+    row.attempt = got["attempt"].as_u64().map_or(1, |a| a as u32);
+    let discarded = got["discarded"].as_array().into_iter().flatten();
+    row.detail.extend(
+        discarded
+            .filter_map(|d| d.as_str())
+            .map(|d| format!("{d} (discarded)")),
+    );
     if p.sim != real || verbose {
         row.detail.extend(p.sim.diff(&real));
         row.detail
