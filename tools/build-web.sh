@@ -72,8 +72,19 @@ mkdir -p dist/pkg
 # Scenario prose stays out of the wasm (size budget; English titles excepted): the native CLI, which
 # carries it, writes one file per language for the page to load beside the wasm.
 echo "build-web: scenario texts (en, bn) from the native CLI"
+# Without the client libraries' scenarios (group `libraries`, issue 44): no page wasm runs them yet
+# (their engine half is the cargo feature `libraries`, the command line's), so their prose would only
+# add to what every page loads. The rest is written byte for byte as the CLI writes it.
+library_ids=$(grep -l '^group: libraries$' crate/scenarios/*.txt | xargs -r -n1 basename | sed 's/\.txt$//' | paste -sd, -)
 for lang in en bn; do
-  cargo run --release --quiet --bin leaselab -- scenarios --json --lang "$lang" >"$out_dir/scenarios.$lang.json"
+  cargo run --release --quiet --bin leaselab -- scenarios --json --lang "$lang" |
+    LIBRARY_IDS="$library_ids" node -e '
+      const skip = new Set((process.env.LIBRARY_IDS || "").split(",").filter(Boolean));
+      let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {
+        const o = JSON.parse(s);
+        for (const id of skip) delete o[id];
+        process.stdout.write(JSON.stringify(o) + (s.endsWith("\n") ? "\n" : ""));
+      });' >"$out_dir/scenarios.$lang.json"
 done
 cp "$out_dir/$out_name.js" "$wasm" "$out_dir/$full_name.js" "$full_wasm" "$out_dir"/scenarios.*.json dist/pkg/
 cp "$out_dir/$user_name.js" "$user_wasm" dist/pkg/

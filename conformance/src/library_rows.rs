@@ -312,6 +312,11 @@ pub fn rows_of(id: &str) -> usize {
         .count()
 }
 
+/// Whether the library rows give `id` its coverage entry (a row, or why it has none).
+pub fn lists(id: &str) -> bool {
+    COVERAGE.iter().any(|e| e.scenario == id)
+}
+
 /// The coverage entries of the library scenarios that are in the catalogue.
 pub fn coverage() -> impl Iterator<Item = &'static Entry> {
     COVERAGE.iter().filter(|e| in_catalogue(e.scenario))
@@ -798,7 +803,8 @@ mod tests {
         r#"{"listener SUSPENDED":106.8,"listener LOST":1350.1,"listener RECONNECTED":1352.8}"#;
     const REDIS_PY_RUN: &str = r#"{"owned() before the pause":true,"owned: answered":0.8,"owned: outcome":"returned False","release: outcome":"raised LockNotOwnedError: Cannot release a lock that's no longer owned"}"#;
     const PRL_RUN: &str = r#"{"renewal thread died":4.9,"release: outcome":"raised NotAcquired: Lock(lock:KEY) is not acquired or it already expired."}"#;
-    const POTTERY_RUN: &str = r#"{"release: outcome":"raised ReleaseUnlockedLock: (KEY, the masters)"}"#;
+    const POTTERY_RUN: &str =
+        r#"{"release: outcome":"raised ReleaseUnlockedLock: (KEY, the masters)"}"#;
     const ETCD_RUN: &str = r#"{"waiter's ETCD_LOCK_REV > holder's":true}"#;
 
     /// For each row: a model that agrees, one that does not, and the real run.
