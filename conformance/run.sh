@@ -24,6 +24,22 @@ cleanup() {
     echo "conformance: stopping leftover client agent $p ($f)" >&2
     kill -KILL -- "-$p" 2>/dev/null || true
   done
+  # The library rows' processes (conformance/src/library_rows.rs), if a killed suite left them: rows.py
+  # (it dies with the suite, PR_SET_PDEATHSIG, unless it was stopped too), each holder and contender
+  # (conformance/clients/conductor.py: a process group of its own, continued first so that a frozen one
+  # dies) and the servers rows.py started (conformance/clients/servers.py).
+  for f in "$work"/clients/rows.pid "$work"/clients/pids/*.pid "$work"/clients/redis/*.pid \
+           "$work"/clients/zookeeper/*.pid "$work"/clients/etcd/*.pid; do
+    [ -f "$f" ] || continue
+    p=$(head -n 1 "$f")
+    case "$(cat "/proc/$p/comm" 2>/dev/null || true)" in
+      python*|java|etcdctl|redis-server|etcd) ;;
+      *) continue ;;
+    esac
+    echo "conformance: stopping leftover library-row process $p ($f)" >&2
+    kill -CONT -- "-$p" 2>/dev/null || true
+    kill -KILL -- "-$p" 2>/dev/null || kill -KILL "$p" 2>/dev/null || true
+  done
   # Servers left behind by a killed suite: only those whose pid files are in our work directory.
   for f in "$work"/pg-data/postmaster.pid "$work"/redis/redis.pid "$work"/redis-*/redis.pid "$work"/redlock-*/n*/redis.pid "$work"/failover-*/*/redis.pid "$work"/etcd-*/etcd.pid \
            "$work"/zookeeper-*/zookeeper.pid "$work"/zookeeper-*/zk-agent-*.pid "$work"/mariadb/mariadb.pid \

@@ -151,10 +151,10 @@ class CuratorShortPause(Curator):
 
 
 class RedisPy:
-    name, pause = "redis-py", 2.5 * REDIS_LEASE_S
+    name, pause, lease = "redis-py", 2.5 * REDIS_LEASE_S, REDIS_LEASE_S
 
     def holder(self, ctx, key):
-        return py("holder_redis_py.py", ctx["redis"], REDIS_LEASE_S, key)
+        return py("holder_redis_py.py", ctx["redis"], self.lease, key)
 
     def contender(self, ctx, key):
         return py("contender.py", "redis-py", ctx["redis"], key)
@@ -168,10 +168,10 @@ class RedisPy:
 
 
 class PythonRedisLock:
-    name, pause = "python-redis-lock", 2.5 * REDIS_LEASE_S
+    name, pause, lease = "python-redis-lock", 2.5 * REDIS_LEASE_S, REDIS_LEASE_S
 
     def holder(self, ctx, key):
-        return py("holder_python_redis_lock.py", ctx["redis"], REDIS_LEASE_S, key)
+        return py("holder_python_redis_lock.py", ctx["redis"], self.lease, key)
 
     def contender(self, ctx, key):
         return py("contender.py", "python-redis-lock", ctx["redis"], key)
@@ -190,10 +190,10 @@ class PythonRedisLock:
 
 
 class Pottery:
-    name, pause = "pottery", 2.5 * REDIS_LEASE_S
+    name, pause, lease = "pottery", 2.5 * REDIS_LEASE_S, REDIS_LEASE_S
 
     def holder(self, ctx, key):
-        return py("holder_pottery.py", ctx["redis"], REDIS_LEASE_S, key)
+        return py("holder_pottery.py", ctx["redis"], self.lease, key)
 
     def contender(self, ctx, key):
         return py("contender.py", "pottery", ctx["redis"], key)
@@ -225,10 +225,10 @@ ETCD_CONTENDER_CMD = ('printf \'acquired {"key": "%s", "lock_rev": %s}\\n\' "$ET
 
 class EtcdctlCommand:
     """`etcdctl lock NAME COMMAND`: what the command is told, and what becomes of it."""
-    name, pause = "etcdctl lock NAME cmd", 2.5 * ETCD_TTL_S
+    name, pause, ttl = "etcdctl lock NAME cmd", 2.5 * ETCD_TTL_S, ETCD_TTL_S
 
     def holder(self, ctx, key):
-        return etcdctl(ctx, "lock", f"--ttl={ETCD_TTL_S}", key, "--", *py("holder_etcdctl.py"))
+        return etcdctl(ctx, "lock", f"--ttl={self.ttl}", key, "--", *py("holder_etcdctl.py"))
 
     def contender(self, ctx, key):
         return etcdctl(ctx, "lock", "--ttl=10", key, "--", "sh", "-c", ETCD_CONTENDER_CMD)
@@ -255,11 +255,11 @@ class EtcdctlCommand:
 
 class EtcdctlNoCommand:
     """`etcdctl lock NAME` alone: it prints the key and holds until ^C or its session ends."""
-    name, pause = "etcdctl lock NAME", 2.5 * ETCD_TTL_S
+    name, pause, ttl = "etcdctl lock NAME", 2.5 * ETCD_TTL_S, ETCD_TTL_S
     held_is_first_line = True
 
     def holder(self, ctx, key):
-        return etcdctl(ctx, "lock", f"--ttl={ETCD_TTL_S}", key)
+        return etcdctl(ctx, "lock", f"--ttl={self.ttl}", key)
 
     def contender(self, ctx, key):
         return EtcdctlCommand().contender(ctx, key)

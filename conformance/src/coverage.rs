@@ -136,30 +136,33 @@ pub static UNPLAYED: [&Unplayed; 3] = [
     &crate::no_consul::UNPLAYED,
 ];
 
-/// Why a scenario whose client calls a client library (`library=`, issue 44) has no row: the players
-/// here speak each service's protocol themselves.
+/// Why a scenario whose client calls a client library (`library=`, issue 44) that the library rows
+/// (library_rows.rs) do not list has no row: the players here speak each service's protocol themselves.
 const NO_LIBRARY: &str =
-    "its client calls a client library (library=); the suite's players speak the \
-     service's protocol themselves and run no library yet (the libraries' own runs against real \
-     servers: conformance/clients/, docs/clients.md)";
+    "its client calls a client library (library=) that has no library row yet \
+     (conformance/src/library_rows.rs); the suite's players speak the service's protocol themselves";
 
 /// The catalogue's scenarios of services the suite does not play, and those whose client calls a
 /// library.
 fn absent() -> impl Iterator<Item = Entry> {
     leaselab::catalogue::catalogue().iter().filter_map(|sc| {
         if sc.clients.iter().any(|c| c.library.is_some()) {
-            return Some(not_run(sc.id.as_ref(), NO_LIBRARY));
+            // The library rows' own entry where they list the scenario (library_rows.rs).
+            let listed = crate::library_rows::lists(sc.id.as_ref());
+            return (!listed).then(|| not_run(sc.id.as_ref(), NO_LIBRARY));
         }
         let unplayed = UNPLAYED.iter().find(|u| u.kind == sc.service.kind)?;
         Some(not_run(sc.id.as_ref(), unplayed.why))
     })
 }
 
-/// Every entry: each real service's, then the absent services'.
+/// Every entry: each real service's, the client libraries' (library_rows.rs), then the absent
+/// services'.
 pub fn all() -> Vec<Entry> {
     let services = crate::real::service::SERVICES.iter();
     services
         .flat_map(|s| s.coverage().iter().copied())
+        .chain(crate::library_rows::coverage().copied())
         .chain(absent())
         .collect()
 }

@@ -19,7 +19,8 @@ pub fn rows_of(id: &str) -> usize {
         .flat_map(|s| s.probes())
         .filter(|p| p.id == id)
         .count();
-    cases + probes + usize::from(id == "seed-advisory-lock")
+    let libraries = crate::library_rows::rows_of(id);
+    cases + probes + libraries + usize::from(id == "seed-advisory-lock")
 }
 
 /// The entries in the catalogue's order (an id the catalogue lacks comes last: the test refuses it).

@@ -5,6 +5,7 @@
 //! leaselab-conformance [--workdir DIR] [--only TEXT] [--verbose]
 //! leaselab-conformance --list-markdown [readme]   # the table of what each scenario runs on
 //! leaselab-conformance --write-docs               # rewrites that table in docs/ and the README
+//! leaselab-conformance [--workdir DIR] library-measure   # the library rows' real side alone
 //! ```
 //!
 //! It starts a throwaway PostgreSQL cluster (the storage) and each real service's servers on loopback
@@ -25,6 +26,8 @@ mod dynamodb_api;
 mod etcd;
 mod gcs;
 mod http;
+mod library_facts;
+mod library_rows;
 mod moments;
 mod mysql;
 mod mysql_probe;
@@ -140,6 +143,10 @@ fn main() -> ExitCode {
         let rest: Vec<String> = std::env::args().skip(2).collect();
         return real::wall_wait_main(&rest);
     }
+    // The library rows' real side alone, with small settings (see library_rows.rs).
+    if let Some(code) = library_rows::measure_subcommand(&argv) {
+        return code;
+    }
     // One client of a scripted run, in a process of its own (see real/agent.rs).
     if std::env::args().nth(1).as_deref() == Some("client-agent") {
         return real::agent_main(&std::env::args().nth(2).unwrap_or_default());
@@ -205,6 +212,8 @@ fn suite(a: &Args) -> Res<Vec<Row>> {
         suite: &suite_servers,
     };
 
+    // The client libraries' own rows: one process of theirs runs them all beside the other rows.
+    let libraries = library_rows::start(&work.path, |id| wanted(a, id));
     let mut rows = Vec::new();
     if wanted(a, "seed-step-1") {
         rows.push(step1_row(&pg, a.verbose));
@@ -233,6 +242,8 @@ fn suite(a: &Args) -> Res<Vec<Row>> {
         );
         rows.push(row);
     }
+    // The client libraries' own rows, under way since the start (library_rows.rs).
+    rows.extend(libraries.finish(a.verbose));
     drop(suite_servers);
     drop(pg);
     drop(work);

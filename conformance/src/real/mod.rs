@@ -42,7 +42,7 @@ mod redlock_lock;
 pub mod service;
 mod session_lock;
 mod storage;
-mod sys;
+pub(crate) mod sys;
 mod wallclock;
 mod zk_lock;
 
