@@ -200,7 +200,8 @@ const en = {
     ['ask', 'Short grey ticks: a client asks for the lock and is refused.'],
     ['ka', 'Triangles on a client lane: a keepalive, ping, heartbeat, Lease renewal or session renewal reaching the server (the events below say which), none while the client is frozen or cut off; hollow: too late, or no answer.'],
     ['queue', '“queue: A › B (rev 3)”: the lock’s keys, nodes or waiting lock calls (by revision, sequence number or commit index) in order; the first holds the lock, each other waits for the one before it.'],
-    ['conn', 'Band under a client’s lane: Curator’s state, SUSPENDED (no reply for ⅔ of the session timeout) or LOST.'],
+    ['conn', 'Band under a client’s lane: what its connection listener is told (Curator’s, or the library named on the lane), SUSPENDED (the connection is in doubt) or LOST (the session is gone).'],
+    ['notice', 'Diamond on a client’s lane: what the lock library told the code — a listener’s state, an answer to “do I still hold it?”, an exception at release, a renewal that died — beside the truth; hollow and red where it is not the truth, or the code was not told.'],
   ],
 
   about: 'About this scenario',
@@ -346,11 +347,13 @@ function merged(a, b) {
  */
 export const withServiceWords = (d, words, lang) => merged(d, merged(words.en, (lang !== 'en' && words[lang]) || {}));
 
-/** A language's dictionary as built: English filling its gaps, and every service's words loaded so far. */
+/** A language's dictionary as built: English filling its gaps, and every service's (and the client
+ * libraries') words loaded so far. */
 function build(lang, words, scenarios) {
   let d = { ...en, ...words, groups: { ...en.groups, ...words.groups } };
   if (scenarios !== undefined) d.scenarios = scenarios || {};
   for (const w of serviceWords.values()) d = withServiceWords(d, w, lang);
+  if (libraryWords) d = withServiceWords(d, libraryWords, lang);
   return (built[lang] = d);
 }
 
@@ -407,6 +410,42 @@ export function loadServiceWords(id) {
   }
   return serviceLoads.get(id);
 }
+
+/** The client libraries' words (i18n/libraries.js) once they have arrived, and their one load. */
+let libraryWords = null;
+let libraryLoad = null;
+let librarySettled = false;
+
+/** Whether catalogue scenario `s` has a client that calls a lock library: the wasm that runs it is the
+ * one with the libraries (its `engine`, engine.js), and its words are i18n/libraries.js's. */
+const callsLibrary = (s) => s.engine === 'clients';
+
+/**
+ * Loads the client libraries' words once per page and puts them into every dictionary, as
+ * loadServiceWords does a service's: one module for every library (they share their words; only
+ * what each one's code calls things differs), fetched only for a scenario with a library client.
+ * Never rejects: a failed load is said on the console, and the notices show as their keys.
+ */
+export function loadLibraryWords() {
+  libraryLoad ??= import('./i18n/libraries.js')
+    .then((m) => {
+      if (!isObject(m.default) || !isObject(m.default.en)) throw new Error('it exports no { en, … } words');
+      libraryWords = m.default;
+      for (const [lang, d] of Object.entries(built)) Object.assign(d, withServiceWords(d, m.default, lang));
+    })
+    .catch((e) => console.warn(`leaselab: the client libraries' words did not load (${e && e.message ? e.message : e}); their notices show as keys`))
+    .then(() => {
+      librarySettled = true;
+    });
+  return libraryLoad;
+}
+
+/** The words catalogue scenario `s` needs beyond the core's, loaded: its service's and, where a client
+ * calls a library, the libraries'. Never rejects. */
+export const loadWordsFor = (s) => Promise.all([loadServiceWords(s.service), callsLibrary(s) && loadLibraryWords()]);
+
+/** Whether the words `s` needs are in the dictionaries now (or will never be: a failed load). */
+export const wordsSettledFor = (s) => serviceWordsSettled(s.service) && (!callsLibrary(s) || librarySettled);
 
 /** The tables of words a dictionary has (`lanes`, `ev`, `notices`), each read through `orKeys` too. */
 const wordTables = new WeakMap();

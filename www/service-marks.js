@@ -20,13 +20,14 @@
 //   entry going away (`lease-expired`, `released`, `session-ended`).
 // - A service that `observes`: what a candidate judges expiry by — the last change of the record it
 //   saw before it took over, noted on its lane (it takes over a lease duration later, by its own clock).
-// - Connection states (`conn`, Curator's) on a client's lane: SUSPENDED from the moment the client has
+// - Connection states (`conn`: the service's default client's, or those a client's library tells its listener) on a client's lane: SUSPENDED from the moment the client has
 //   heard nothing from the server for two thirds of the session timeout, LOST from when the client
 //   takes the session as gone, each a band in the row under the lane line (where a pause's block goes;
 //   a frozen client changes no state) until the next change — RECONNECTED ends it — or the end of the run.
 //
 // (One module, not four: each request costs the page's budget its headers.)
 import { fmt, ownKey, serviceHas } from './i18n.js';
+import { librariesDesc, libraryOf, marksOf } from './library-marks.js';
 
 // ---------- keepalive ticks
 
@@ -125,7 +126,7 @@ export function queueNotes(run, c, note) {
   return noted;
 }
 
-// ---------- connection states (Curator's)
+// ---------- connection states (the default client's, or a client library's)
 
 const STATES = { suspended: 'suspended', lost: 'lost', reconnected: null };
 
@@ -149,7 +150,8 @@ export function connectionSpans(run) {
 
 /**
  * Draws the bands with `bar(lane, from, to, top, height, cls, labels)` (the layout's bars: the first
- * label that fits goes inside), each labelled with Curator's name for the state and what it means.
+ * label that fits goes inside), each labelled with the state's name and what it means: the default
+ * words, or, for a client that calls a library (library-marks.js), that its listener is told so.
  */
 export function connectionBands(run, c, lanes, bar) {
   const { d, narrow } = c;
@@ -157,7 +159,9 @@ export function connectionBands(run, c, lanes, bar) {
   for (const s of spans) {
     const lane = lanes[s.client];
     if (!lane) continue;
-    const long = s.state === 'suspended' ? d.suspendedBand : d.lostBand;
+    const lib = libraryOf(run, s.client);
+    const words = lib ? [d.libSuspendedBand, d.libLostBand].map((w) => fmt(w, { lib: lib.name })) : [d.suspendedBand, d.lostBand];
+    const long = s.state === 'suspended' ? words[0] : words[1];
     const short = s.state === 'suspended' ? 'SUSPENDED' : 'LOST';
     bar(lane, s.from, s.to, 3, 14, `conn ${s.state}`, narrow ? [short, ''] : [long, short, '']);
   }
@@ -168,12 +172,14 @@ export function connectionBands(run, c, lanes, bar) {
 
 /**
  * The description of `run`'s diagram in dictionary `d`: the lanes and, for a service with marks of its
- * own (`diagram.marks`), which service it is and the legend's words for those marks.
+ * own (`diagram.marks`), which service it is; where a client calls a library, which one
+ * (library-marks.js); then the legend's words for those marks.
  */
 export function diagramDesc(run, d) {
-  const keys = run.diagram.marks;
-  if (run.nodes > 1 || !keys.length) return d.svgDesc;
+  const keys = marksOf(run);
+  const service = run.nodes > 1 || !run.diagram.marks.length ? [] : [fmt(d.svgDescService, { s: d.lanes[run.service] })];
+  if (!service.length && !run.libraries) return d.svgDesc;
   const legend = new Map(d.legend);
-  const marks = keys.map((k) => legend.get(k));
-  return [d.svgDesc, fmt(d.svgDescService, { s: d.lanes[run.service] }), ...marks].join(' ');
+  const marks = (service.length ? keys : ['notice']).map((k) => legend.get(k));
+  return [d.svgDesc, ...service, librariesDesc(run, d), ...marks].filter(Boolean).join(' ');
 }
