@@ -10,7 +10,7 @@ const en = {
   h1: 'leaselab',
   lede: 'Two clients share one lock. A holds a lease, freezes longer than the lease lasts, and B takes the lock — the diagram shows, step by step, whether A’s late write silently destroys B’s.',
   exploreLink: 'Explore the parameter space: where the lost update lives, and how often →',
-  learnLink: 'New to leases? Seven short lessons: predict, then watch the run →',
+  learnLink: 'New to leases? Eight short lessons: predict, then watch the run →',
   authorLink: 'Your own system? Write its scenario and watch it run →',
   matrixLink: 'Which lock, which fence? The safety table: every lock service under every fault →',
   language: 'Language',
