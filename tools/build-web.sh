@@ -49,6 +49,13 @@ full_wasm="$full_dir/${full_name}_bg.wasm"
 user_name=${out_name}_user
 build_wasm "$user_name" "$out_dir" "$opt_level" "${opt_flags[*]}" --no-default-features --features services,user-scenario
 user_wasm="$out_dir/${user_name}_bg.wasm"
+# A catalogue scenario whose clients call a lock library (`library=`: kazoo, redis-py, …; issue 44):
+# every service and the libraries' engine half (the cargo feature `libraries`), loaded only for such a
+# scenario (the catalogue's `engine` "clients": www/engine.js), so the core and full builds carry none
+# of the libraries' code.
+clients_name=${out_name}_clients
+build_wasm "$clients_name" "$out_dir" "$opt_level" "${opt_flags[*]}" --no-default-features --features services,libraries
+clients_wasm="$out_dir/${clients_name}_bg.wasm"
 # explore.html's wasm: the full crate with the cargo features `estimate` (the phase diagram's sweeps and
 # the Monte Carlo estimator) and `speed` (the hot handlers inline), built for speed and loaded only by
 # explore.html, its Web Worker and the search's workers, so the lab page's wasm stays within its budget.
@@ -76,6 +83,7 @@ for lang in en bn; do
 done
 cp "$out_dir/$out_name.js" "$wasm" "$out_dir/$full_name.js" "$full_wasm" "$out_dir"/scenarios.*.json dist/pkg/
 cp "$out_dir/$user_name.js" "$user_wasm" dist/pkg/
+cp "$out_dir/$clients_name.js" "$clients_wasm" dist/pkg/
 # The catalogue's files as written, for author.html's "start from" picker (the wasm carries the parsed
 # data, not the text).
 mkdir -p dist/scenarios

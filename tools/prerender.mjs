@@ -1,6 +1,6 @@
 // node tools/prerender.mjs DIST — what a lab needs to show its first verdict without the wasm, written
-// by the wasm itself (the full build, www/pkg/leaselab_full.js, run under Node), so it is exactly what
-// the page would compute:
+// by the wasm itself (the full build, www/pkg/leaselab_full.js, run under Node, and the clients build,
+// leaselab_clients.js, for a scenario with a lock library), so it is exactly what the page would compute:
 //   DIST/pkg/start.json            the catalogue as the wasm gives it (no prose), the policies, the
 //                                  default scenario, how often a refused client retries when the box
 //                                  is ticked (the catalogue's `+retry`), and the default scenario's
@@ -20,12 +20,21 @@ if (!dist) {
   process.exit(2);
 }
 
-const pkg = await import(pathToFileURL(join(WWW, 'pkg', 'leaselab_full.js')).href);
-await pkg.default({ module_or_path: await readFile(join(WWW, 'pkg', 'leaselab_full_bg.wasm')) });
+/** A build of the page's wasm (www/pkg/NAME.js), initialised under Node. */
+async function wasmBuild(name) {
+  const m = await import(pathToFileURL(join(WWW, 'pkg', `${name}.js`)).href);
+  await m.default({ module_or_path: await readFile(join(WWW, 'pkg', `${name}_bg.wasm`)) });
+  return m;
+}
+const pkg = await wasmBuild('leaselab_full');
+// A scenario whose clients call a lock library runs on the build with the libraries (its `engine`
+// "clients"), as the page runs it; the full build leaves them out.
+const clients = await wasmBuild('leaselab_clients');
+const engineOf = Object.fromEntries(JSON.parse(pkg.catalogue()).map((s) => [s.id, s.engine]));
 
 /** The run JSON of scenario `id` under `policy` at its defaults, as the lab asks for it. */
 function runJson(id, policy) {
-  const sim = new pkg.Simulation(id);
+  const sim = new (engineOf[id] === 'clients' ? clients : pkg).Simulation(id);
   try {
     sim.setPolicy(policy);
     return sim.runJson();

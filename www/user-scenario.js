@@ -124,6 +124,16 @@ export async function tryText(text) {
 }
 
 /**
+ * The lock library a client line of scenario `text` names (`client A library=NAME: …`), or null. The
+ * user build runs no client library (the cargo feature `libraries` is the clients build's alone, which
+ * carries no parser: tools/build-web.sh), so such a text runs on the command line only.
+ */
+export function libraryIn(text) {
+  const m = /^[ \t]*client\b[^:\n]*\blibrary=([\w.-]+)/m.exec(text);
+  return m ? m[1] : null;
+}
+
+/**
  * A parsed scenario (the catalogue's shape) as the lab's entry: run by the user build from `text`
  * (engine.js), its prose folded as the catalogue's is (settings.js foldTexts), marked `own` so no
  * catalogue words or written runs of the same id are taken for it.
@@ -190,6 +200,10 @@ export async function prepareOwnScenario(el, root, lang) {
   } catch (e) {
     throw fail(d.scenarioUnavailable, [e.message]);
   }
+  // A client that calls a lock library runs only on the clients build, which has no parser: this page
+  // cannot run the text, so it says where it runs instead of loading a build that would refuse it.
+  const lib = libraryIn(text);
+  if (lib) throw fail(d.scenarioUnavailable, [fmt(d.scenarioNeedsLibraries, { lib })]);
   // The main thread loads the user build for the lab meanwhile; the first run happens in the worker.
   userBuild().catch(() => {});
   const { parsed, runError } = await tryText(text);
