@@ -26,6 +26,14 @@ fn main() {
         if wasm() && sc.group == TABLE_GROUP && std::env::var_os("CARGO_FEATURE_TABLE").is_none() {
             continue;
         }
+        if wasm()
+            && sc.clients.iter().any(|c| c.library.is_some())
+            && std::env::var_os("CARGO_FEATURE_LIBRARIES").is_none()
+        {
+            // A client library's scenario needs the engine's half of the libraries (the cargo
+            // feature `libraries`): a wasm without it carries none of their scenarios.
+            continue;
+        }
         if wasm() && left_out(sc.service.kind) {
             // Only what says that this build cannot run it (services::check_built_in): the page runs
             // such a scenario on the full wasm, so the core one carries none of its data.
@@ -166,7 +174,11 @@ fn emit(out: &mut String, n: usize, sc: &scenario::Scenario) {
     let _ = writeln!(out, "  balance: {},", sc.balance);
     let _ = writeln!(out, "  clients: Cow::Borrowed(&[");
     for c in sc.clients.iter() {
-        let _ = writeln!(out, "    ClientSpec {{ name: {:?}, start: {:?}, ops: {}, clock: {}, reach: {}, links: {} }},",
+        let library = match c.library {
+            Some(l) => format!("Some(LibraryKind::{l:?})"),
+            None => "None".into(),
+        };
+        let _ = writeln!(out, "    ClientSpec {{ name: {:?}, start: {:?}, ops: {}, clock: {}, reach: {}, links: {}, library: {library} }},",
             c.name,
             c.start,
             list(&c.ops),

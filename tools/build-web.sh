@@ -61,10 +61,11 @@ clients_wasm="$out_dir/${clients_name}_bg.wasm"
 # explore.html, its Web Worker and the search's workers, so the lab page's wasm stays within its budget.
 # With `table` too: the safety table's base scenarios and `matrixTable` (matrix.html's workers) and
 # injected simulations (a table cell's link in the lab).
-# Built outside www/ (target/) and copied into dist/pkg/ under its own name.
+# Built outside www/ (target/) and copied into dist/pkg/ under its own name. The default features but
+# `libraries` (the client libraries, issue 44: the command line's; no page build carries them yet).
 mc_dir=target/web-mc
 mc_name=${out_name}_mc
-build_wasm "$mc_name" "$mc_dir" "$mc_opt_level" "${mc_opt_flags[*]}" --features estimate,speed,table
+build_wasm "$mc_name" "$mc_dir" "$mc_opt_level" "${mc_opt_flags[*]}" --no-default-features --features services,cut,estimate,speed,table
 mc_wasm="$mc_dir/${mc_name}_bg.wasm"
 
 rm -rf dist

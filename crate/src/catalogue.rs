@@ -11,8 +11,8 @@ mod generated {
     use crate::client::{ClientSpec, Dur::*, Op::*};
     use crate::clock::Clock;
     use crate::scenario::{
-        own, EtcdToken::*, Expectation, Fault, FaultAction::*, Lost::*, Own, ParamSpec, Persist,
-        Scenario, ServiceKind, ServiceSpec,
+        own, EtcdToken::*, Expectation, Fault, FaultAction::*, LibraryKind, Lost::*, Own,
+        ParamSpec, Persist, Scenario, ServiceKind, ServiceSpec,
     };
     use crate::store::Policy;
     include!(concat!(env!("OUT_DIR"), "/catalogue.rs"));

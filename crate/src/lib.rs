@@ -51,6 +51,7 @@ pub use leaselab_model::{client, clock, error, scenario, sig, store, text, time}
 #[cfg(any(not(target_arch = "wasm32"), feature = "estimate"))]
 pub mod estimate;
 pub mod inject;
+pub mod libraries;
 pub mod lock;
 pub mod matrix;
 pub mod outcome;

@@ -56,6 +56,42 @@ pub enum Connection {
     Reconnected,
 }
 
+/// What a client library told the application (or the application learned by asking it): a
+/// [`What::Notice`]. The run JSON names each by [`Note::name`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Note {
+    /// `release` raised: the lock was not the client's any more (redis-py's `LockNotOwnedError`, …).
+    ReleaseRaised,
+    /// The library's renewal thread or watchdog failed a renewal and stopped; the application hears
+    /// nothing of it.
+    RenewalDied,
+    /// The session's `Done()` channel closed (etcd's concurrency session).
+    SessionDone,
+    /// `owned` answered yes; `truth`: whether the client really held the lock then.
+    OwnedYes { truth: bool },
+    /// `owned` answered no; `truth` as above.
+    OwnedNo { truth: bool },
+    /// `listener`: nothing that loses the lock was heard since the grant.
+    ListenerOk,
+    /// `listener`: the listener heard the lock lost (SUSPENDED or LOST).
+    ListenerLost,
+}
+
+impl Note {
+    /// Its name in the run JSON (`note`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Note::ReleaseRaised => "release-raised",
+            Note::RenewalDied => "renewal-died",
+            Note::SessionDone => "session-done",
+            Note::OwnedYes { .. } => "owned-yes",
+            Note::OwnedNo { .. } => "owned-no",
+            Note::ListenerOk => "listener-ok",
+            Note::ListenerLost => "listener-lost",
+        }
+    }
+}
+
 /// What happened, with the facts of that kind of event. `token` is the fencing token involved, 0
 /// where the service hands out none.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -163,6 +199,10 @@ pub enum What {
     StaleGrant { token: u64 },
     /// Client: its connection state changed (as its client library reports it).
     Connection { state: Connection },
+    /// Client: its library told the application something, or answered its question (a build
+    /// without libraries records none).
+    #[cfg(feature = "libraries")]
+    Notice { note: Note },
 }
 
 impl What {
@@ -210,6 +250,8 @@ impl What {
                 Connection::Lost => Kind::Lost,
                 Connection::Reconnected => Kind::Reconnected,
             },
+            #[cfg(feature = "libraries")]
+            What::Notice { .. } => Kind::Notice,
         }
     }
 }
@@ -255,6 +297,8 @@ pub enum Kind {
     Suspended,
     Lost,
     Reconnected,
+    #[cfg(feature = "libraries")]
+    Notice,
 }
 
 impl Kind {
@@ -297,6 +341,8 @@ impl Kind {
             Kind::Suspended => "suspended",
             Kind::Lost => "lost",
             Kind::Reconnected => "reconnected",
+            #[cfg(feature = "libraries")]
+            Kind::Notice => "notice",
         }
     }
 

@@ -10,8 +10,10 @@ use leaselab::{catalogue, report, simulate, Config, Engine, Policy};
 
 // Moved by the safety table's eleven base scenarios, table-lease … table-dynamodb (issue 39), added
 // at the catalogue's end: the hash folded up to mysql-get-lock-pause is still the value before,
-// 0xd876_3fa6_1f8c_d522, so every older scenario's output is byte-equal.
-const EXPECTED: u64 = 0x6eca_aedd_d621_50f4;
+// 0xd876_3fa6_1f8c_d522, so every older scenario's output is byte-equal. Moved again by the client
+// libraries' scenarios (issue 44), added after those: the fold up to kazoo-is-acquired is still
+// 0x6eca_aedd_d621_50f4.
+const EXPECTED: u64 = 0xa0ba_2ecc_6ded_5e30;
 
 /// FNV-1a over bytes, so the value does not depend on std's hasher.
 fn fnv(mut h: u64, bytes: &[u8]) -> u64 {

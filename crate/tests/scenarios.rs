@@ -96,6 +96,9 @@ scenario_tests! {
     table_kubernetes => "table-kubernetes",
     table_consul => "table-consul",
     table_dynamodb => "table-dynamodb",
+    kazoo_is_acquired => "kazoo-is-acquired",
+    kazoo_listener_race => "kazoo-listener-race",
+    curator_listener_window => "curator-listener-window",
 }
 
 /// The safety table (issue 39) runs from one base scenario per lock service, `table-NAME`, and injects

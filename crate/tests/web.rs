@@ -43,6 +43,8 @@ const FILES: &[&str] = &[
     include_str!("golden/parity/28.json"),
     include_str!("golden/parity/29.json"),
     include_str!("golden/parity/30.json"),
+    include_str!("golden/parity/31.json"),
+    include_str!("golden/parity/32.json"),
 ];
 
 #[wasm_bindgen_test]

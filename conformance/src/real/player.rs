@@ -267,6 +267,12 @@ impl<'a> Client<'a> {
             }
             Op::Check(need) => self.check_step(us(need, self.p())),
             Op::Renew => self.svc.renew(self),
+            // A client library's ops: the suite's players speak the services' protocols themselves,
+            // and run no library (issue 44's rows are the lead's, not yet here).
+            Op::Owned | Op::Listener => Err(Stop::Error(format!(
+                "{} asks a client library, which the suite does not run",
+                op_name(&op)
+            ))),
         }
     }
 
@@ -511,5 +517,7 @@ pub(super) fn op_name(op: &Op) -> &'static str {
         Op::Release => "release",
         Op::Renew => "renew",
         Op::Idle => "idle",
+        Op::Owned => "owned",
+        Op::Listener => "listener",
     }
 }

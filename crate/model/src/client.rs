@@ -50,6 +50,14 @@ pub enum Op {
     Release,
     /// Extend the lease by another TTL, if it is still live.
     Renew,
+    /// Ask the client library whether it still holds the lock (`is_acquired`, `owned()`, …: what
+    /// the answer is and what it costs is the library's); a no gives the attempt up as a failed
+    /// `check` does. Only with a library that offers it (`libraries/NAME.rs`).
+    Owned,
+    /// Look at what the client library's connection listener has heard since the grant, with no
+    /// round trip: go on only if nothing that loses the lock was heard; else give the attempt up as a
+    /// failed `check` does. Only with a library that has a listener.
+    Listener,
     /// Stay connected and do nothing more (a psql session left open). Without it, a client that ends
     /// its script disconnects, which ends its database session.
     Idle,
@@ -69,6 +77,9 @@ pub struct ClientSpec {
     /// One-way latency of its links to particular lock nodes `(node, latency)`; other links use the
     /// service's `lock-latency`.
     pub links: crate::scenario::List<(u8, Dur)>,
+    /// The client library it calls (`library=NAME`), or `None`: it speaks the service's protocol as
+    /// the lab's own client does.
+    pub library: Option<crate::libraries::LibraryKind>,
 }
 
 impl ClientSpec {

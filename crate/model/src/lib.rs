@@ -13,6 +13,7 @@
 pub mod client;
 pub mod clock;
 pub mod error;
+pub mod libraries;
 pub mod scenario;
 mod services;
 pub mod sig;

@@ -73,6 +73,7 @@ use crate::error::Error;
 use crate::store::Policy;
 use crate::time::MS;
 
+pub use crate::libraries::LibraryKind;
 pub use crate::services::etcd::EtcdToken;
 pub use crate::services::redlock::Persist;
 pub use crate::services::{naive_meanings, naive_services, own, Own, ServiceKind};

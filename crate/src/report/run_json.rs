@@ -25,6 +25,9 @@ pub fn json(o: &Outcome) -> String {
         j.str(&c.name.to_string());
     }
     j.end_arr();
+    if sc.clients.iter().any(|c| c.library.is_some()) {
+        libraries(&mut j, sc);
+    }
     writes(&mut j, o, sc);
     leases(&mut j, o, sc);
     spans(&mut j, o, sc);
@@ -42,6 +45,21 @@ pub fn json(o: &Outcome) -> String {
     j.key("exit_code").int(i64::from(exit_code(o)));
     j.end_obj();
     j.finish()
+}
+
+/// The client libraries the clients call, by client: name, version, the service it speaks to (only
+/// in a run where one does: every other run's JSON is as before).
+fn libraries(j: &mut Json, sc: &Scenario) {
+    j.key("libraries").begin_obj();
+    for c in sc.clients.iter() {
+        let Some(lib) = c.library else { continue };
+        j.key(&c.name.to_string()).begin_obj();
+        j.key("name").str(lib.name());
+        j.key("version").str(lib.version());
+        j.key("speaks").str(lib.speaks().name());
+        j.end_obj();
+    }
+    j.end_obj();
 }
 
 /// What was run and what came of it.
@@ -235,7 +253,30 @@ fn event(j: &mut Json, e: &TraceEvent, sc: &Scenario) {
     } else {
         client_fields(j, e.what, sc);
     }
+    #[cfg(feature = "libraries")]
+    if let What::Notice { note } = e.what {
+        notice_fields(j, note, sc, e.client);
+    }
     j.end_obj();
+}
+
+/// A library's notice: what it was, the library, what was raised (where something was) and, for
+/// `owned`'s answer, the truth at that moment.
+#[cfg(feature = "libraries")]
+fn notice_fields(j: &mut Json, note: crate::trace::Note, sc: &Scenario, c: u8) {
+    use crate::trace::Note;
+    j.key("note").str(note.name());
+    if let Some(lib) = sc.clients[usize::from(c)].library {
+        j.key("library").str(lib.name());
+        if note == Note::ReleaseRaised {
+            if let Some(raised) = lib.raises() {
+                j.key("raised").str(raised);
+            }
+        }
+    }
+    if let Note::OwnedYes { truth } | Note::OwnedNo { truth } = note {
+        j.key("truth").bool(truth);
+    }
 }
 
 /// A token, where the service hands tokens out.

@@ -139,6 +139,11 @@ impl Scribe<'_> {
                 format!("network: {who} reconnected to the lock service")
             }),
             What::GaveUp if !self.refused[i] => self.lines.push(format!("{who}: gives up")),
+            #[cfg(feature = "libraries")]
+            What::Notice { note } => {
+                let line = notice_line(self.sc, who, e.client, note);
+                self.lines.push(line);
+            }
             _ => {}
         }
     }
@@ -233,4 +238,41 @@ pub(crate) fn clock_step_line(whose: &str, by_us: i64) -> String {
         "{whose}: wall clock steps {sign}{} ms",
         Millis(by_us.unsigned_abs())
     )
+}
+
+/// A library's notice in English: what the library said, and what it means.
+#[cfg(feature = "libraries")]
+fn notice_line(sc: &Scenario, who: char, c: u8, note: crate::trace::Note) -> String {
+    use crate::trace::Note;
+    let lib = sc.clients[usize::from(c)]
+        .library
+        .map_or("its library", |l| l.name());
+    let truth = |t: bool| if t { "it does" } else { "it does not" };
+    match note {
+        Note::ReleaseRaised => {
+            let raised = sc.clients[usize::from(c)]
+                .library
+                .and_then(|l| l.raises())
+                .unwrap_or("an error");
+            format!("{who}: {lib}'s release raises {raised}: the lock was no longer its own")
+        }
+        Note::RenewalDied => format!(
+            "{who}: {lib}'s renewal failed and stopped; the application hears nothing of it"
+        ),
+        Note::SessionDone => format!("{who}: {lib}'s session is done (its lease expired)"),
+        Note::OwnedYes { truth: t } => format!(
+            "{who}: asks {lib} whether it holds the lock → yes (in truth {})",
+            truth(t)
+        ),
+        Note::OwnedNo { truth: t } => format!(
+            "{who}: asks {lib} whether it holds the lock → no (in truth {}): gives the attempt up",
+            truth(t)
+        ),
+        Note::ListenerOk => {
+            format!("{who}: {lib}'s listener has heard nothing that loses the lock → goes on")
+        }
+        Note::ListenerLost => {
+            format!("{who}: {lib}'s listener heard the lock lost → gives the attempt up")
+        }
+    }
 }

@@ -413,7 +413,9 @@ impl Engine {
             conn.ticking = false;
             return;
         }
-        self.zk_send(ctx, c, Tag::HeartbeatAt);
+        if !self.zk_library_down(c) {
+            self.zk_send(ctx, c, Tag::HeartbeatAt);
+        }
         let every = self.zk_third(ctx);
         self.schedule(self.now.plus(every), Ev::bare(Tag::Heartbeat, c));
     }
@@ -425,6 +427,8 @@ impl Engine {
         let conn = &mut self.zk().conns[usize::from(c)];
         conn.last_heard = now;
         let suspended = conn.state == Link::Suspended;
+        #[cfg(feature = "libraries")]
+        self.lib_on_session_answer(c, live);
         if !live {
             self.zk_set_link(ctx, c, Link::Lost);
         } else if suspended {
@@ -460,13 +464,29 @@ impl Engine {
         }
     }
 
+    /// Whether the client's library has its connection down (it sends no pings then).
+    fn zk_library_down(&self, c: u8) -> bool {
+        #[cfg(feature = "libraries")]
+        return self.lib_down(c);
+        #[cfg(not(feature = "libraries"))]
+        return {
+            let _ = c;
+            false
+        };
+    }
+
     /// A change of Curator's connection state; the client lets go of its lock when the state means
-    /// it must (LOST always; SUSPENDED unless it tolerates it).
+    /// it must (LOST always; SUSPENDED unless it tolerates it). A client that calls a library of its
+    /// own hears what that library says, when it says it (`crate::libraries`): here only the
+    /// connection's state changes.
     fn zk_set_link(&mut self, ctx: &Ctx, c: u8, state: Link) {
         let conn = &mut self.zk().conns[usize::from(c)];
         conn.state = state;
         if state == Link::Lost {
             conn.open = false;
+        }
+        if crate::libraries::speaks_for(ctx.sc, c) {
+            return;
         }
         let (what, lets_go) = match state {
             Link::Suspended => (Connection::Suspended, !own::Zookeeper::of(&ctx.sc.service).tolerate_suspended),
@@ -572,7 +592,10 @@ fn say(sc: &Scenario, e: &TraceEvent, who: char) -> Option<Said> {
                 Connection::Lost => "LOST",
                 Connection::Reconnected => "RECONNECTED",
             };
-            format!("{who}: connection state {s}")
+            match sc.clients[usize::from(e.client)].library {
+                Some(lib) => format!("{who}: {}'s listener hears {}", lib.name(), s.split(' ').next().unwrap_or(s)),
+                None => format!("{who}: connection state {s}"),
+            }
         }
         What::Partition { cut, .. } => {
             let how = if cut {

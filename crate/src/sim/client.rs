@@ -49,4 +49,7 @@ pub(crate) struct ClientState {
     pub frozen_until: SimTime,
     /// The lock nodes it can reach now (bit mask): partitions cut and heal links.
     pub reach: u8,
+    /// What its client library has heard and is doing (a client without one leaves it unused).
+    #[cfg(feature = "libraries")]
+    pub heard: crate::libraries::Heard,
 }

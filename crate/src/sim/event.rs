@@ -158,6 +158,10 @@ tags! {
     /// An injected cut of the client's links ends (last in the table: the kinds before keep their
     /// numbers, and so every signature of a run without one).
     Heal = (LOCK, Bare),
+    /// A client library's own timer (a listener's next state, a renewal thread's tick): it freezes
+    /// with the client; it carries the library's step (after `Heal`: the kinds before keep their
+    /// numbers, and so every signature of a run without a library).
+    LibraryTimer = (OWN, Inline),
 }
 
 // The masks above hold one bit per kind.

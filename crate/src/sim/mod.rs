@@ -541,6 +541,8 @@ impl Engine {
                 self.on_storage_event(ctx, ev)
             }
             Tag::Fault | Tag::Thaw | Tag::Restart | Tag::Heal => self.on_fault_event(ctx, ev),
+            #[cfg(feature = "libraries")]
+            Tag::LibraryTimer => self.on_library_timer(ctx, ev),
             _ => self.on_service_event(ctx, ev),
         }
     }
@@ -566,7 +568,9 @@ impl Engine {
 #[cfg_attr(feature = "speed", inline(always))]
 fn check_config(sc: &Scenario, params: &[u64], retries: u32) -> Result<(), Error> {
     let fits = params.len() == sc.params.len() && retries <= RETRIES_MAX;
-    if fits && crate::services::built_in(sc.service.kind) {
+    let libraries_ok =
+        cfg!(feature = "libraries") || sc.clients.iter().all(|c| c.library.is_none());
+    if fits && libraries_ok && crate::services::built_in(sc.service.kind) {
         return Ok(());
     }
     config_error(sc, params, retries)
@@ -575,6 +579,7 @@ fn check_config(sc: &Scenario, params: &[u64], retries: u32) -> Result<(), Error
 #[cfg_attr(feature = "speed", cold, inline(never))]
 fn config_error(sc: &Scenario, params: &[u64], retries: u32) -> Result<(), Error> {
     crate::services::check_built_in(sc)?;
+    crate::libraries::check_built_in(sc)?;
     if params.len() != sc.params.len() {
         let why = format!(
             "scenario {} takes {} values, got {}",

@@ -23,6 +23,14 @@ impl Engine {
     pub(super) fn on_script_event(&mut self, ctx: &Ctx, ev: Ev) {
         let c = ev.client;
         if ev.tag == Tag::Wake {
+            #[cfg(feature = "libraries")]
+            if let Some(Op::Pause(d)) = ctx.sc.clients[usize::from(c)]
+                .ops
+                .get(self.clients[usize::from(c)].pc)
+            {
+                let paused = d.resolve(ctx.params);
+                self.lib_on_wake(ctx, c, paused);
+            }
             let st = &mut self.clients[usize::from(c)];
             st.phase = Phase::Waiting;
             st.woke = true;
@@ -58,6 +66,7 @@ impl Engine {
                 Op::Release => self.op_release(ctx, c),
                 Op::Idle => self.op_idle(c),
                 Op::Renew => self.op_renew(ctx, c),
+                Op::Owned | Op::Listener => self.op_library(ctx, c, op),
             };
             if flow == Flow::Wait {
                 return;
@@ -228,6 +237,30 @@ impl Engine {
         Flow::Wait
     }
 
+    /// `owned` and `listener`: the library answers (noted in the trace); a no gives the attempt up, as
+    /// a failed check does.
+    #[cfg(feature = "libraries")]
+    fn op_library(&mut self, ctx: &Ctx, c: u8, op: Op) -> Flow {
+        let ok = if op == Op::Owned {
+            self.op_owned(ctx, c)
+        } else {
+            self.op_listener(ctx, c)
+        };
+        if !ok {
+            self.abort(ctx, c);
+            return Flow::Wait;
+        }
+        self.clients[usize::from(c)].pc += 1;
+        Flow::Next
+    }
+
+    #[cfg(not(feature = "libraries"))]
+    fn op_library(&mut self, _ctx: &Ctx, _c: u8, _op: Op) -> Flow {
+        // Unreachable: a build without libraries refuses a scenario with a library (check_config),
+        // and the parser allows these ops only with one.
+        unreachable!()
+    }
+
     /// Client `c` freezes now for `d` (a script's pause or a timed fault): the trace notes it with the
     /// token it holds and the value it read, and the timeline draws it.
     pub(crate) fn begin_pause(&mut self, c: u8, d: u64) {
@@ -366,5 +399,7 @@ impl Engine {
         });
         st.belief_from = Some(now);
         st.pc += 1;
+        #[cfg(feature = "libraries")]
+        self.lib_on_grant(c);
     }
 }

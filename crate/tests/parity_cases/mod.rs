@@ -229,6 +229,21 @@ pub const CASES: &[Case] = &[
         retries: 1,
         naive: false,
     },
+    // The client libraries (issue 44): their notices and answers, byte for byte in the wasm.
+    Case {
+        scenario: "kazoo-is-acquired",
+        policy: "none",
+        params: &[],
+        retries: 0,
+        naive: false,
+    },
+    Case {
+        scenario: "curator-listener-window",
+        policy: "token",
+        params: &[("work", 2000)],
+        retries: 1,
+        naive: false,
+    },
 ];
 
 pub struct SweepCase {

@@ -59,6 +59,9 @@ pub const SOURCES: &[&str] = &[
     include_str!("../../scenarios/table-kubernetes.txt"),
     include_str!("../../scenarios/table-consul.txt"),
     include_str!("../../scenarios/table-dynamodb.txt"),
+    include_str!("../../scenarios/kazoo-is-acquired.txt"),
+    include_str!("../../scenarios/kazoo-listener-race.txt"),
+    include_str!("../../scenarios/curator-listener-window.txt"),
 ];
 
 /// How many mutated texts follow the catalogue's own (bounded: each runs its expectation lines).

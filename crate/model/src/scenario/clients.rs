@@ -7,6 +7,7 @@ use super::{CLIENTS_MAX, OPS_MAX};
 use crate::client::{ClientSpec, Dur, Op};
 use crate::clock::Clock;
 use crate::error::Error;
+use crate::libraries::LibraryKind;
 use crate::services::{self, ServiceFormat};
 use crate::time::MS;
 
@@ -29,8 +30,8 @@ impl Parser<'_> {
                 "too many clients; a scenario may declare at most {CLIENTS_MAX}"
             )));
         }
-        let (clock, reach, links) = self.client_settings(head_words)?;
-        let (start, ops) = self.script(script)?;
+        let (clock, reach, links, library) = self.client_settings(head_words)?;
+        let (start, ops) = self.script(script, library)?;
         self.sc().clients.to_mut().push(ClientSpec {
             name: letter,
             start,
@@ -38,6 +39,7 @@ impl Parser<'_> {
             clock,
             reach,
             links: links.into(),
+            library,
         });
         Ok(())
     }
@@ -58,12 +60,17 @@ impl Parser<'_> {
     fn client_settings<'w>(
         &mut self,
         words: impl Iterator<Item = &'w str>,
-    ) -> Result<(Clock, u8, Vec<(u8, Dur)>), Error> {
+    ) -> Result<(Clock, u8, Vec<(u8, Dur)>, Option<LibraryKind>), Error> {
         let mut clock = Clock::PERFECT;
         let mut reach = u8::MAX;
         let mut links = Vec::new();
+        let mut library = None;
         for w in words {
             self.focus(w);
+            if let Some(name) = w.strip_prefix("library=") {
+                library = Some(self.library(name)?);
+                continue;
+            }
             if let Some(list) = w.strip_prefix("reach=") {
                 reach = self.node_mask(list)?;
                 continue;
@@ -85,15 +92,44 @@ impl Parser<'_> {
             }
             self.clock_setting(&mut clock, w).ok_or_else(|| {
                 self.err(format!(
-                    "unknown client setting \"{w}\"; expected clock=Nppm, step=±BY@AT, monotonic, reach=n1,n2 or latency=n1:1ms"
+                    "unknown client setting \"{w}\"; expected clock=Nppm, step=±BY@AT, monotonic, reach=n1,n2, latency=n1:1ms or library=NAME"
                 ))
             })??;
         }
-        Ok((clock, reach, links))
+        Ok((clock, reach, links, library))
+    }
+
+    /// `library=NAME`: a library this format knows, which speaks to the scenario's service.
+    fn library(&mut self, name: &str) -> Result<LibraryKind, Error> {
+        let Some(lib) = LibraryKind::by_name(name) else {
+            return Err(self.err(format!(
+                "unknown library \"{name}\"; the libraries are {}",
+                LibraryKind::names()
+            )));
+        };
+        let service = self.sc().service.kind;
+        if lib.speaks() != service {
+            let here = LibraryKind::speaking_to(service);
+            let here = if here.is_empty() {
+                format!("no library is modelled for {}", service.name())
+            } else {
+                format!("for {} use {here}", service.name())
+            };
+            return Err(self.err(format!(
+                "library {name} speaks to {}, not {}; {here}",
+                lib.speaks().name(),
+                service.name()
+            )));
+        }
+        Ok(lib)
     }
 
     /// A client's script: `[start D;] op; op; …`, checked (length, a read before any write).
-    fn script(&mut self, script: &str) -> Result<(Dur, Vec<Op>), Error> {
+    fn script(
+        &mut self,
+        script: &str,
+        library: Option<LibraryKind>,
+    ) -> Result<(Dur, Vec<Op>), Error> {
         let mut start = Dur::Lit(0);
         let (mut ops, mut has_read) = (Vec::new(), false);
         for (i, step) in script.split(';').map(str::trim).enumerate() {
@@ -109,6 +145,9 @@ impl Parser<'_> {
                 )));
             }
             let op = self.op(step, &words)?;
+            if matches!(op, Op::Owned | Op::Listener) {
+                self.library_op(op, library)?;
+            }
             match op {
                 Op::Read { .. } => has_read = true,
                 Op::Write { .. } if !has_read => {
@@ -142,8 +181,31 @@ impl Parser<'_> {
             }
             ["renew"] => Op::Renew,
             ["idle"] => Op::Idle,
+            ["owned"] => Op::Owned,
+            ["listener"] => Op::Listener,
             _ => return Err(self.err(format!("unknown operation \"{step}\""))),
         })
+    }
+
+    /// `owned` and `listener` ask the client's library: refused without one, or with one that does
+    /// not offer the op (its home says why).
+    fn library_op(&mut self, op: Op, library: Option<LibraryKind>) -> Result<(), Error> {
+        let word = if op == Op::Owned { "owned" } else { "listener" };
+        let Some(lib) = library else {
+            return Err(self.err(format!(
+                "{word} asks the client's library: give the client one (library=NAME: {})",
+                LibraryKind::names()
+            )));
+        };
+        let why = if op == Op::Owned {
+            lib.no_owned()
+        } else {
+            lib.no_listener()
+        };
+        match why {
+            Some(why) => Err(self.err(format!("{} offers no {word}: {why}", lib.name()))),
+            None => Ok(()),
+        }
     }
 
     /// `acquire [every D] [tries N]`.
