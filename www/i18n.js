@@ -31,7 +31,7 @@ const en = {
 
   settings: 'Settings',
   scenario: 'Scenario',
-  groups: { seed: 'The seed', kleppmann: 'Kleppmann’s cases', antirez: 'antirez’s replies', postgres: 'PostgreSQL', networks: 'Networks', services: 'Lock services', clocks: 'Clocks', etcd: 'etcd', zookeeper: 'ZooKeeper', storage: 'Storage that fences', hazelcast: 'Hazelcast', kubernetes: 'Kubernetes', consul: 'Consul', dynamodb: 'DynamoDB', mysql: 'MySQL' },
+  groups: { seed: 'The seed', kleppmann: 'Kleppmann’s cases', antirez: 'antirez’s replies', postgres: 'PostgreSQL', networks: 'Networks', services: 'Lock services', clocks: 'Clocks', etcd: 'etcd', zookeeper: 'ZooKeeper', storage: 'Storage that fences', hazelcast: 'Hazelcast', kubernetes: 'Kubernetes', consul: 'Consul', dynamodb: 'DynamoDB', mysql: 'MySQL', libraries: 'Client libraries' },
   ttl: 'TTL (lease length)',
   pause: 'Pause',
   pauseAsDelay: 'Pause (here: network delay of A’s write)',

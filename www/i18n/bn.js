@@ -26,7 +26,7 @@ export default {
 
   settings: 'সেটিং',
   scenario: 'পরিস্থিতি',
-  groups: { seed: 'বীজ-উদাহরণ', kleppmann: 'ক্লেপম্যানের উদাহরণ', antirez: 'antirez-এর জবাব', postgres: 'PostgreSQL', networks: 'নেটওয়ার্ক', services: 'লক সার্ভিস', clocks: 'ঘড়ি', storage: 'যে স্টোরেজ ফেন্স করে' },
+  groups: { seed: 'বীজ-উদাহরণ', kleppmann: 'ক্লেপম্যানের উদাহরণ', antirez: 'antirez-এর জবাব', postgres: 'PostgreSQL', networks: 'নেটওয়ার্ক', services: 'লক সার্ভিস', clocks: 'ঘড়ি', storage: 'যে স্টোরেজ ফেন্স করে', libraries: 'ক্লায়েন্ট লাইব্রেরি' },
   ttl: 'TTL (লিজের মেয়াদ)',
   pause: 'বিরতি',
   pauseAsDelay: 'বিরতি (এখানে: A-র লেখার নেটওয়ার্ক বিলম্ব)',
