@@ -28,9 +28,11 @@ async function wasmBuild(name) {
 }
 const pkg = await wasmBuild('leaselab_full');
 // A scenario whose clients call a lock library runs on the build with the libraries (its `engine`
-// "clients"), as the page runs it; the full build leaves them out.
+// "clients"), as the page runs it; the full build leaves such scenarios out of its catalogue, so the
+// catalogue the page starts from is the clients build's: every scenario, each with its engine.
 const clients = await wasmBuild('leaselab_clients');
-const engineOf = Object.fromEntries(JSON.parse(pkg.catalogue()).map((s) => [s.id, s.engine]));
+const scenarios = JSON.parse(clients.catalogue());
+const engineOf = Object.fromEntries(scenarios.map((s) => [s.id, s.engine]));
 
 /** The run JSON of scenario `id` under `policy` at its defaults, as the lab asks for it. */
 function runJson(id, policy) {
@@ -43,7 +45,6 @@ function runJson(id, policy) {
   }
 }
 
-const scenarios = JSON.parse(pkg.catalogue());
 const policies = pkg.policies().split(',');
 const defaultId = pkg.defaultScenario();
 let files = 0;
