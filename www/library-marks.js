@@ -79,8 +79,8 @@ export function noticeNotes(run, c, note) {
 }
 
 /** Half the diamond's width and height, in px. */
-const HALF_W = 4;
-const HALF_H = 5;
+const HALF_W = 5;
+const HALF_H = 6;
 
 /**
  * The notices' diamonds on their clients' lane lines, drawn into `out` (paths): filled where the code
