@@ -3,7 +3,8 @@
 //!
 //! **Format.** Every catalogue scenario (crate/scenarios/index.txt) has exactly one [`Entry`]: a
 //! scenario of a service the suite plays is in that service's `COVERAGE` (its file, `real/NAME_lock.rs`,
-//! returned by `RealService::coverage`), one of a service it does not play is in [`ABSENT`] below. A
+//! returned by `RealService::coverage`); one of a service it does not play gets its entry from that
+//! service's [`Unplayed`] (its file, `no_NAME.rs`), so a new scenario of it needs no line here. A
 //! test fails when a scenario has none or two, or an entry names no catalogue scenario. One entry:
 //!
 //! ```text
@@ -73,6 +74,7 @@ impl Faithful {
 }
 
 /// One catalogue scenario's line of the table.
+#[derive(Clone, Copy)]
 pub struct Entry {
     pub scenario: &'static str,
     pub on: Option<&'static Component>,
@@ -118,27 +120,35 @@ pub const fn not_run(scenario: &'static str, note: &'static str) -> Entry {
     }
 }
 
-// Why no row, for each service the suite does not play: what was looked for, and where.
-const NO_CONSUL: &str = "no Consul server installs here: Debian 12 packages only its clients (`python3-consul`, `golang-github-armon-consul-api-dev`), npm and PyPI only clients (npm `consul`, PyPI `consul-kv`, …) and `@hashicorp/consul-api-double` (canned HTTP answers: no sessions, no lock-delay); the binary comes from HashiCorp's own site, which is not reachable. The lock-delay itself runs on redis (`lock-delay`)";
-const NO_HAZELCAST: &str = "no Hazelcast member installs here: it is a Java server from Maven Central or Hazelcast's site, neither reachable; Debian 12 has none, npm and PyPI only its clients (`hazelcast-client`, `hazelcast-python-client`), which need a member";
-const NO_KUBERNETES: &str = "no Kubernetes API server installs here: Debian 12 has `kubectl` (`kubernetes-client`) and client libraries (`python3-kubernetes`) but no `kube-apiserver`; PyPI and npm only clients (`kubernetes`, `@kubernetes/client-node`)";
+/// A service the suite does not play, and exactly why: each in a file of its own
+/// (`no_NAME.rs`), as a played service's facts are in its `real/NAME_lock.rs`.
+pub struct Unplayed {
+    pub kind: leaselab::scenario::ServiceKind,
+    /// What was looked for, and where.
+    pub why: &'static str,
+}
 
-/// The scenarios of services the suite does not play.
-pub static ABSENT: &[Entry] = &[
-    not_run("hazelcast-fenced-lock", NO_HAZELCAST),
-    not_run("k8s-lease-slow-renew", NO_KUBERNETES),
-    not_run("consul-lock-delay", NO_CONSUL),
-    not_run("consul-lock-delay-exceeded", NO_CONSUL),
-    not_run("table-hazelcast", NO_HAZELCAST),
-    not_run("table-kubernetes", NO_KUBERNETES),
-    not_run("table-consul", NO_CONSUL),
+/// The services the suite does not play: every catalogue scenario of theirs gets a `not_run` entry
+/// with their reason.
+pub static UNPLAYED: [&Unplayed; 3] = [
+    &crate::no_hazelcast::UNPLAYED,
+    &crate::no_kubernetes::UNPLAYED,
+    &crate::no_consul::UNPLAYED,
 ];
 
+/// The catalogue's scenarios of services the suite does not play.
+fn absent() -> impl Iterator<Item = Entry> {
+    leaselab::catalogue::catalogue().iter().filter_map(|sc| {
+        let unplayed = UNPLAYED.iter().find(|u| u.kind == sc.service.kind)?;
+        Some(not_run(sc.id.as_ref(), unplayed.why))
+    })
+}
+
 /// Every entry: each real service's, then the absent services'.
-pub fn all() -> Vec<&'static Entry> {
+pub fn all() -> Vec<Entry> {
     let services = crate::real::service::SERVICES.iter();
     services
-        .flat_map(|s| s.coverage().iter())
-        .chain(ABSENT.iter())
+        .flat_map(|s| s.coverage().iter().copied())
+        .chain(absent())
         .collect()
 }
