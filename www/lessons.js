@@ -722,11 +722,11 @@ export const chapters = [
       {
         set: { scenario: 'kazoo-is-acquired' },
         say: {
-          en: 'Your code does not speak ZooKeeper’s protocol: it calls a library, and knows only what that library tells it. Here A calls kazoo. It takes the lock, reads {A.read} and freezes for {pause} ms, longer than its session lives. On waking, before it writes, A’s code asks kazoo whether it still holds the lock: lock.is_acquired.',
-          bn: 'আপনার কোড ZooKeeper-এর প্রোটোকল বলে না: সে একটি লাইব্রেরি ডাকে, আর শুধু ততটুকুই জানে যা লাইব্রেরি তাকে জানায়। এখানে A ডাকে kazoo। সে লক নেয়, {A.read} পড়ে আর {pause} ms থমকে যায় — তার সেশন যতক্ষণ বাঁচে তার চেয়ে বেশি। জেগে, লেখার আগে, A-র কোড kazoo-কে জিজ্ঞেস করে লক এখনও তার কি না: lock.is_acquired।',
+          en: 'Your code does not speak ZooKeeper’s protocol: it calls a library, and knows only what that library tells it. Here A calls kazoo. It takes the lock, reads {A.read} and freezes for {pause} ms, longer than its session lives. After waking it works a while; then, before it writes, A’s code asks kazoo whether it still holds the lock: lock.is_acquired.',
+          bn: 'আপনার কোড ZooKeeper-এর প্রোটোকল বলে না: সে একটি লাইব্রেরি ডাকে, আর শুধু ততটুকুই জানে যা লাইব্রেরি তাকে জানায়। এখানে A ডাকে kazoo। সে লক নেয়, {A.read} পড়ে আর {pause} ms থমকে যায় — তার সেশন যতক্ষণ বাঁচে তার চেয়ে বেশি। জেগে কিছুক্ষণ কাজ করে; তারপর, লেখার আগে, A-র কোড kazoo-কে জিজ্ঞেস করে লক এখনও তার কি না: lock.is_acquired।',
         },
         ask: {
-          q: { en: 'A has just woken. What does lock.is_acquired answer?', bn: 'A এইমাত্র জেগেছে। lock.is_acquired কী উত্তর দেয়?' },
+          q: { en: 'A is awake again. What does lock.is_acquired answer?', bn: 'A আবার জেগে উঠেছে। lock.is_acquired কী উত্তর দেয়?' },
           choices: [
             { say: { en: 'True: kazoo still says A holds the lock', bn: 'True: kazoo এখনও বলে লক A-র কাছে' }, when: { ownedSays: true } },
             { say: { en: 'False: kazoo knows the session is gone', bn: 'False: kazoo জানে সেশন আর নেই' }, when: { ownedSays: false } },
@@ -734,8 +734,8 @@ export const chapters = [
         },
         claims: { ownedTruth: false },
         why: {
-          en: 'True, at {A.ownedAt} ms — while ZooKeeper had ended A’s session at {A.leaseEnd} ms, deleted its node and given the lock to B. is_acquired is a field kazoo sets at the grant and clears only at its own release: it asks nobody. The listener tells the truth — SUSPENDED at {A.suspendedAt} ms, LOST at {A.lostAt} ms — but A’s code wrote before it looked. On A’s lane the hollow diamond is what the code saw; the lease on ZooKeeper’s lane is the truth.',
-          bn: 'True, {A.ownedAt} ms-এ — অথচ ZooKeeper {A.leaseEnd} ms-এ A-র সেশন শেষ করে, তার নোড মুছে, লকটি B-কে দিয়ে দিয়েছে। is_acquired একটি ফিল্ড, যা kazoo লক পাওয়ার সময় বসায় আর শুধু নিজের release-এ মোছে: সে কাউকে জিজ্ঞেস করে না। সত্যিটা বলে লিসেনার — {A.suspendedAt} ms-এ SUSPENDED, {A.lostAt} ms-এ LOST — কিন্তু A-র কোড দেখার আগেই লিখে ফেলেছে। A-র লেনে ফাঁপা হীরকটি কোড যা দেখেছে; ZooKeeper-এর লেনে লিজটি সত্য।',
+          en: 'True, at {A.ownedAt} ms — while ZooKeeper had ended A’s session at {A.leaseEnd} ms, deleted its node and given the lock to B. is_acquired is a field kazoo sets at the grant and clears only at its own release: it asks nobody. The listener tells the truth — SUSPENDED at {A.suspendedAt} ms, LOST at {A.lostAt} ms — but A’s code never asked it. On A’s lane the hollow diamond is what the code saw; the lease on ZooKeeper’s lane is the truth.',
+          bn: 'True, {A.ownedAt} ms-এ — অথচ ZooKeeper {A.leaseEnd} ms-এ A-র সেশন শেষ করে, তার নোড মুছে, লকটি B-কে দিয়ে দিয়েছে। is_acquired একটি ফিল্ড, যা kazoo লক পাওয়ার সময় বসায় আর শুধু নিজের release-এ মোছে: সে কাউকে জিজ্ঞেস করে না। সত্যিটা বলে লিসেনার — {A.suspendedAt} ms-এ SUSPENDED, {A.lostAt} ms-এ LOST — কিন্তু A-র কোড তাকে কখনো জিজ্ঞেস করেনি। A-র লেনে ফাঁপা হীরকটি কোড যা দেখেছে; ZooKeeper-এর লেনে লিজটি সত্য।',
         },
       },
       {
