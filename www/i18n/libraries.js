@@ -15,7 +15,7 @@ const libraryCalls = {
   'redis-py': { owned: 'lock.owned()', yes: 'True', no: 'False', release: 'lock.release()' },
   'python-redis-lock': { owned: 'lock.locked()', yes: 'True', no: 'False', release: 'lock.release()', renewal: 'auto_renewal' },
   redisson: { owned: 'isHeldByCurrentThread()', yes: 'true', no: 'false', release: 'unlock()', renewal: 'watchdog' },
-  pottery: { owned: 'redlock.locked()', yes: '> 0', no: '0', release: 'redlock.release()' },
+  pottery: { owned: 'lock.locked()', yes: '> 0', no: '0', release: 'lock.release()' },
   'etcd-concurrency': { release: 'mutex.Unlock()', done: 'session.Done()' },
 };
 
