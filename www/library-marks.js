@@ -27,8 +27,19 @@ export function libraryVars(e, run, d) {
   return { ...calls, call: calls.owned, lib, raised: e.raised || '' };
 }
 
-/** Whether notice `e` misleads the code: an answer that is not the truth, or news it is never given. */
-export const misleads = (e) => (e.note === 'owned-yes' && e.truth === false) || (e.note === 'owned-no' && e.truth === true) || e.note === 'renewal-died';
+/** Whether client `c` held the lock at time `t` by the lock service's truth (`leases`: its bars). */
+const heldAt = (run, c, t) => run.leases.some((l) => l.client === c && l.granted_ms <= t && (l.open || t < l.ends_ms));
+
+/**
+ * Whether notice `e` of `run` misleads the code: an answer that is not the truth (a yes or no with its
+ * `truth` the other way; a listener that heard nothing while the lock was gone, by the leases), or news
+ * it is never given (a renewal that died).
+ */
+export function misleads(e, run) {
+  if (e.note === 'owned-yes' || e.note === 'owned-no') return e.truth === (e.note === 'owned-no');
+  if (e.note === 'listener-ok') return !heldAt(run, e.actor, e.t_ms);
+  return e.note === 'renewal-died';
+}
 
 /** A notice's key in the dictionaries' notes (`noteOwnedYes`, …), by its `note`. */
 const NOTE = {
@@ -51,8 +62,8 @@ const STATES = new Set(['suspended', 'lost', 'reconnected']);
  */
 export function libraryEventKey(e, run) {
   if (e.kind === 'notice') {
-    const untrue = misleads(e) && e.note !== 'renewal-died';
-    return `notice-${e.note}${untrue ? (e.note === 'owned-yes' ? '-stale' : '-held') : ''}`;
+    const untrue = misleads(e, run) && e.note !== 'renewal-died';
+    return `notice-${e.note}${untrue ? (e.note === 'owned-no' ? '-held' : '-stale') : ''}`;
   }
   return STATES.has(e.kind) && libraryOf(run, e.actor) ? `library-${e.kind}` : null;
 }
@@ -71,10 +82,10 @@ export function laneWithLibrary(run, k, name, d) {
 export function noticeNotes(run, c, note) {
   for (const e of run.events) {
     if (e.kind !== 'notice' || !NOTE[e.note]) continue;
-    const key = NOTE[e.note] + (e.note === 'owned-yes' && e.truth === false ? 'Stale' : '');
+    const bad = misleads(e, run);
+    const key = NOTE[e.note] + (bad && (e.note === 'owned-yes' || e.note === 'listener-ok') ? 'Stale' : '');
     const text = c.narrow && `${key}Short` in c.d ? c.d[`${key}Short`] : c.d[key];
-    const bad = misleads(e) || e.note === 'release-raised';
-    note(e.actor, c.sx(e.t_ms), fmt(text, libraryVars(e, run, c.d)), bad ? 'n-bad' : 'n-notice');
+    note(e.actor, c.sx(e.t_ms), fmt(text, libraryVars(e, run, c.d)), bad || e.note === 'release-raised' ? 'n-bad' : 'n-notice');
   }
 }
 
@@ -93,7 +104,7 @@ export function noticeMarks(out, run, c, lanes) {
     if (e.kind !== 'notice' || !lanes[e.actor]) continue;
     const x = c.sx(e.t_ms);
     const y = lanes[e.actor].line;
-    const bad = misleads(e);
+    const bad = misleads(e, run);
     out.push({ tag: 'path', attrs: { d: `M${x},${y - HALF_H}l${HALF_W},${HALF_H}l${-HALF_W},${HALF_H}l${-HALF_W},${-HALF_H}z`, class: bad ? 'notice bad' : 'notice' } });
     marks.push({ x: x - HALF_W, y: y - HALF_H, w: 2 * HALF_W, h: 2 * HALF_H, t: e.t_ms, client: e.actor, note: e.note, misleads: bad });
   }
