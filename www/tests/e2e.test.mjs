@@ -462,7 +462,8 @@ test('etcd and ZooKeeper: the service lane by name, keepalive ticks, the queue, 
     assert.match(svg, /queue: A › B \(rev 3\)/);
     assert.match(svg, /keepalive ✗: lease gone/);
     assert.match(await page.locator('#svg-desc').textContent(), /etcd server\. Triangles/);
-    assert.equal(await page.locator('#legend li').count(), 10);
+    assert.equal(await page.locator('#legend li').count(), 11);
+    assert.equal(await page.locator('#legend li[data-kind="notice"]').isVisible(), false, 'no library here: no notices in the legend');
     await page.locator('#scenario').selectOption('curator-suspended');
     await expectVerdict(page, 'lost-update', 440, 450);
     assert.equal(await page.locator('#svg text.lane-name').first().textContent(), 'ZooKeeper ensemble');
