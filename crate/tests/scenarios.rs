@@ -99,6 +99,12 @@ scenario_tests! {
     kazoo_is_acquired => "kazoo-is-acquired",
     kazoo_listener_race => "kazoo-listener-race",
     curator_listener_window => "curator-listener-window",
+    redis_py_owned_after_pause => "redis-py-owned-after-pause",
+    redis_py_owned_before_pause => "redis-py-owned-before-pause",
+    python_redis_lock_renewal_died => "python-redis-lock-renewal-died",
+    redisson_watchdog_frozen => "redisson-watchdog-frozen",
+    pottery_release_raised => "pottery-release-raised",
+    etcdctl_lock_rev => "etcdctl-lock-rev",
 }
 
 /// The safety table (issue 39) runs from one base scenario per lock service, `table-NAME`, and injects

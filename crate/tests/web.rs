@@ -45,6 +45,9 @@ const FILES: &[&str] = &[
     include_str!("golden/parity/30.json"),
     include_str!("golden/parity/31.json"),
     include_str!("golden/parity/32.json"),
+    include_str!("golden/parity/33.json"),
+    include_str!("golden/parity/34.json"),
+    include_str!("golden/parity/35.json"),
 ];
 
 #[wasm_bindgen_test]

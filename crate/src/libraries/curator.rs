@@ -11,7 +11,7 @@
 //! The silence is taken as the pause: the last answer came before it, so the silence is at least
 //! the pause; a shorter pause after a long unanswered stretch is left out.
 
-use super::Library;
+use super::{Ask, Library};
 use crate::sim::{Ctx, Engine, Ev, Tag};
 use crate::trace::Connection;
 use leaselab_model::libraries::curator::{
@@ -52,8 +52,12 @@ impl Library<Curator> for Engine {
         self.schedule(at, Ev::bare(Tag::HeartbeatAt, c));
     }
 
-    fn owned(&mut self, _ctx: &Ctx, c: u8) -> bool {
+    fn owned(&mut self, _ctx: &Ctx, c: u8) -> Ask {
         // `isAcquiredInThisProcess()`: its own bookkeeping, cleared only by its own release.
-        self.clients[usize::from(c)].lease.is_some()
+        Ask::Now(self.clients[usize::from(c)].lease.is_some())
+    }
+
+    fn truth(&mut self, ctx: &Ctx, c: u8) -> bool {
+        self.rightful(ctx) == Some(c) // its node is the lowest: its session lives
     }
 }

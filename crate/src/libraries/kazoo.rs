@@ -7,7 +7,7 @@
 //! and round trip (the trace's `reconnected`). After a pause the session survived: nothing at all.
 //! `owned` is `lock.is_acquired`: local, true from the grant to the application's own release.
 
-use super::Library;
+use super::{Ask, Library};
 use crate::sim::{Ctx, Engine};
 use crate::trace::Connection;
 use leaselab_model::libraries::kazoo::{RETRY_DELAY_US, SUSPENDED_AFTER_WAKE_US};
@@ -47,8 +47,12 @@ impl Library<Kazoo> for Engine {
         }
     }
 
-    fn owned(&mut self, _ctx: &Ctx, c: u8) -> bool {
+    fn owned(&mut self, _ctx: &Ctx, c: u8) -> Ask {
         // `is_acquired`: set by acquire, cleared only by the application's own release.
-        self.clients[usize::from(c)].lease.is_some()
+        Ask::Now(self.clients[usize::from(c)].lease.is_some())
+    }
+
+    fn truth(&mut self, ctx: &Ctx, c: u8) -> bool {
+        self.rightful(ctx) == Some(c) // its node is the lowest: its session lives
     }
 }

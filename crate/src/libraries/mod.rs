@@ -19,9 +19,21 @@ use crate::sim::{Ctx, Engine, Ev, Tag};
 use crate::trace::{Connection, Note, What};
 
 #[cfg(feature = "libraries")]
+mod asked;
+#[cfg(feature = "libraries")]
 mod curator;
 #[cfg(feature = "libraries")]
+mod etcd_concurrency;
+#[cfg(feature = "libraries")]
 mod kazoo;
+#[cfg(feature = "libraries")]
+mod pottery;
+#[cfg(feature = "libraries")]
+mod python_redis_lock;
+#[cfg(feature = "libraries")]
+mod redis_py;
+#[cfg(feature = "libraries")]
+mod redisson;
 
 /// Whether client `c` calls a library that speaks for it to the service: the service then leaves its
 /// own client library's conclusions (a listener's states, letting go of the lock) to it. Always
@@ -30,6 +42,19 @@ mod kazoo;
 #[cfg_attr(not(feature = "zookeeper"), allow(dead_code))]
 pub(crate) fn speaks_for(sc: &Scenario, c: u8) -> bool {
     cfg!(feature = "libraries") && sc.clients[usize::from(c)].library.is_some()
+}
+
+/// The token client `c`'s library offers for a lock granted now: the response's revision
+/// (`header_revision`) where the library's token is that, else the service's own (`token`). Always
+/// the service's in a build without libraries.
+#[cfg_attr(not(feature = "etcd"), allow(dead_code))]
+pub(crate) fn grant_token(sc: &Scenario, c: u8, token: u64, header_revision: u64) -> u64 {
+    let lib = sc.clients[usize::from(c)].library;
+    if cfg!(feature = "libraries") && lib.is_some_and(|l| l.grant_revision_token()) {
+        header_revision
+    } else {
+        token
+    }
 }
 
 /// An error for a scenario whose client names a library in a build without them.
@@ -57,25 +82,63 @@ pub(crate) struct Heard {
     pub down: bool,
     /// It offered its session again and waits for the answer.
     pub reconnecting: bool,
+    /// Counts the client's grants: a renewal thread's tick carries the grant it renews.
+    pub grant: u8,
+    /// The client calls a library (set when a run starts).
+    pub library: bool,
+    /// Its library has a renewal thread (set when a run starts).
+    pub renews: bool,
+    /// The lock value its renewal thread renews.
+    pub value: u64,
 }
 
 #[cfg(feature = "libraries")]
 const SUSPENDED: u8 = 1;
 #[cfg(feature = "libraries")]
-const LOST: u8 = 2;
+pub(crate) const LOST: u8 = 2;
 
-/// What the engine calls on a library (implemented on the engine in the library's file).
+/// What the engine calls on a library (implemented on the engine in the library's file). What a
+/// library asks the lock server over the network (`owned`'s round trip, the check its release's
+/// answer makes, a renewal thread) is shared, in [`asked`]; a library's own timers are its own steps.
 #[cfg(feature = "libraries")]
 pub(crate) trait Library<L> {
     /// The client woke from a script's pause of `paused_us`.
-    fn on_wake(&mut self, ctx: &Ctx, c: u8, paused_us: u64);
+    fn on_wake(&mut self, _ctx: &Ctx, _c: u8, _paused_us: u64) {}
 
-    /// One of the library's own timers (`step`: which, the library's numbering).
-    fn on_timer(&mut self, ctx: &Ctx, c: u8, step: u16);
+    /// The client was granted the lock (a renewal thread starts).
+    fn on_grant(&mut self, _ctx: &Ctx, _c: u8) {}
 
-    /// The library's answer to `owned` now (only for a library that offers it: the parser refuses
-    /// the op otherwise).
-    fn owned(&mut self, ctx: &Ctx, c: u8) -> bool;
+    /// One of the library's own timers (`step`: which, below [`asked::SHARED`]).
+    fn on_timer(&mut self, _ctx: &Ctx, _c: u8, _step: u16) {
+        // Unreachable: a library that sets no timers of its own gets none.
+        unreachable!()
+    }
+
+    /// The library's answer to `owned`: now, or asked of the server (it answers a round trip later,
+    /// [`Library::server_owned`]). Only for a library that offers it: the parser refuses it otherwise.
+    fn owned(&mut self, ctx: &Ctx, c: u8) -> Ask;
+
+    /// At the server, the answer `owned`'s request gets (for a library that asks it).
+    fn server_owned(&mut self, _ctx: &Ctx, _c: u8) -> bool {
+        // Unreachable: only a library whose `owned` asks the server sends the request.
+        unreachable!()
+    }
+
+    /// Whether the client holds the lock at the server now: what a note's `truth` says, and whether a
+    /// release finds the lock still the client's.
+    fn truth(&mut self, ctx: &Ctx, c: u8) -> bool;
+
+    /// Its renewal thread's period (0: it has none).
+    fn renewal_every(&self, _ctx: &Ctx) -> u64 {
+        0
+    }
+}
+
+/// `owned`'s answer: now (local bookkeeping), or after a round trip to the server.
+#[cfg(feature = "libraries")]
+pub(crate) enum Ask {
+    Now(bool),
+    Asked,
 }
 
 /// `libraries! { Kind => module::Type; … }`: the dispatch by the client's library.
@@ -93,10 +156,18 @@ macro_rules! libraries {
                 }
             }
 
-            /// A library's timer (`Tag::LibraryTimer`).
-            pub(crate) fn on_library_timer(&mut self, ctx: &Ctx, ev: Ev) {
+            /// The grant reached a library with a renewal thread: its hook.
+            pub(crate) fn lib_on_grant(&mut self, ctx: &Ctx, c: u8) {
                 use crate::scenario::LibraryKind as K;
-                let (c, step) = (ev.client, ev.inline_payload());
+                match ctx.sc.clients[usize::from(c)].library {
+                    $( Some(K::$kind) => <Self as Library<$module::$ty>>::on_grant(self, ctx, c), )*
+                    None => {}
+                }
+            }
+
+            /// A library's own timer (`step` below [`asked::SHARED`]).
+            fn lib_own_timer(&mut self, ctx: &Ctx, c: u8, step: u16) {
+                use crate::scenario::LibraryKind as K;
                 match ctx.sc.clients[usize::from(c)].library {
                     $( Some(K::$kind) => <Self as Library<$module::$ty>>::on_timer(self, ctx, c, step), )*
                     // Unreachable: only a library sets its timers.
@@ -105,12 +176,40 @@ macro_rules! libraries {
             }
 
             /// The library's answer to `owned` (the parser allows the op only with a library).
-            fn lib_owned(&mut self, ctx: &Ctx, c: u8) -> bool {
+            fn lib_owned(&mut self, ctx: &Ctx, c: u8) -> Ask {
                 use crate::scenario::LibraryKind as K;
                 match ctx.sc.clients[usize::from(c)].library {
                     $( Some(K::$kind) => <Self as Library<$module::$ty>>::owned(self, ctx, c), )*
                     // Unreachable: the parser refuses `owned` for a client without a library.
                     None => unreachable!(),
+                }
+            }
+
+            /// At the server: the answer to the library's `owned` request.
+            fn lib_server_owned(&mut self, ctx: &Ctx, c: u8) -> bool {
+                use crate::scenario::LibraryKind as K;
+                match ctx.sc.clients[usize::from(c)].library {
+                    $( Some(K::$kind) => <Self as Library<$module::$ty>>::server_owned(self, ctx, c), )*
+                    // Unreachable: only a library sends the request.
+                    None => unreachable!(),
+                }
+            }
+
+            /// Whether the client holds the lock at the server now, as its library's service says.
+            fn lib_truth(&mut self, ctx: &Ctx, c: u8) -> bool {
+                use crate::scenario::LibraryKind as K;
+                match ctx.sc.clients[usize::from(c)].library {
+                    $( Some(K::$kind) => <Self as Library<$module::$ty>>::truth(self, ctx, c), )*
+                    None => self.rightful(ctx) == Some(c),
+                }
+            }
+
+            /// The library's renewal period (0: none).
+            fn lib_renewal_every(&self, ctx: &Ctx, c: u8) -> u64 {
+                use crate::scenario::LibraryKind as K;
+                match ctx.sc.clients[usize::from(c)].library {
+                    $( Some(K::$kind) => <Self as Library<$module::$ty>>::renewal_every(self, ctx), )*
+                    None => 0,
                 }
             }
         }
@@ -121,14 +220,44 @@ macro_rules! libraries {
 libraries! {
     Kazoo => kazoo::Kazoo;
     Curator => curator::Curator;
+    RedisPy => redis_py::RedisPy;
+    PythonRedisLock => python_redis_lock::PythonRedisLock;
+    Redisson => redisson::Redisson;
+    Pottery => pottery::Pottery;
+    EtcdConcurrency => etcd_concurrency::EtcdConcurrency;
 }
 
 #[cfg(feature = "libraries")]
 #[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]
 impl Engine {
+    /// The client holds the lock it was granted (`Engine::hold_lease`): its library's listener
+    /// record starts again, and a renewal thread starts at the server's instant, so that a pause
+    /// right after the grant does not hold it back.
+    pub(crate) fn lib_on_hold(&mut self, c: u8) {
+        let heard = &mut self.clients[usize::from(c)].heard;
+        if !heard.library {
+            return;
+        }
+        heard.states = 0;
+        heard.grant = heard.grant.wrapping_add(1);
+        if heard.renews {
+            self.lib_granted(c);
+        }
+    }
+
     /// A library's timer `step` for client `c`, `after` from now (it freezes with the client).
     pub(crate) fn lib_timer(&mut self, c: u8, after: u64, step: u16) {
         self.schedule(self.now.plus(after), Ev::inline(Tag::LibraryTimer, c, step));
+    }
+
+    /// A library's timer comes due (`Tag::LibraryTimer`): a shared step, or the library's own.
+    pub(crate) fn on_library_timer(&mut self, ctx: &Ctx, ev: Ev) {
+        let (c, payload) = (ev.client, ev.inline_payload());
+        if payload & 0xff >= asked::SHARED {
+            self.lib_shared_timer(ctx, c, payload);
+        } else {
+            self.lib_own_timer(ctx, c, payload);
+        }
     }
 
     /// The listener hears `state` (recorded on the client's lane as the library reports it).
@@ -159,27 +288,25 @@ impl Engine {
         self.lib_hears(c, Connection::Reconnected);
     }
 
-    /// The client was granted the lock: the listener's record starts again.
-    pub(crate) fn lib_on_grant(&mut self, c: u8) {
-        self.clients[usize::from(c)].heard.states = 0;
-    }
-
-    /// Whether the client truly holds the lock now (what a note's `truth` says).
-    fn lib_truth(&self, ctx: &Ctx, c: u8) -> bool {
-        self.rightful(ctx) == Some(c)
-    }
-
-    /// `owned`: the library's answer, noted with the truth; a no gives the attempt up.
-    pub(crate) fn op_owned(&mut self, ctx: &Ctx, c: u8) -> bool {
-        let yes = self.lib_owned(ctx, c);
+    /// `owned`: the library's answer now, noted with the truth (`Some`), or asked of the server
+    /// (`None`: the answer moves the client on, [`Engine::lib_owned_answer`]).
+    pub(crate) fn op_owned(&mut self, ctx: &Ctx, c: u8) -> Option<bool> {
+        let Ask::Now(yes) = self.lib_owned(ctx, c) else {
+            return None;
+        };
         let truth = self.lib_truth(ctx, c);
+        self.lib_note_owned(c, yes, truth);
+        Some(yes)
+    }
+
+    /// `owned-yes` or `owned-no`, with the truth.
+    fn lib_note_owned(&mut self, c: u8, yes: bool, truth: bool) {
         let note = if yes {
             Note::OwnedYes { truth }
         } else {
             Note::OwnedNo { truth }
         };
         self.record(c, What::Notice { note });
-        yes
     }
 
     /// `listener`: goes on only if the listener heard nothing that loses the lock since the grant:
@@ -300,6 +427,105 @@ mod tests {
             "{got:?}"
         );
         assert!(got.iter().all(|e| e.1 != Kind::Lost), "{got:?}");
+    }
+
+    /// The client's notices alone, as (µs, note).
+    fn notes(id: &str, set: &[(&str, u64)]) -> Vec<(u64, Note)> {
+        let sc = catalogue::find(id).unwrap();
+        heard(sc, set)
+            .into_iter()
+            .filter_map(|(t, _, n)| n.map(|n| (t, n)))
+            .collect()
+    }
+
+    #[test]
+    fn redis_py_answers_owned_a_round_trip_later_and_raises_at_release() {
+        // Latency 0.5 ms: the grant reaches A at 1 ms, and A freezes then; its GET after the pause
+        // (woke at 2.501 s) reads the server at 2.5015 s and answers at 2.502 s: no, and A gives up.
+        let after = notes("redis-py-owned-after-pause", &[]);
+        assert_eq!(after, [(2_502_000, Note::OwnedNo { truth: false })]);
+        // Asked before the pause: yes, truly; the stale write at 2.502 s, then the release raises a
+        // round trip after it is called (2.503 s).
+        let before = notes("redis-py-owned-before-pause", &[]);
+        let yes = (2_000, Note::OwnedYes { truth: true });
+        assert_eq!(before, [yes, (2_503_000, Note::ReleaseRaised)]);
+        // A release of a lock still its own raises nothing.
+        assert_eq!(
+            notes("redis-py-owned-before-pause", &[("pause", 500_000)]),
+            [yes]
+        );
+    }
+
+    #[test]
+    fn the_renewal_thread_renews_at_once_on_waking_and_dies_when_refused() {
+        let died = notes("python-redis-lock-renewal-died", &[]);
+        // Woke at 2.501 s; the overdue renewal reaches the server at 2.5015 s, is refused (B holds
+        // the key), and the thread dies as its answer comes back, at 2.502 s.
+        assert_eq!(
+            died,
+            [
+                (2_502_000, Note::RenewalDied),
+                (2_502_000, Note::ReleaseRaised)
+            ]
+        );
+        // A pause past the renewal's period but within the TTL: the overdue renewal keeps the lock.
+        assert_eq!(
+            notes("python-redis-lock-renewal-died", &[("pause", 700_000)]),
+            []
+        );
+        // Redisson's watchdog: renewed at 10 s and 20 s; the JVM woke at 65.001 s.
+        let frozen = notes("redisson-watchdog-frozen", &[]);
+        assert_eq!(
+            frozen,
+            [
+                (65_002_000, Note::RenewalDied),
+                (65_002_000, Note::ReleaseRaised)
+            ]
+        );
+    }
+
+    #[test]
+    fn pottery_raises_when_no_majority_held_its_value() {
+        let raised = notes("pottery-release-raised", &[]);
+        assert_eq!(raised.len(), 1);
+        assert_eq!(raised[0].1, Note::ReleaseRaised);
+        assert_eq!(notes("pottery-release-raised", &[("pause", 500_000)]), []);
+    }
+
+    #[test]
+    fn etcd_sessions_are_done_3_ms_after_waking_and_a_waiters_token_is_its_grants_revision() {
+        assert_eq!(
+            notes("etcdctl-lock-rev", &[]),
+            [(5_003_000, Note::SessionDone)]
+        );
+        assert_eq!(notes("etcdctl-lock-rev", &[("pause", 1_000_000)]), []);
+        let sc = catalogue::find("etcdctl-lock-rev").unwrap();
+        let o = simulate(sc, &Config::new(sc, Policy::Token)).unwrap();
+        let b_create = o.run.leases.iter().find(|l| l.client == 1).unwrap().token;
+        let b_write = o.run.writes.iter().find(|w| w.client == 1).unwrap().token;
+        assert_eq!(b_create, 3, "B's key is put at revision 3");
+        assert_eq!(
+            b_write, 4,
+            "the way cleared when A's key was deleted, at revision 4"
+        );
+        let a_write = o.run.writes.iter().find(|w| w.client == 0).unwrap().token;
+        assert_eq!(
+            a_write, 2,
+            "A was granted at once: its key's create revision"
+        );
+    }
+
+    #[test]
+    fn an_etcd_listener_check_after_the_session_is_done_fails() {
+        let text = include_str!("../../scenarios/etcdctl-lock-rev.txt").replace(
+            "pause $pause; write 60",
+            "pause $pause; work 5ms; listener; write 60",
+        );
+        let sc = Scenario::parse(&text).unwrap();
+        let got = heard(&sc, &[]);
+        assert_eq!(got[1], (5_005_000, Kind::Notice, Some(Note::ListenerLost)));
+        let e = Scenario::parse(&text.replace("listener;", "owned;")).unwrap_err();
+        assert!(e.to_string().contains("IsOwner() is a compare"), "{e}");
     }
 
     #[test]

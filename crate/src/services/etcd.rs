@@ -277,8 +277,11 @@ impl Engine {
             self.refuse_lock(ctx, c);
             return;
         }
+        // The client's token: the service's, or the one its library offers (the revision of the
+        // response that granted the lock: the store's revision now). The record keeps the service's.
+        let revision = self.etcd().revision;
         let grant = Grant::Granted {
-            token,
+            token: crate::libraries::grant_token(ctx.sc, c, token, revision),
             lock_value: lease.id,
             expires_at: lease.expires_at,
         };

@@ -162,6 +162,9 @@ tags! {
     /// with the client; it carries the library's step (after `Heal`: the kinds before keep their
     /// numbers, and so every signature of a run without a library).
     LibraryTimer = (OWN, Inline),
+    /// A client library's request reaches the lock server (`owned`'s question, a renewal, the
+    /// check of a release's answer), or a grant reaches the library; it carries the library's step.
+    LibraryAt = (LOCK, Inline),
 }
 
 // The masks above hold one bit per kind.

@@ -439,6 +439,11 @@ impl Engine {
             .resize(ctx.sc.clients.len(), ClientState::default());
         for (st, spec) in self.clients.iter_mut().zip(ctx.sc.clients.iter()) {
             st.reach = spec.reach;
+            #[cfg(feature = "libraries")]
+            {
+                st.heard.library = spec.library.is_some();
+                st.heard.renews = spec.library.is_some_and(|l| l.renews());
+            }
         }
         self.mail.reset(ctx.sc.clients.len());
         self.store = GuardedStore::new(ctx.sc.balance);
@@ -543,6 +548,8 @@ impl Engine {
             Tag::Fault | Tag::Thaw | Tag::Restart | Tag::Heal => self.on_fault_event(ctx, ev),
             #[cfg(feature = "libraries")]
             Tag::LibraryTimer => self.on_library_timer(ctx, ev),
+            #[cfg(feature = "libraries")]
+            Tag::LibraryAt => self.on_library_at(ctx, ev),
             _ => self.on_service_event(ctx, ev),
         }
     }

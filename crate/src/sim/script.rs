@@ -215,6 +215,8 @@ impl Engine {
         if let Some(lease) = self.clients[usize::from(c)].lease {
             self.end_belief(c, self.now); // while the lease (and its token) is still known
             self.clients[usize::from(c)].lease = None;
+            #[cfg(feature = "libraries")]
+            self.lib_on_release(ctx, c);
             self.send_release(ctx, c, lease.cred.lock_value);
         }
         self.clients[usize::from(c)].pc += 1;
@@ -244,7 +246,10 @@ impl Engine {
         let ok = if op == Op::Owned {
             self.op_owned(ctx, c)
         } else {
-            self.op_listener(ctx, c)
+            Some(self.op_listener(ctx, c))
+        };
+        let Some(ok) = ok else {
+            return Flow::Wait; // asked of the server: its answer moves the client on
         };
         if !ok {
             self.abort(ctx, c);
@@ -400,6 +405,6 @@ impl Engine {
         st.belief_from = Some(now);
         st.pc += 1;
         #[cfg(feature = "libraries")]
-        self.lib_on_grant(c);
+        self.lib_on_hold(c);
     }
 }

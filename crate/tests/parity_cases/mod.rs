@@ -244,6 +244,27 @@ pub const CASES: &[Case] = &[
         retries: 1,
         naive: false,
     },
+    Case {
+        scenario: "redis-py-owned-before-pause",
+        policy: "none",
+        params: &[],
+        retries: 0,
+        naive: false,
+    },
+    Case {
+        scenario: "python-redis-lock-renewal-died",
+        policy: "none",
+        params: &[("pause", 700)],
+        retries: 1,
+        naive: false,
+    },
+    Case {
+        scenario: "etcdctl-lock-rev",
+        policy: "token",
+        params: &[],
+        retries: 1,
+        naive: false,
+    },
 ];
 
 pub struct SweepCase {

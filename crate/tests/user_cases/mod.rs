@@ -62,6 +62,12 @@ pub const SOURCES: &[&str] = &[
     include_str!("../../scenarios/kazoo-is-acquired.txt"),
     include_str!("../../scenarios/kazoo-listener-race.txt"),
     include_str!("../../scenarios/curator-listener-window.txt"),
+    include_str!("../../scenarios/redis-py-owned-after-pause.txt"),
+    include_str!("../../scenarios/redis-py-owned-before-pause.txt"),
+    include_str!("../../scenarios/python-redis-lock-renewal-died.txt"),
+    include_str!("../../scenarios/redisson-watchdog-frozen.txt"),
+    include_str!("../../scenarios/pottery-release-raised.txt"),
+    include_str!("../../scenarios/etcdctl-lock-rev.txt"),
 ];
 
 /// How many mutated texts follow the catalogue's own (bounded: each runs its expectation lines).

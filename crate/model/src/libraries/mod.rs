@@ -27,6 +27,11 @@ pub trait LibraryFormat {
     /// What its `release` raises when the lock was not the client's any more (`None`: it returns
     /// quietly).
     const RAISES: Option<&'static str> = None;
+    /// It runs a renewal thread (a watchdog) that extends the lock on its own timer.
+    const RENEWS: bool = false;
+    /// Its token is the revision of the response that granted the lock (the service's own grant
+    /// carries the key's create revision).
+    const GRANT_REVISION_TOKEN: bool = false;
 }
 
 /// `libraries! { Kind => module; … }`: one line per library, in the order messages list them; its
@@ -66,6 +71,16 @@ macro_rules! libraries {
                 match self { $( LibraryKind::$kind => <$module::$kind as LibraryFormat>::RAISES, )* }
             }
 
+            /// Whether its token is the revision of the response that granted the lock.
+            pub fn grant_revision_token(self) -> bool {
+                match self { $( LibraryKind::$kind => <$module::$kind as LibraryFormat>::GRANT_REVISION_TOKEN, )* }
+            }
+
+            /// Whether it runs a renewal thread.
+            pub fn renews(self) -> bool {
+                match self { $( LibraryKind::$kind => <$module::$kind as LibraryFormat>::RENEWS, )* }
+            }
+
             /// Why it does not offer `owned` (`None`: it does).
             pub fn no_owned(self) -> Option<&'static str> {
                 match self { $( LibraryKind::$kind => <$module::$kind as LibraryFormat>::NO_OWNED, )* }
@@ -82,6 +97,11 @@ macro_rules! libraries {
 libraries! {
     Kazoo => kazoo;
     Curator => curator;
+    RedisPy => redis_py;
+    PythonRedisLock => python_redis_lock;
+    Redisson => redisson;
+    Pottery => pottery;
+    EtcdConcurrency => etcd_concurrency;
 }
 
 impl LibraryKind {
@@ -130,7 +150,7 @@ mod tests {
     fn the_parser_refuses_unknown_libraries_wrong_services_and_unoffered_ops() {
         let e = parse_err(" library=kazoo3: acquire");
         assert!(
-            e.contains("unknown library \"kazoo3\"") && e.contains("kazoo, curator"),
+            e.contains("unknown library \"kazoo3\"") && e.contains("kazoo, curator, redis-py"),
             "{e}"
         );
         let text = "id: x\ntitle: x\nsummary: x\nservice: redis\nclient A library=kazoo: acquire\n";
@@ -138,6 +158,18 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("speaks to zookeeper, not redis"), "{e}");
+        assert!(
+            e.contains("for redis use redis-py, python-redis-lock, redisson"),
+            "{e}"
+        );
+        let text = "id: x\ntitle: x\nsummary: x\nservice: redis\nclient A library=redis-py: acquire; listener\n";
+        let e = crate::scenario::Scenario::parse(text)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("redis-py offers no listener") && e.contains("ask `owned`"),
+            "{e}"
+        );
         let e = parse_err(": acquire; owned");
         assert!(e.contains("owned asks the client's library"), "{e}");
         let e = parse_err(": acquire; listener");
