@@ -772,8 +772,8 @@ export const chapters = [
         },
         claims: { ownedTruth: false },
         why: {
-          en: 'Asked after the pause, owned() went to redis and answered False at {A.ownedAt} ms: A gave up, and B’s update stands — final {final}, expected {expected}. The check saves this run, not every run: a pause between owned() and the write opens the same gap again. Only a storage that checks a fencing token closes it.',
-          bn: 'বিরতির পরে জিজ্ঞেস করায় owned() redis-এ গিয়ে {A.ownedAt} ms-এ False বলেছে: A হাল ছেড়েছে, আর B-র আপডেট টিকে আছে — চূড়ান্ত {final}, প্রত্যাশিত {expected}। এই যাচাই এই রানটি বাঁচায়, সব রান নয়: owned() আর লেখার মাঝে একটি বিরতি একই ফাঁক আবার খুলে দেয়। তা বন্ধ করে কেবল সেই স্টোরেজ, যে ফেন্সিং টোকেন যাচাই করে।',
+          en: 'Asked after the pause, owned() went to redis and answered False at {A.ownedAt} ms: A gave up, and B’s update stands — final {final}, expected {expected}. The check saves this run, not every run: a pause between owned() and the write opens the same gap again. Only a storage that checks the write itself — its version, its owner — closes it.',
+          bn: 'বিরতির পরে জিজ্ঞেস করায় owned() redis-এ গিয়ে {A.ownedAt} ms-এ False বলেছে: A হাল ছেড়েছে, আর B-র আপডেট টিকে আছে — চূড়ান্ত {final}, প্রত্যাশিত {expected}। এই যাচাই এই রানটি বাঁচায়, সব রান নয়: owned() আর লেখার মাঝে একটি বিরতি একই ফাঁক আবার খুলে দেয়। তা বন্ধ করে কেবল সেই স্টোরেজ, যে নিজেই লেখাটি যাচাই করে — তার ভার্সন, তার মালিক।',
         },
       },
     ],
