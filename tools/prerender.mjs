@@ -61,13 +61,16 @@ await writeFile(join(dist, 'pkg', 'start.json'), JSON.stringify({ scenarios, pol
 // The scenarios' prose (pkg/scenarios.LANG.json, written by the native CLI, whose catalogue also has
 // the command line's own scenarios: the safety table's base runs) for this catalogue's scenarios only.
 // The others' prose (the table's base scenarios) goes to pkg/table.LANG.json, which only a table
-// cell's link fetches (www/engine.js).
-const ids = new Set(scenarios.map((s) => s.id));
+// cell's link fetches (www/engine.js). The prose of a scenario whose client calls a lock library goes
+// to pkg/clients.LANG.json, which i18n.js fetches with the libraries' words, only for such a scenario:
+// the page's first load stays within its budget however many library scenarios there are.
+const ids = new Set(scenarios.filter((s) => engineOf[s.id] !== 'clients').map((s) => s.id));
 for (const lang of ['en', 'bn']) {
   const file = join(dist, 'pkg', `scenarios.${lang}.json`);
   const texts = Object.entries(JSON.parse(await readFile(file, 'utf8')));
-  await writeFile(file, JSON.stringify(Object.fromEntries(texts.filter(([id]) => ids.has(id)))));
-  const others = Object.fromEntries(texts.filter(([id]) => !ids.has(id)));
-  await writeFile(join(dist, 'pkg', `table.${lang}.json`), JSON.stringify(others));
+  const part = (keep) => JSON.stringify(Object.fromEntries(texts.filter(([id]) => keep(id))));
+  await writeFile(file, part((id) => ids.has(id)));
+  await writeFile(join(dist, 'pkg', `clients.${lang}.json`), part((id) => engineOf[id] === 'clients'));
+  await writeFile(join(dist, 'pkg', `table.${lang}.json`), part((id) => !ids.has(id) && !engineOf[id]));
 }
 console.log(`prerender: ${files} runs (${scenarios.length} scenarios × ${policies.length} policies) and pkg/start.json`);

@@ -422,17 +422,23 @@ let librarySettled = false;
 const callsLibrary = (s) => s.engine === 'clients';
 
 /**
- * Loads the client libraries' words once per page and puts them into every dictionary, as
- * loadServiceWords does a service's: one module for every library (they share their words; only
- * what each one's code calls things differs), fetched only for a scenario with a library client.
- * Never rejects: a failed load is said on the console, and the notices show as their keys.
+ * Loads the client libraries' words once per page into every dictionary, as loadServiceWords does a
+ * service's: one module for every library (only what each one's code calls things differs), fetched
+ * only for a scenario with a library client. Never rejects: a failure is said on the console.
  */
 export function loadLibraryWords() {
-  libraryLoad ??= import('./i18n/libraries.js')
-    .then((m) => {
+  // The library scenarios' prose (pkg/clients.LANG.json: tools/prerender.mjs keeps it out of the
+  // texts every page loads), in each language's `scenarios` as the other scenarios' are in Bengali.
+  const prose = (lang) =>
+    fetch(new URL(`pkg/clients.${lang}.json`, import.meta.url))
+      .then((r) => (r.ok ? r.json() : {}))
+      .catch(() => ({}));
+  libraryLoad ??= Promise.all([import('./i18n/libraries.js'), ...Object.keys(languages).map(prose)])
+    .then(([m, ...texts]) => {
       if (!isObject(m.default) || !isObject(m.default.en)) throw new Error('it exports no { en, … } words');
-      libraryWords = m.default;
-      for (const [lang, d] of Object.entries(built)) Object.assign(d, withServiceWords(d, m.default, lang));
+      const words = Object.fromEntries(Object.keys(languages).map((lang, i) => [lang, { ...m.default[lang], scenarios: texts[i] }]));
+      libraryWords = words;
+      for (const [lang, d] of Object.entries(built)) Object.assign(d, withServiceWords(d, words, lang));
     })
     .catch((e) => console.warn(`leaselab: the client libraries' words did not load (${e && e.message ? e.message : e}); their notices show as keys`))
     .then(() => {

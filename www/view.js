@@ -256,9 +256,11 @@ export function renderAbout(v, { st, s, d }) {
   const { $ } = v;
   $('scn-title').textContent = scText(d, st.lang, s, 'title');
   $('about-summary').textContent = scText(d, st.lang, s, 'summary');
-  $('about-source').textContent = s.source;
-  $('about-derived-text').textContent = s.derived;
-  $('about-derived').hidden = !s.derived;
+  // A library scenario's prose comes with the libraries' words (the dictionary's `scenarios`).
+  const t = (!s.own && d.scenarios && d.scenarios[s.id]) || {};
+  $('about-source').textContent = s.source || t.source || '';
+  $('about-derived-text').textContent = s.derived || t.derived || '';
+  $('about-derived').hidden = !(s.derived || t.derived);
 }
 
 /** The events table: one row per event, ties marked. */

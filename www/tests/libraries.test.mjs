@@ -54,6 +54,10 @@ test('kazoo-is-acquired: the notices on A’s lane beside the truth, and the ver
     assert.ok((await page.locator('#svg path.notice.bad').count()) >= 1, 'the is_acquired answer drawn as misleading');
     assert.ok((await page.locator('#svg text.ann').allTextContents()).some((t) => t.startsWith('lock.is_acquired → True')));
     assert.equal(await page.locator('#legend li[data-kind="notice"]').isVisible(), true);
+    // Its prose came with the libraries' words (pkg/clients.en.json), not with every page's texts.
+    assert.match(await page.locator('#about-summary').textContent(), /lock\.is_acquired/);
+    assert.match(await page.locator('#about-source').textContent(), /kazoo\/recipe\/lock\.py/);
+    assert.equal(watch.requests.filter((u) => u.endsWith('/pkg/clients.en.json')).length, 1);
     // The text alternative: the diagram's description and the events table.
     assert.match(await page.locator('#svg desc').textContent(), /A: kazoo 2\.11\.0/);
     const rows = await page.locator('#events tr').allTextContents();
