@@ -27,7 +27,6 @@ const en = {
   scenarioErrors: 'This lab’s scenario does not parse:',
   scenarioErrorAt: 'line {line}, column {col}: {msg}',
   scenarioDoesNotRun: 'This lab’s scenario does not run:',
-  scenarioNeedsLibraries: 'A client here calls a lock library (library={lib}). The page runs client libraries only in its own catalogue’s scenarios; run this one with the command line: leaselab run --file FILE, or leaselab check FILE.',
 
   settings: 'Settings',
   scenario: 'Scenario',

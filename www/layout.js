@@ -5,8 +5,7 @@
 // (www/tests/unit/) check under plain Node. Nothing here simulates: every mark is read from the run.
 import { fmt, ownKey } from './i18n.js';
 import { nodeNames, stepText, validityText } from './explain.js';
-import { connectionBands, diagramDesc, keepaliveNotes, keepaliveTicks, queueNotes } from './service-marks.js';
-import { laneWithLibrary, noticeMarks, noticeNotes } from './library-marks.js';
+import { connectionBands, diagramDesc, keepaliveNotes, keepaliveTicks, laneWithLibrary, noticeMarks, noticeNotes, queueNotes } from './service-marks.js';
 
 const EPS = 1e-6;
 /** How many rows of notes a lane may have; more labels than that share the last row. Five: at the
@@ -432,7 +431,7 @@ function context(run, { width, d, num, lang, tFix = 0, measure = roughMeasure(la
  * among them, each with its `box` {x, y, w, h} by `measure`; `lanes` each { key, name, top, line,
  * notes, rows }; `desc` the diagram's text alternative; `ticks` the keepalive marks' boxes, `queues`
  * the waiters' queue at each change, `states` the connection-state bands (service-marks.js),
- * `notices` the library notices' diamonds (library-marks.js).
+ * `notices` the library notices' diamonds (service-marks.js).
  */
 export function layoutDiagram(run, opts) {
   const c = context(run, opts);
@@ -488,7 +487,7 @@ export function layoutDiagram(run, opts) {
     lanes: c.laneKeys.map((k) => lanes[k]),
     desc: diagramDesc(run, d),
     /** The keepalive ticks' boxes, the queue as noted at each change, the connection-state bands, the
-     * library notices' diamonds (library-marks.js). */
+     * library notices' diamonds (service-marks.js). */
     ticks, queues: m.queues, states, notices,
     items,
     labels: items.filter((i) => i.tag === 'text'),

@@ -83,7 +83,7 @@ export function searchOf(set, search) {
 }
 
 const writesOf = (run, c) => run.writes.filter((w) => w.client === c);
-/** A client's last notice `note` (or one of `notes`) from its lock library (library-marks.js), or undefined. */
+/** A client's last notice `note` (or one of `notes`) from its lock library (service-marks.js), or undefined. */
 const noticeOf = (run, c, ...notes) => run.events.findLast((e) => e.actor === c && e.kind === 'notice' && notes.includes(e.note));
 /** The last answer a lock library gave its code's "do I still hold it?", whoever asked. */
 const lastOwned = (run) => run.events.findLast((e) => e.kind === 'notice' && (e.note === 'owned-yes' || e.note === 'owned-no'));

@@ -7,7 +7,7 @@
 // in a Web Worker (user-scenario-worker.js), so a text past the event limit never freezes the page; on
 // the main thread only where no worker can start. A text that parses becomes a one-scenario catalogue the lab runs like any other
 // (engine.js: engine "user"), with every other attribute working as for a catalogue scenario.
-import { fmt, loadLang } from './i18n.js';
+import { fmt, loadLang, loadLibraryWords } from './i18n.js';
 import { userBuild } from './engine.js';
 import { startWorker } from './worker-start.js';
 
@@ -203,7 +203,10 @@ export async function prepareOwnScenario(el, root, lang) {
   // A client that calls a lock library runs only on the clients build, which has no parser: this page
   // cannot run the text, so it says where it runs instead of loading a build that would refuse it.
   const lib = libraryIn(text);
-  if (lib) throw fail(d.scenarioUnavailable, [fmt(d.scenarioNeedsLibraries, { lib })]);
+  if (lib) {
+    await loadLibraryWords(); // the words for it are the libraries' (into `d`, in place)
+    throw fail(d.scenarioUnavailable, [fmt(d.scenarioNeedsLibraries, { lib })]);
+  }
   // The main thread loads the user build for the lab meanwhile; the first run happens in the worker.
   userBuild().catch(() => {});
   const { parsed, runError } = await tryText(text);

@@ -9,7 +9,7 @@ import { divergence } from './layout.js';
 import { describeEvent, explainVerdict, safetyMargin, whoOf } from './explain.js';
 import { extraParams, pauseParam, rangeOf, ttlParam } from './settings.js';
 import { DEFAULT_SPEED, SPEEDS } from './playback.js';
-import { marksOf } from './library-marks.js';
+import { marksOf } from './service-marks.js';
 
 const EPS = 1e-6;
 
@@ -282,7 +282,7 @@ export function renderEvents(v, { d, num, run }) {
 }
 
 /** Legend entries for marks only some services draw (keepalives, the queue, connection states): the run's
- * `diagram.marks`; and a library's notices, for a run with a client that calls one (library-marks.js). */
+ * `diagram.marks`; and a library's notices, for a run with a client that calls one (service-marks.js). */
 const LEGEND_FOR = new Set(['ka', 'queue', 'conn', 'notice']);
 
 /**

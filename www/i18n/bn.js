@@ -22,7 +22,6 @@ export default {
   scenarioErrors: 'এই ল্যাবের পরিস্থিতি পার্স হয় না:',
   scenarioErrorAt: 'লাইন {line}, কলাম {col}: {msg}',
   scenarioDoesNotRun: 'এই ল্যাবের পরিস্থিতি চলে না:',
-  scenarioNeedsLibraries: 'এখানে একটি ক্লায়েন্ট একটি লক লাইব্রেরি ডাকে (library={lib})। পাতাটি ক্লায়েন্ট লাইব্রেরি চালায় শুধু নিজের তালিকার পরিস্থিতিতে; এটি চালান কমান্ড লাইনে: leaselab run --file FILE, অথবা leaselab check FILE।',
 
   settings: 'সেটিং',
   scenario: 'পরিস্থিতি',

@@ -23,6 +23,8 @@ export default {
   en: {
     libraryCalls,
     // A client's lane: its name, then the library it calls and that library's version.
+    // A reader's own scenario with library= (user-scenario.js): where it runs.
+  scenarioNeedsLibraries: 'A client here calls a lock library (library={lib}). The page runs client libraries only in its own catalogue’s scenarios; run this one with the command line: leaselab run --file FILE, or leaselab check FILE.',
     laneLibrary: '{c} · {lib} {v}',
     // The notes on a client's lane: what the library told the code (short: a phone's width).
     noteOwnedYes: '{call} → {yes}',
@@ -65,6 +67,7 @@ export default {
   },
   bn: {
     libraryCalls,
+  scenarioNeedsLibraries: 'এখানে একটি ক্লায়েন্ট একটি লক লাইব্রেরি ডাকে (library={lib})। পাতাটি ক্লায়েন্ট লাইব্রেরি চালায় শুধু নিজের তালিকার পরিস্থিতিতে; এটি চালান কমান্ড লাইনে: leaselab run --file FILE, অথবা leaselab check FILE।',
     laneLibrary: '{c} · {lib} {v}',
     noteOwnedYes: '{call} → {yes}',
     noteOwnedYesStale: '{call} → {yes}, অথচ লক আর নেই',

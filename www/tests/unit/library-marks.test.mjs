@@ -1,4 +1,4 @@
-// Unit tests of what the page shows of a client's lock library (www/library-marks.js, its words in
+// Unit tests of what the page shows of a client's lock library (www/service-marks.js, its words in
 // www/i18n/libraries.js), under plain `node --test`: the library on the client's lane label, each
 // notice as a diamond and a note on the lane, the listener's states worded by the library, the text
 // alternative (the events' sentences, the diagram's description), in English and Bengali. The runs are
@@ -12,7 +12,7 @@ import { imp } from './full-build.mjs';
 
 const { layoutDiagram } = await imp('layout.js');
 const { describeEvent } = await imp('explain.js');
-const { marksOf, libraryEventKey, misleads } = await imp('library-marks.js');
+const { marksOf, libraryEventKey, misleads } = await imp('service-marks.js');
 const { loadLang, loadServiceWords, loadLibraryWords, loadWordsFor, wordsSettledFor, numberFormat } = await imp('i18n.js');
 const libraryWords = (await imp('i18n/libraries.js')).default;
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { imp } from './full-build.mjs';
 
 const { libraryIn } = await imp('user-scenario.js');
-const { loadLang, fmt } = await imp('i18n.js');
+const { loadLang, loadLibraryWords, fmt } = await imp('i18n.js');
 
 test('a client line’s library= is found, wherever the line sets it; other lines and ids are not', () => {
   assert.equal(libraryIn('service: zookeeper session=2s\nclient A library=kazoo: acquire; owned; write 60\n'), 'kazoo');
@@ -16,7 +16,8 @@ test('a client line’s library= is found, wherever the line sets it; other line
   assert.equal(libraryIn('client A: acquire # library=kazoo after the colon is not the client’s setting\n'), null);
 });
 
-test('the message names the library and the command line, in English and Bengali', async () => {
+test('the message names the library and the command line, in English and Bengali (the libraries’ words)', async () => {
+  await loadLibraryWords();
   for (const lang of ['en', 'bn']) {
     const d = await loadLang(lang);
     const said = fmt(d.scenarioNeedsLibraries, { lib: 'kazoo' });
