@@ -79,6 +79,8 @@ mkdir -p dist/pkg
 # Scenario prose stays out of the wasm (size budget; English titles excepted): the native CLI, which
 # carries it, writes one file per language for the page to load beside the wasm.
 echo "build-web: scenario texts (en, bn) from the native CLI"
+# The client libraries' scenarios' prose is in them too: tools/prerender.mjs moves it to
+# pkg/clients.LANG.json, which only a page showing such a scenario fetches (issue 44).
 for lang in en bn; do
   cargo run --release --quiet --bin leaselab -- scenarios --json --lang "$lang" >"$out_dir/scenarios.$lang.json"
 done

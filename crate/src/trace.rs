@@ -65,7 +65,7 @@ pub enum Note {
     /// The library's renewal thread or watchdog failed a renewal and stopped; the application hears
     /// nothing of it.
     RenewalDied,
-    /// The session's `Done()` channel closed (etcd's concurrency session).
+    /// The session's `Done()` channel closed (a session whose lease expired).
     SessionDone,
     /// `owned` answered yes; `truth`: whether the client really held the lock then.
     OwnedYes { truth: bool },

@@ -57,6 +57,10 @@ impl Library<Curator> for Engine {
         Ask::Now(self.clients[usize::from(c)].lease.is_some())
     }
 
+    fn listener_loses(&self, ctx: &Ctx) -> u8 {
+        super::lost_unless_tolerated(ctx)
+    }
+
     fn truth(&mut self, ctx: &Ctx, c: u8) -> bool {
         self.rightful(ctx) == Some(c) // its node is the lowest: its session lives
     }

@@ -12,7 +12,7 @@ use crate::sim::{Ctx, Engine};
 use crate::trace::Connection;
 use leaselab_model::libraries::kazoo::{RETRY_DELAY_US, SUSPENDED_AFTER_WAKE_US};
 
-/// kazoo (ZooKeeper, Python).
+/// kazoo (Python).
 pub(crate) struct Kazoo;
 
 /// Its timers, in order.
@@ -50,6 +50,10 @@ impl Library<Kazoo> for Engine {
     fn owned(&mut self, _ctx: &Ctx, c: u8) -> Ask {
         // `is_acquired`: set by acquire, cleared only by the application's own release.
         Ask::Now(self.clients[usize::from(c)].lease.is_some())
+    }
+
+    fn listener_loses(&self, ctx: &Ctx) -> u8 {
+        super::lost_unless_tolerated(ctx)
     }
 
     fn truth(&mut self, ctx: &Ctx, c: u8) -> bool {

@@ -39,7 +39,7 @@ mod redisson;
 /// own client library's conclusions (a listener's states, letting go of the lock) to it. Always
 /// `false` in a build without libraries, so the test costs such a build nothing. (Only the services
 /// beyond the core ask: the core's build leaves it unused.)
-#[cfg_attr(not(feature = "zookeeper"), allow(dead_code))]
+#[allow(dead_code)] // (only a service beyond the core asks)
 pub(crate) fn speaks_for(sc: &Scenario, c: u8) -> bool {
     cfg!(feature = "libraries") && sc.clients[usize::from(c)].library.is_some()
 }
@@ -47,7 +47,7 @@ pub(crate) fn speaks_for(sc: &Scenario, c: u8) -> bool {
 /// The token client `c`'s library offers for a lock granted now: the response's revision
 /// (`header_revision`) where the library's token is that, else the service's own (`token`). Always
 /// the service's in a build without libraries.
-#[cfg_attr(not(feature = "etcd"), allow(dead_code))]
+#[allow(dead_code)] // (only one service beyond the core asks)
 pub(crate) fn grant_token(sc: &Scenario, c: u8, token: u64, header_revision: u64) -> u64 {
     let lib = sc.clients[usize::from(c)].library;
     if cfg!(feature = "libraries") && lib.is_some_and(|l| l.grant_revision_token()) {
@@ -65,8 +65,7 @@ pub fn check_built_in(sc: &Scenario) -> Result<(), crate::error::Error> {
     Err(crate::error::Error::BadValue {
         what: "build".into(),
         why: format!(
-            "scenario {} has a client that calls a library (library=…), which this build leaves \
-             out (the cargo feature `libraries`: the command line has it)",
+            "scenario {}: library= needs a build with the libraries",
             sc.id
         ),
     })
@@ -93,7 +92,7 @@ pub(crate) struct Heard {
 }
 
 #[cfg(feature = "libraries")]
-const SUSPENDED: u8 = 1;
+pub(crate) const SUSPENDED: u8 = 1;
 #[cfg(feature = "libraries")]
 pub(crate) const LOST: u8 = 2;
 
@@ -131,6 +130,24 @@ pub(crate) trait Library<L> {
     /// Its renewal thread's period (0: it has none).
     fn renewal_every(&self, _ctx: &Ctx) -> u64 {
         0
+    }
+
+    /// What its listener hears that loses the lock (bits [`SUSPENDED`], [`LOST`]).
+    fn listener_loses(&self, _ctx: &Ctx) -> u8 {
+        LOST | SUSPENDED
+    }
+}
+
+/// SUSPENDED or LOST lose the lock, or LOST only where the service tolerates SUSPENDED (its
+/// `suspended=tolerate`: Curator's SessionConnectionStateErrorPolicy), for a listener of its states.
+#[cfg(feature = "libraries")]
+fn lost_unless_tolerated(ctx: &Ctx) -> u8 {
+    use crate::scenario::own;
+    let tolerate = own::Zookeeper::of(&ctx.sc.service).tolerate_suspended;
+    if tolerate {
+        LOST
+    } else {
+        LOST | SUSPENDED
     }
 }
 
@@ -201,6 +218,15 @@ macro_rules! libraries {
                 match ctx.sc.clients[usize::from(c)].library {
                     $( Some(K::$kind) => <Self as Library<$module::$ty>>::truth(self, ctx, c), )*
                     None => self.rightful(ctx) == Some(c),
+                }
+            }
+
+            /// What the library's listener hears that loses the lock.
+            fn lib_listener_loses(&self, ctx: &Ctx, c: u8) -> u8 {
+                use crate::scenario::LibraryKind as K;
+                match ctx.sc.clients[usize::from(c)].library {
+                    $( Some(K::$kind) => <Self as Library<$module::$ty>>::listener_loses(self, ctx), )*
+                    None => LOST | SUSPENDED,
                 }
             }
 
@@ -312,8 +338,7 @@ impl Engine {
     /// `listener`: goes on only if the listener heard nothing that loses the lock since the grant:
     /// SUSPENDED or LOST, or LOST only where the service tolerates SUSPENDED.
     pub(crate) fn op_listener(&mut self, ctx: &Ctx, c: u8) -> bool {
-        let tolerate = crate::scenario::own::Zookeeper::of(&ctx.sc.service).tolerate_suspended;
-        let loses = if tolerate { LOST } else { LOST | SUSPENDED };
+        let loses = self.lib_listener_loses(ctx, c);
         let ok = self.clients[usize::from(c)].heard.states & loses == 0;
         let note = if ok {
             Note::ListenerOk

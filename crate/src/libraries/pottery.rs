@@ -1,4 +1,4 @@
-//! pottery 3.0.1's `Redlock`, the engine's half (its facts, with their sources:
+//! pottery 3.0.1's lock on a quorum of masters, the engine's half (its facts, with their sources:
 //! `crate/model/src/libraries/pottery.rs`; measured: docs/clients.md).
 //!
 //! Nothing until asked: `owned` is `locked() > 0`, a round trip to the masters, yes iff a quorum of
@@ -8,7 +8,7 @@
 use super::{Ask, Library};
 use crate::sim::{Ctx, Engine};
 
-/// pottery (Redlock, Python).
+/// pottery (Python).
 pub(crate) struct Pottery;
 
 #[cfg_attr(feature = "speed", leaselab_macros::engine_mode)]

@@ -25,6 +25,7 @@ pub fn json(o: &Outcome) -> String {
         j.str(&c.name.to_string());
     }
     j.end_arr();
+    #[cfg(feature = "libraries")]
     if sc.clients.iter().any(|c| c.library.is_some()) {
         libraries(&mut j, sc);
     }
@@ -48,7 +49,8 @@ pub fn json(o: &Outcome) -> String {
 }
 
 /// The client libraries the clients call, by client: name, version, the service it speaks to (only
-/// in a run where one does: every other run's JSON is as before).
+/// in a run where one does: every other run's JSON is as before). A build without libraries runs none.
+#[cfg(feature = "libraries")]
 fn libraries(j: &mut Json, sc: &Scenario) {
     j.key("libraries").begin_obj();
     for c in sc.clients.iter() {

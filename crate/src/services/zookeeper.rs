@@ -592,7 +592,11 @@ fn say(sc: &Scenario, e: &TraceEvent, who: char) -> Option<Said> {
                 Connection::Lost => "LOST",
                 Connection::Reconnected => "RECONNECTED",
             };
-            match sc.clients[usize::from(e.client)].library {
+            #[cfg(feature = "libraries")]
+            let library = sc.clients[usize::from(e.client)].library;
+            #[cfg(not(feature = "libraries"))]
+            let library: Option<crate::scenario::LibraryKind> = None; // none runs in this build
+            match library {
                 Some(lib) => format!("{who}: {}'s listener hears {}", lib.name(), s.split(' ').next().unwrap_or(s)),
                 None => format!("{who}: connection state {s}"),
             }

@@ -575,18 +575,27 @@ impl Engine {
 #[cfg_attr(feature = "speed", inline(always))]
 fn check_config(sc: &Scenario, params: &[u64], retries: u32) -> Result<(), Error> {
     let fits = params.len() == sc.params.len() && retries <= RETRIES_MAX;
-    let libraries_ok =
-        cfg!(feature = "libraries") || sc.clients.iter().all(|c| c.library.is_none());
+    let libraries_ok = !checks_libraries() || sc.clients.iter().all(|c| c.library.is_none());
     if fits && libraries_ok && crate::services::built_in(sc.service.kind) {
         return Ok(());
     }
     config_error(sc, params, retries)
 }
 
+/// Whether a run must check that no client calls a library: only natively, in a build without them
+/// (whose catalogue, parsed by the build script, has their scenarios). A wasm without them has none:
+/// its catalogue leaves them out (build.rs) and its parser refuses `library=`, so the check and its
+/// message would cost the page's wasm bytes for nothing.
+const fn checks_libraries() -> bool {
+    !cfg!(feature = "libraries") && !cfg!(target_arch = "wasm32")
+}
+
 #[cfg_attr(feature = "speed", cold, inline(never))]
 fn config_error(sc: &Scenario, params: &[u64], retries: u32) -> Result<(), Error> {
     crate::services::check_built_in(sc)?;
-    crate::libraries::check_built_in(sc)?;
+    if checks_libraries() {
+        crate::libraries::check_built_in(sc)?;
+    }
     if params.len() != sc.params.len() {
         let why = format!(
             "scenario {} takes {} values, got {}",

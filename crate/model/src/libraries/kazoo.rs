@@ -1,4 +1,4 @@
-//! kazoo 2.11.0 (ZooKeeper, Python): its lock recipe (`kazoo.recipe.lock.Lock`) and its connection
+//! kazoo 2.11.0 (Python): its lock recipe (`kazoo.recipe.lock.Lock`) and its connection
 //! listener, as measured in docs/clients.md ("kazoo 2.11.0") and read in python-zk/kazoo at tag 2.11.0.
 //!
 //! - `owned` is `lock.is_acquired`: a plain attribute set by `acquire` (`kazoo/recipe/lock.py` line

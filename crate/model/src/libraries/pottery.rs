@@ -1,5 +1,6 @@
-//! pottery 3.0.1's `Redlock` (service `redlock`), as measured in docs/clients.md ("pottery 3.0.1", one
-//! master) and read in brainix/pottery at v3.0.1, `pottery/redlock.py`.
+//! pottery 3.0.1's lock on a quorum of masters (the service below), as measured in docs/clients.md
+//! ("pottery 3.0.1", one master) and read in brainix/pottery at v3.0.1, its lock module (line numbers
+//! below are that file's).
 //!
 //! - No notice until asked; no renewal thread (`extend()` by hand).
 //! - `owned` is `locked() > 0` (447–501): the smallest TTL a quorum of masters reports for the

@@ -11,6 +11,12 @@ use crate::libraries::LibraryKind;
 use crate::services::{self, ServiceFormat};
 use crate::time::MS;
 
+/// What a build without the client libraries (the page's user-scenario wasm) says to `library=`,
+/// `owned` and `listener`: one message, so that it costs that wasm one string.
+#[cfg(not(feature = "libraries"))]
+const NO_LIBRARIES: &str =
+    "library=, owned and listener need the client libraries, which this build leaves out (the command line has them)";
+
 impl Parser<'_> {
     pub(super) fn client(&mut self, rest: &str) -> Result<(), Error> {
         // The head ends at the first ": " (a colon alone may sit inside a setting, as in latency=n1:1ms).
@@ -99,7 +105,14 @@ impl Parser<'_> {
         Ok((clock, reach, links, library))
     }
 
+    /// `library=NAME` in a build without the libraries (the page's user-scenario wasm): refused.
+    #[cfg(not(feature = "libraries"))]
+    fn library(&mut self, _name: &str) -> Result<LibraryKind, Error> {
+        Err(self.err(NO_LIBRARIES))
+    }
+
     /// `library=NAME`: a library this format knows, which speaks to the scenario's service.
+    #[cfg(feature = "libraries")]
     fn library(&mut self, name: &str) -> Result<LibraryKind, Error> {
         let Some(lib) = LibraryKind::by_name(name) else {
             return Err(self.err(format!(
@@ -189,6 +202,7 @@ impl Parser<'_> {
 
     /// `owned` and `listener` ask the client's library: refused without one, or with one that does
     /// not offer the op (its home says why).
+    #[cfg(feature = "libraries")]
     fn library_op(&mut self, op: Op, library: Option<LibraryKind>) -> Result<(), Error> {
         let word = if op == Op::Owned { "owned" } else { "listener" };
         let Some(lib) = library else {
@@ -206,6 +220,13 @@ impl Parser<'_> {
             Some(why) => Err(self.err(format!("{} offers no {word}: {why}", lib.name()))),
             None => Ok(()),
         }
+    }
+
+    /// `owned` and `listener` in a build without the libraries: no library parses here (`library=`
+    /// is refused), and the libraries' names and messages stay out of it (the page's wasm).
+    #[cfg(not(feature = "libraries"))]
+    fn library_op(&mut self, _op: Op, _library: Option<LibraryKind>) -> Result<(), Error> {
+        Err(self.err(NO_LIBRARIES))
     }
 
     /// `acquire [every D] [tries N]`.
