@@ -49,6 +49,13 @@ full_wasm="$full_dir/${full_name}_bg.wasm"
 user_name=${out_name}_user
 build_wasm "$user_name" "$out_dir" "$opt_level" "${opt_flags[*]}" --no-default-features --features services,user-scenario
 user_wasm="$out_dir/${user_name}_bg.wasm"
+# A catalogue scenario whose clients call a lock library (`library=`: kazoo, redis-py, …; issue 44):
+# every service and the libraries' engine half (the cargo feature `libraries`), loaded only for such a
+# scenario (the catalogue's `engine` "clients": www/engine.js), so the core and full builds carry none
+# of the libraries' code.
+clients_name=${out_name}_clients
+build_wasm "$clients_name" "$out_dir" "$opt_level" "${opt_flags[*]}" --no-default-features --features services,libraries
+clients_wasm="$out_dir/${clients_name}_bg.wasm"
 # explore.html's wasm: the full crate with the cargo features `estimate` (the phase diagram's sweeps and
 # the Monte Carlo estimator) and `speed` (the hot handlers inline), built for speed and loaded only by
 # explore.html, its Web Worker and the search's workers, so the lab page's wasm stays within its budget.
@@ -72,22 +79,14 @@ mkdir -p dist/pkg
 # Scenario prose stays out of the wasm (size budget; English titles excepted): the native CLI, which
 # carries it, writes one file per language for the page to load beside the wasm.
 echo "build-web: scenario texts (en, bn) from the native CLI"
-# Without the client libraries' scenarios (group `libraries`, issue 44): no page wasm runs them yet
-# (their engine half is the cargo feature `libraries`, the command line's), so their prose would only
-# add to what every page loads. The rest is written byte for byte as the CLI writes it.
-library_ids=$(grep -l '^group: libraries$' crate/scenarios/*.txt | xargs -r -n1 basename | sed 's/\.txt$//' | paste -sd, -)
+# The client libraries' scenarios' prose is in them too: tools/prerender.mjs moves it to
+# pkg/clients.LANG.json, which only a page showing such a scenario fetches (issue 44).
 for lang in en bn; do
-  cargo run --release --quiet --bin leaselab -- scenarios --json --lang "$lang" |
-    LIBRARY_IDS="$library_ids" node -e '
-      const skip = new Set((process.env.LIBRARY_IDS || "").split(",").filter(Boolean));
-      let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {
-        const o = JSON.parse(s);
-        for (const id of skip) delete o[id];
-        process.stdout.write(JSON.stringify(o) + (s.endsWith("\n") ? "\n" : ""));
-      });' >"$out_dir/scenarios.$lang.json"
+  cargo run --release --quiet --bin leaselab -- scenarios --json --lang "$lang" >"$out_dir/scenarios.$lang.json"
 done
 cp "$out_dir/$out_name.js" "$wasm" "$out_dir/$full_name.js" "$full_wasm" "$out_dir"/scenarios.*.json dist/pkg/
 cp "$out_dir/$user_name.js" "$user_wasm" dist/pkg/
+cp "$out_dir/$clients_name.js" "$clients_wasm" dist/pkg/
 # The catalogue's files as written, for author.html's "start from" picker (the wasm carries the parsed
 # data, not the text).
 mkdir -p dist/scenarios

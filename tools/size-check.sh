@@ -7,7 +7,9 @@
 #   service's words beyond the core's) and the
 #   Bengali webfont (only where the system has no Bengali font). And the user-scenario wasm (the parser:
 #   only pages with a custom scenario load it, instead of the core or full one), budgeted, with the
-#   total such a page's first <lease-lab> loads, and what the editor (author.html) loads.
+#   total such a page's first <lease-lab> loads, and what the editor (author.html) loads. And the clients
+#   wasm (the client libraries: only a scenario with `library=` loads it, instead of the full one),
+#   budgeted, with the libraries' words.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -15,6 +17,7 @@ wasm_budget=$(bash tools/webcfg.sh wasm_gzip_budget)
 full_budget=$(bash tools/webcfg.sh full_wasm_gzip_budget)
 page_budget=$(bash tools/webcfg.sh page_gzip_budget)
 user_budget=$(bash tools/webcfg.sh user_wasm_gzip_budget)
+clients_budget=$(bash tools/webcfg.sh clients_wasm_gzip_budget)
 out_name=$(bash tools/webcfg.sh out_name)
 gz() { gzip -9 -c "dist/$1" | wc -c; }
 
@@ -65,6 +68,11 @@ full_gz=$(gz "$full")
 user=pkg/${out_name}_user_bg.wasm
 [ -f "dist/$user" ] || { echo "size-check: dist/$user missing; run tools/build-web.sh first" >&2; exit 1; }
 user_gz=$(gz "$user")
+clients=pkg/${out_name}_clients_bg.wasm
+[ -f "dist/$clients" ] || { echo "size-check: dist/$clients missing; run tools/build-web.sh first" >&2; exit 1; }
+clients_gz=$(gz "$clients")
+# The client libraries' words (i18n/libraries.js, both languages): fetched with the clients wasm.
+library_words_gz=$(gz i18n/libraries.js)
 # Where the build keeps the scenarios' English prose beside the wasm, lab.js fetches it at start.
 start_data=()
 [ ! -f dist/pkg/scenarios.en.json ] || start_data=(pkg/scenarios.en.json)
@@ -107,6 +115,8 @@ echo "full_wasm_gzip_bytes: $full_gz B (budget $full_budget B) — every service
 echo "page_gzip_bytes: $page_gz B (budget $page_budget B) — the English page: ${#page_files[@]} files: ${page_files[*]}"
 echo "element_gzip_bytes: $element_gz B (budget $page_budget B) — a host page's first <lease-lab>: ${#element_files[@]} files"
 echo "user_wasm_gzip_bytes: $user_gz B (budget $user_budget B) — every service and the parser: only for a custom scenario"
+echo "clients_wasm_gzip_bytes: $clients_gz B (budget $clients_budget B) — every service and the client libraries: only for a scenario with library="
+echo "library_words_gzip_bytes: $library_words_gz B — the client libraries' words (i18n/libraries.js), only with the clients wasm"
 echo "user_scenario_page_gzip_bytes: $user_page_gz B — a host page's first <lease-lab> with its own scenario: ${#user_files[@]} files: ${user_files[*]}"
 echo "author_page_gzip_bytes: $author_gz B — author.html, the editor: ${#author_files[@]} files"
 echo "bn_extra_gzip_bytes: $bn_gz B — what lang=bn adds: ${bn_files[*]}"
@@ -116,6 +126,7 @@ echo "bengali_font_bytes: $font_bytes B — $font, only for Bengali letters wher
 if [ "$wasm_gz" -gt "$wasm_budget" ]; then echo "size-check: FAIL wasm over budget" >&2; fail=1; fi
 if [ "$full_gz" -gt "$full_budget" ]; then echo "size-check: FAIL full wasm over budget" >&2; fail=1; fi
 if [ "$user_gz" -gt "$user_budget" ]; then echo "size-check: FAIL user-scenario wasm over budget" >&2; fail=1; fi
+if [ "$clients_gz" -gt "$clients_budget" ]; then echo "size-check: FAIL clients wasm over budget" >&2; fail=1; fi
 if [ "$page_gz" -gt "$page_budget" ]; then echo "size-check: FAIL page over budget" >&2; fail=1; fi
 if [ "$element_gz" -gt "$page_budget" ]; then echo "size-check: FAIL element over budget" >&2; fail=1; fi
 [ "$fail" = 0 ] && echo "size-check: ok"

@@ -8,21 +8,25 @@
 // builds run the same code for the core services, so a run is the same whichever computes it.
 // A scenario of the page's own (inline or src text: user-scenario.js) has engine "user": a third
 // build with the parser (pkg/leaselab_user.js), loaded only then, its Simulation made from the text.
+// A scenario with a client that calls a lock library (`library=` in its scenario) has engine
+// "clients": a fifth build, every service and the libraries (pkg/leaselab_clients.js), loaded only for
+// those, so that neither the core nor the full build carries the libraries' code.
 // A safety table cell's link (injected.js) has engine "injected": explore's build (pkg/leaselab_mc.js),
 // the only one with injections, its Simulation made with the faults injected.
 import { foldTexts } from './settings.js';
 
 /** The Simulation class of each build, once initialised. */
-const ready = { core: null, full: null, user: null, injected: null };
-const loading = { core: null, full: null, user: null, injected: null };
+const ready = { core: null, full: null, clients: null, user: null, injected: null };
+const loading = { core: null, full: null, clients: null, user: null, injected: null };
 const MODULES = {
   core: () => import('./pkg/leaselab.js'),
   full: () => import('./pkg/leaselab_full.js'),
+  clients: () => import('./pkg/leaselab_clients.js'),
   user: () => import('./pkg/leaselab_user.js'),
   injected: () => import('./pkg/leaselab_mc.js'),
 };
 /** The builds a scenario's `engine` names that are loaded for it alone (not the core's fallback). */
-const OWN = new Set(['full', 'user', 'injected']);
+const OWN = new Set(['full', 'clients', 'user', 'injected']);
 let start = null;
 let byId = {};
 
@@ -86,6 +90,7 @@ function injectedSimulation(s) {
 export function simulationFor(s) {
   if (s.engine === 'user') return ready.user && userSimulation(s);
   if (s.engine === 'injected') return ready.injected && injectedSimulation(s);
+  if (s.engine === 'clients') return ready.clients;
   if (s.engine !== 'full' && ready.core) return ready.core;
   return ready.full;
 }

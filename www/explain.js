@@ -1,6 +1,7 @@
 // Words for a run: the verdict's explanation and one sentence per event. Pure functions of
 // (run JSON, dictionary, number formatter); they only read what the wasm reported.
 import { fmt, ownKey, serviceHas } from './i18n.js';
+import { libraryEventKey, libraryVars } from './service-marks.js';
 
 /** How far a clock stepped, in ms with its sign: +300, −300. */
 export const stepText = (ms, num) => `${ms > 0 ? '+' : '−'}${num(Math.abs(ms))}`;
@@ -33,6 +34,9 @@ export function describeEvent(e, run, d, num) {
     rev: e.rev != null ? num(e.rev) : '',
     behind: e.behind || '',
   };
+  // What a client's library told its code (service-marks.js): in the library's words and calls.
+  const lib = libraryEventKey(e, run);
+  if (lib) return lib in d.ev ? fmt(d.ev[lib], { ...v, ...libraryVars(e, run, d) }) : `${e.actor}: ${e.kind} ${e.note || ''}`.trim();
   let key = e.kind;
   if (key === 'granted' && e.lease_end_ms == null) key = 'grantedSession';
   else if (key === 'granted' && e.token == null) key = 'grantedNoToken';

@@ -10,7 +10,7 @@ const en = {
   h1: 'leaselab',
   lede: 'Two clients share one lock. A holds a lease, freezes longer than the lease lasts, and B takes the lock — the diagram shows, step by step, whether A’s late write silently destroys B’s.',
   exploreLink: 'Explore the parameter space: where the lost update lives, and how often →',
-  learnLink: 'New to leases? Seven short lessons: predict, then watch the run →',
+  learnLink: 'New to leases? Eight short lessons: predict, then watch the run →',
   authorLink: 'Your own system? Write its scenario and watch it run →',
   matrixLink: 'Which lock, which fence? The safety table: every lock service under every fault →',
   language: 'Language',
@@ -30,7 +30,7 @@ const en = {
 
   settings: 'Settings',
   scenario: 'Scenario',
-  groups: { seed: 'The seed', kleppmann: 'Kleppmann’s cases', antirez: 'antirez’s replies', postgres: 'PostgreSQL', networks: 'Networks', services: 'Lock services', clocks: 'Clocks', etcd: 'etcd', zookeeper: 'ZooKeeper', storage: 'Storage that fences', hazelcast: 'Hazelcast', kubernetes: 'Kubernetes', consul: 'Consul', dynamodb: 'DynamoDB', mysql: 'MySQL' },
+  groups: { seed: 'The seed', kleppmann: 'Kleppmann’s cases', antirez: 'antirez’s replies', postgres: 'PostgreSQL', networks: 'Networks', services: 'Lock services', clocks: 'Clocks', etcd: 'etcd', zookeeper: 'ZooKeeper', storage: 'Storage that fences', hazelcast: 'Hazelcast', kubernetes: 'Kubernetes', consul: 'Consul', dynamodb: 'DynamoDB', mysql: 'MySQL', libraries: 'Client libraries' },
   ttl: 'TTL (lease length)',
   pause: 'Pause',
   pauseAsDelay: 'Pause (here: network delay of A’s write)',
@@ -200,7 +200,8 @@ const en = {
     ['ask', 'Short grey ticks: a client asks for the lock and is refused.'],
     ['ka', 'Triangles on a client lane: a keepalive, ping, heartbeat, Lease renewal or session renewal reaching the server (the events below say which), none while the client is frozen or cut off; hollow: too late, or no answer.'],
     ['queue', '“queue: A › B (rev 3)”: the lock’s keys, nodes or waiting lock calls (by revision, sequence number or commit index) in order; the first holds the lock, each other waits for the one before it.'],
-    ['conn', 'Band under a client’s lane: Curator’s state, SUSPENDED (no reply for ⅔ of the session timeout) or LOST.'],
+    ['conn', 'Band under a client’s lane: what its connection listener is told (Curator’s, or the library named on the lane), SUSPENDED (the connection is in doubt) or LOST (the session is gone).'],
+    ['notice', 'Diamond on a client’s lane: what the lock library told the code — a listener’s state, an answer to “do I still hold it?”, an exception at release, a renewal that died — beside the truth; hollow and red where it is not the truth, or the code was not told.'],
   ],
 
   about: 'About this scenario',
@@ -346,11 +347,13 @@ function merged(a, b) {
  */
 export const withServiceWords = (d, words, lang) => merged(d, merged(words.en, (lang !== 'en' && words[lang]) || {}));
 
-/** A language's dictionary as built: English filling its gaps, and every service's words loaded so far. */
+/** A language's dictionary as built: English filling its gaps, and every service's (and the client
+ * libraries') words loaded so far. */
 function build(lang, words, scenarios) {
   let d = { ...en, ...words, groups: { ...en.groups, ...words.groups } };
   if (scenarios !== undefined) d.scenarios = scenarios || {};
   for (const w of serviceWords.values()) d = withServiceWords(d, w, lang);
+  if (libraryWords) d = withServiceWords(d, libraryWords, lang);
   return (built[lang] = d);
 }
 
@@ -407,6 +410,48 @@ export function loadServiceWords(id) {
   }
   return serviceLoads.get(id);
 }
+
+/** The client libraries' words (i18n/libraries.js) once they have arrived, and their one load. */
+let libraryWords = null;
+let libraryLoad = null;
+let librarySettled = false;
+
+/** Whether catalogue scenario `s` has a client that calls a lock library: the wasm that runs it is the
+ * one with the libraries (its `engine`, engine.js), and its words are i18n/libraries.js's. */
+const callsLibrary = (s) => s.engine === 'clients';
+
+/**
+ * Loads the client libraries' words once per page into every dictionary, as loadServiceWords does a
+ * service's: one module for every library (only what each one's code calls things differs), fetched
+ * only for a scenario with a library client. Never rejects: a failure is said on the console.
+ */
+export function loadLibraryWords() {
+  // The library scenarios' prose (pkg/clients.LANG.json: tools/prerender.mjs keeps it out of the
+  // texts every page loads), in each language's `scenarios` as the other scenarios' are in Bengali.
+  const prose = (lang) =>
+    fetch(new URL(`pkg/clients.${lang}.json`, import.meta.url))
+      .then((r) => (r.ok ? r.json() : {}))
+      .catch(() => ({}));
+  libraryLoad ??= Promise.all([import('./i18n/libraries.js'), ...Object.keys(languages).map(prose)])
+    .then(([m, ...texts]) => {
+      if (!isObject(m.default) || !isObject(m.default.en)) throw new Error('it exports no { en, … } words');
+      const words = Object.fromEntries(Object.keys(languages).map((lang, i) => [lang, { ...m.default[lang], scenarios: texts[i] }]));
+      libraryWords = words;
+      for (const [lang, d] of Object.entries(built)) Object.assign(d, withServiceWords(d, words, lang));
+    })
+    .catch((e) => console.warn(`leaselab: the client libraries' words did not load (${e && e.message ? e.message : e}); their notices show as keys`))
+    .then(() => {
+      librarySettled = true;
+    });
+  return libraryLoad;
+}
+
+/** The words catalogue scenario `s` needs beyond the core's, loaded: its service's and, where a client
+ * calls a library, the libraries'. Never rejects. */
+export const loadWordsFor = (s) => Promise.all([loadServiceWords(s.service), callsLibrary(s) && loadLibraryWords()]);
+
+/** Whether the words `s` needs are in the dictionaries now (or will never be: a failed load). */
+export const wordsSettledFor = (s) => serviceWordsSettled(s.service) && (!callsLibrary(s) || librarySettled);
 
 /** The tables of words a dictionary has (`lanes`, `ev`, `notices`), each read through `orKeys` too. */
 const wordTables = new WeakMap();

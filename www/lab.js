@@ -4,7 +4,7 @@
 // runs from engine.js (the build's written runs, or the wasm), and after every change hands a
 // snapshot of itself to the view (view.js); the playback clock is playback.js's; its controls are wired to the state by lab-wiring.js. No simulation logic lives here.
 import { defaultRuns, loadEngine, loadStart, simulationFor } from './engine.js';
-import { loadLang, loadServiceWords, orKeys, serviceWordsSettled, fmt, numberFormat } from './i18n.js';
+import { loadLang, loadWordsFor, orKeys, wordsSettledFor, fmt, numberFormat } from './i18n.js';
 import { eventTimes } from './explain.js';
 import { BEFORE, Playback } from './playback.js';
 import { atDefaults, compareOf, paramsOf, pauseParam, readSettings, settingNames, takeSettings, ttlParam } from './settings.js';
@@ -87,9 +87,9 @@ export class Lab {
     const { st, notices } = readSettings(this.o.get, c);
     Object.assign(this.state, st);
     this.notices = notices;
-    // The scenario's service's words (beyond the core's: i18n.js) arrive with the runs, not after them.
+    // The scenario's service's words (beyond the core's: i18n.js), and its libraries', arrive with the runs, not after them.
     const s = this.cat[this.state.scenario];
-    await Promise.all([this.setLang(this.state.lang), this.firstRuns(), loadServiceWords(s.service)]);
+    await Promise.all([this.setLang(this.state.lang), this.firstRuns(), loadWordsFor(s)]);
     this.o.mount.innerHTML = labMarkup({ langPicker: !this.o.page, compact: Boolean(this.o.compact) });
     view.renderStatic(this.v, this.snapshot());
     view.applyFeatures(this.v, this.features);
@@ -318,14 +318,14 @@ export class Lab {
     if (this.searchPanel) this.searchPanel.changed();
     const s = this.cat[this.state.scenario];
     const needsEngine = !this.prerendered(this.state, s) && !simulationFor(s);
-    if (needsEngine || !serviceWordsSettled(s.service)) {
+    if (needsEngine || !wordsSettledFor(s)) {
       // The first change the build wrote no run for: fetch the engine it needs (once), and the words of
       // its service alongside (i18n.js), then go on. Meanwhile the verdict says it is out of date
       // (dimmed, aria-busy; no outcome for scripts to read).
       const box = this.$('outcome');
       delete box.dataset.outcome;
       box.setAttribute('aria-busy', 'true');
-      Promise.all([needsEngine && loadEngine(s), loadServiceWords(s.service)]).then(() => this.changed({ now }), (e) => this.showError(e));
+      Promise.all([needsEngine && loadEngine(s), loadWordsFor(s)]).then(() => this.changed({ now }), (e) => this.showError(e));
       return;
     }
     try {

@@ -5,7 +5,7 @@
 // (www/tests/unit/) check under plain Node. Nothing here simulates: every mark is read from the run.
 import { fmt, ownKey } from './i18n.js';
 import { nodeNames, stepText, validityText } from './explain.js';
-import { connectionBands, diagramDesc, keepaliveNotes, keepaliveTicks, queueNotes } from './service-marks.js';
+import { connectionBands, diagramDesc, keepaliveNotes, keepaliveTicks, laneWithLibrary, noticeMarks, noticeNotes, queueNotes } from './service-marks.js';
 
 const EPS = 1e-6;
 /** How many rows of notes a lane may have; more labels than that share the last row. Five: at the
@@ -178,6 +178,7 @@ function collectMarks(run, c) {
   for (const e of run.events) if (Object.hasOwn(MARKS, e.kind)) MARKS[e.kind](e, m, c, run);
   m.queues = queueNotes(run, c, m.note);
   keepaliveNotes(run, c, m.note);
+  noticeNotes(run, c, m.note);
   const { d, narrow, nodes } = c;
   for (const l of run.leases) {
     if (l.open) continue; // still held when the run ends: no end to mark
@@ -237,7 +238,7 @@ function laneName(k, run, c) {
   // A node's lane: its short name beside its line (the group's name and clocks head the nodes: nodesName).
   if (nodes && nodes.includes(k)) return k;
   const reach = run.reach && run.reach[k];
-  const name = fmt(d.lanes.client, { c: k });
+  const name = laneWithLibrary(run, k, fmt(d.lanes.client, { c: k }), d);
   return reach && reach.length < run.nodes ? `${name} · ${fmt(d.reaches, { n: nodeNames(reach) })}` : name;
 }
 
@@ -429,7 +430,8 @@ function context(run, { width, d, num, lang, tFix = 0, measure = roughMeasure(la
  * items, labels }: `items` are what to draw in order, each { tag, attrs, text? }; `labels` the texts
  * among them, each with its `box` {x, y, w, h} by `measure`; `lanes` each { key, name, top, line,
  * notes, rows }; `desc` the diagram's text alternative; `ticks` the keepalive marks' boxes, `queues`
- * the waiters' queue at each change, `states` Curator's connection-state bands (service-marks.js).
+ * the waiters' queue at each change, `states` the connection-state bands (service-marks.js),
+ * `notices` the library notices' diamonds (service-marks.js).
  */
 export function layoutDiagram(run, opts) {
   const c = context(run, opts);
@@ -460,6 +462,7 @@ export function layoutDiagram(run, opts) {
   for (const q of m.asks) items.push({ tag: 'line', attrs: { x1: q.x, x2: q.x, y1: lanes[q.lane].line - 1, y2: lanes[q.lane].line - 8, class: 'ask' } });
   const states = connectionBands(run, c, lanes, (lane, a, b, top, h, cls, labels) => bar(items, c, lane, a, b, top, h, cls, labels));
   const ticks = keepaliveTicks(items, run, c, lanes);
+  const notices = noticeMarks(items, run, c, lanes);
   storageBars(items, run, c, lanes.storage);
   arrowLines(items, m.arrows, c, lanes);
   // Annotations, in their rows under each lane (drawn late so their halo keeps them readable).
@@ -483,8 +486,9 @@ export function layoutDiagram(run, opts) {
     W: c.W, H: g.H, fs, narrow, x0, x1, head, axisY, tMax: c.tMax, end: run.end_ms,
     lanes: c.laneKeys.map((k) => lanes[k]),
     desc: diagramDesc(run, d),
-    /** The keepalive ticks' boxes, the queue as noted at each change, Curator's state bands. */
-    ticks, queues: m.queues, states,
+    /** The keepalive ticks' boxes, the queue as noted at each change, the connection-state bands, the
+     * library notices' diamonds (service-marks.js). */
+    ticks, queues: m.queues, states, notices,
     items,
     labels: items.filter((i) => i.tag === 'text'),
     /** The x of sim time t on the axis. */

@@ -83,6 +83,10 @@ export function searchOf(set, search) {
 }
 
 const writesOf = (run, c) => run.writes.filter((w) => w.client === c);
+/** A client's last notice `note` (or one of `notes`) from its lock library (service-marks.js), or undefined. */
+const noticeOf = (run, c, ...notes) => run.events.findLast((e) => e.actor === c && e.kind === 'notice' && notes.includes(e.note));
+/** The last answer a lock library gave its code's "do I still hold it?", whoever asked. */
+const lastOwned = (run) => run.events.findLast((e) => e.kind === 'notice' && (e.note === 'owned-yes' || e.note === 'owned-no'));
 const list = (v) => (Array.isArray(v) ? v : [v]);
 
 /**
@@ -139,6 +143,10 @@ export function holds(pred, run, scan = null, search = null, table = null) {
         return !!search && list(v).every((p) => Boolean(search[p]));
       case 'tableUnsafe':
         return !!table && list(v).every((f) => table[f]?.verdict === 'unsafe');
+      case 'ownedSays':
+        return !!lastOwned(run) && (lastOwned(run).note === 'owned-yes') === v;
+      case 'ownedTruth':
+        return !!lastOwned(run) && lastOwned(run).truth === v;
       case 'tableSafe':
         return !!table && list(v).every((f) => table[f]?.verdict === 'safe');
       default:
@@ -168,6 +176,11 @@ export function varsOf(beat, run, scan, search = null, table = null) {
     set('debit', ws[0] && ws[0].debit);
     set('last', ws.length ? ws[ws.length - 1].value : undefined);
     set('sessionEnd', end && end.t_ms);
+    // What its lock library told its code, and when: its last answer to "do I still hold it?", the
+    // exception at release, the listener's SUSPENDED and LOST.
+    set('ownedAt', noticeOf(run, c, 'owned-yes', 'owned-no')?.t_ms);
+    set('raisedAt', noticeOf(run, c, 'release-raised')?.t_ms);
+    if (run.libraries && run.libraries[c]) for (const k of ['suspended', 'lost']) set(`${k}At`, run.events.find((e) => e.actor === c && e.kind === k)?.t_ms);
   }
   if (scan) for (const [k, x] of Object.entries(scan)) v[`scan.${k}`] = x;
   if (search) {

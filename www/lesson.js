@@ -3,7 +3,7 @@
 // right answer is computed here from the run, never stored: the choice whose predicate holds.
 import { loadEngine, loadStart } from './engine.js';
 import { Lab } from './lab.js';
-import { fmt, loadServiceWords, ownKey } from './i18n.js';
+import { fmt, loadWordsFor, ownKey } from './i18n.js';
 import { chapters, words } from './lessons.js';
 import { scopeKeys } from './playback.js';
 
@@ -110,7 +110,7 @@ export class Lesson {
     this.settings = this.current.set;
     // The beat's predicates need the engine (and its service's words) now; the lab then computes its runs.
     const first = this.core.byId[this.settings.scenario];
-    await Promise.all([loadEngine(first), loadServiceWords(first.service)]);
+    await Promise.all([loadEngine(first), loadWordsFor(first)]);
     await this.lab.start();
     this.wire();
     await this.show();
@@ -162,7 +162,7 @@ export class Lesson {
     this.answered = null;
     // A beat on a service outside the core engine needs the full build and the service's words (fetched once).
     const s = this.core.byId[b.set.scenario];
-    await Promise.all([loadEngine(s), loadServiceWords(s.service)]);
+    await Promise.all([loadEngine(s), loadWordsFor(s)]);
     this.run = runOf(b.set);
     this.scan = b.scan ? scanOf(b.set, b.scan) : null;
     this.search = b.search ? searchOf(b.set, b.search) : null;

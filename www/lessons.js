@@ -19,7 +19,9 @@
 // a policy under which the beat's search (`search`: the grid the "Find a failure" panel is set to)
 // finds no / some lost update; tableUnsafe / tableSafe: a fault whose cell in the beat's row of the
 // safety table (`table`: { service, fencing }, from the shipped pkg/matrix.json, shown after the reveal
-// as <lease-lab-matrix>) is unsafe / safe.
+// as <lease-lab-matrix>) is unsafe / safe; ownedSays / ownedTruth true|false: what a client's lock
+// library last answered its code's "do I still hold it?" (its `owned-*` notice), and whether that was
+// the truth.
 
 export const chapters = [
   {
@@ -713,6 +715,69 @@ export const chapters = [
       },
     ],
   },
+  {
+    title: { en: 'The client you call', bn: 'যে ক্লায়েন্ট লাইব্রেরি আপনি ডাকেন' },
+    beats: [
+      // What the library tells the code (docs/clients.md: each measured against the real library).
+      {
+        set: { scenario: 'kazoo-is-acquired' },
+        say: {
+          en: 'Your code does not speak ZooKeeper’s protocol: it calls a library, and knows only what that library tells it. Here A calls kazoo. It takes the lock, reads {A.read} and freezes for {pause} ms, longer than its session lives. After waking it works a while; then, before it writes, A’s code asks kazoo whether it still holds the lock: lock.is_acquired.',
+          bn: 'আপনার কোড ZooKeeper-এর প্রোটোকল বলে না: সে একটি লাইব্রেরি ডাকে, আর শুধু ততটুকুই জানে যা লাইব্রেরি তাকে জানায়। এখানে A ডাকে kazoo। সে লক নেয়, {A.read} পড়ে আর {pause} ms থমকে যায় — তার সেশন যতক্ষণ বাঁচে তার চেয়ে বেশি। জেগে কিছুক্ষণ কাজ করে; তারপর, লেখার আগে, A-র কোড kazoo-কে জিজ্ঞেস করে লক এখনও তার কি না: lock.is_acquired।',
+        },
+        ask: {
+          q: { en: 'A is awake again. What does lock.is_acquired answer?', bn: 'A আবার জেগে উঠেছে। lock.is_acquired কী উত্তর দেয়?' },
+          choices: [
+            { say: { en: 'True: kazoo still says A holds the lock', bn: 'True: kazoo এখনও বলে লক A-র কাছে' }, when: { ownedSays: true } },
+            { say: { en: 'False: kazoo knows the session is gone', bn: 'False: kazoo জানে সেশন আর নেই' }, when: { ownedSays: false } },
+          ],
+        },
+        claims: { ownedTruth: false },
+        why: {
+          en: 'True, at {A.ownedAt} ms — while ZooKeeper had ended A’s session at {A.leaseEnd} ms, deleted its node and given the lock to B. is_acquired is a field kazoo sets at the grant and clears only at its own release: it asks nobody. The listener tells the truth — SUSPENDED at {A.suspendedAt} ms, LOST at {A.lostAt} ms — but A’s code never asked it. On A’s lane the hollow diamond is what the code saw; the lease on ZooKeeper’s lane is the truth.',
+          bn: 'True, {A.ownedAt} ms-এ — অথচ ZooKeeper {A.leaseEnd} ms-এ A-র সেশন শেষ করে, তার নোড মুছে, লকটি B-কে দিয়ে দিয়েছে। is_acquired একটি ফিল্ড, যা kazoo লক পাওয়ার সময় বসায় আর শুধু নিজের release-এ মোছে: সে কাউকে জিজ্ঞেস করে না। সত্যিটা বলে লিসেনার — {A.suspendedAt} ms-এ SUSPENDED, {A.lostAt} ms-এ LOST — কিন্তু A-র কোড তাকে কখনো জিজ্ঞেস করেনি। A-র লেনে ফাঁপা হীরকটি কোড যা দেখেছে; ZooKeeper-এর লেনে লিজটি সত্য।',
+        },
+      },
+      {
+        set: { scenario: 'redis-py-owned-before-pause' },
+        say: {
+          en: 'redis-py’s lock.owned() is not a field: it asks redis whether the key still holds A’s value. Here A takes the lock, reads {A.read}, asks lock.owned() — and only then freezes for {pause} ms, before its write.',
+          bn: 'redis-py-এর lock.owned() কোনো ফিল্ড নয়: সে redis-কে জিজ্ঞেস করে কী-তে এখনও A-র মান আছে কি না। এখানে A লক নেয়, {A.read} পড়ে, lock.owned() জিজ্ঞেস করে — আর তারপরই, লেখার আগে, {pause} ms থমকে যায়।',
+        },
+        ask: {
+          q: { en: 'owned() said True. Does B’s update survive A’s write?', bn: 'owned() বলেছে True। A-র লেখার পরে B-র আপডেট কি টিকে থাকে?' },
+          choices: [
+            { say: { en: 'Yes: A checked, so A’s write is safe', bn: 'হ্যাঁ: A যাচাই করেছে, তাই A-র লেখা নিরাপদ' }, when: { lost: null } },
+            { say: { en: 'No: the answer was true when asked, not when A wrote', bn: 'না: উত্তরটি সত্য ছিল জিজ্ঞেস করার সময়, A-র লেখার সময় নয়' }, when: { lost: 'B' } },
+          ],
+        },
+        claims: { ownedSays: true, ownedTruth: true },
+        why: {
+          en: 'owned() answered True at {A.ownedAt} ms, and it was true then. The pause came after the question: the key expired at {A.leaseEnd} ms, B took the lock, and A’s write still landed — final {final}, expected {expected}. redis-py said so only at release: lock.release() raised LockNotOwnedError at {A.raisedAt} ms, after the write. An exception at release is news of damage already done.',
+          bn: 'owned() {A.ownedAt} ms-এ True বলেছে, আর তখন তা সত্যই ছিল। বিরতি এসেছে প্রশ্নের পরে: কী-টির মেয়াদ {A.leaseEnd} ms-এ ফুরিয়েছে, B লক নিয়েছে, আর A-র লেখা তবুও পৌঁছেছে — চূড়ান্ত {final}, প্রত্যাশিত {expected}। redis-py তা জানিয়েছে কেবল ছাড়ার সময়: লেখার পরে, {A.raisedAt} ms-এ lock.release() LockNotOwnedError ছুড়েছে। ছাড়ার সময়ের ব্যতিক্রম হলো ইতিমধ্যে ঘটে যাওয়া ক্ষতির খবর।',
+        },
+      },
+      {
+        set: { scenario: 'redis-py-owned-after-pause' },
+        say: {
+          en: 'The same code with the question moved: A freezes for {pause} ms first, then asks lock.owned(), then writes.',
+          bn: 'একই কোড, প্রশ্নটি সরানো: A আগে {pause} ms থমকে যায়, তারপর lock.owned() জিজ্ঞেস করে, তারপর লেখে।',
+        },
+        ask: {
+          q: { en: 'Does B’s update survive now?', bn: 'এবার কি B-র আপডেট টিকে থাকে?' },
+          choices: [
+            { say: { en: 'Yes: owned() says False and A gives up', bn: 'হ্যাঁ: owned() বলে False, আর A হাল ছেড়ে দেয়' }, when: { lost: null, ownedSays: false } },
+            { say: { en: 'No: owned() still says True', bn: 'না: owned() তখনও বলে True' }, when: { lost: 'B' } },
+          ],
+        },
+        claims: { ownedTruth: false },
+        why: {
+          en: 'Asked after the pause, owned() went to redis and answered False at {A.ownedAt} ms: A gave up, and B’s update stands — final {final}, expected {expected}. The check saves this run, not every run: a pause between owned() and the write opens the same gap again. Only a storage that checks the write itself — its version, its owner — closes it.',
+          bn: 'বিরতির পরে জিজ্ঞেস করায় owned() redis-এ গিয়ে {A.ownedAt} ms-এ False বলেছে: A হাল ছেড়েছে, আর B-র আপডেট টিকে আছে — চূড়ান্ত {final}, প্রত্যাশিত {expected}। এই যাচাই এই রানটি বাঁচায়, সব রান নয়: owned() আর লেখার মাঝে একটি বিরতি একই ফাঁক আবার খুলে দেয়। তা বন্ধ করে কেবল সেই স্টোরেজ, যে নিজেই লেখাটি যাচাই করে — তার ভার্সন, তার মালিক।',
+        },
+      },
+    ],
+  },
 ];
 
 /** Words of the lesson pages themselves (the lab's come from i18n.js). */
@@ -720,7 +785,7 @@ export const words = {
   en: {
     docTitle: 'leaselab — lessons: distributed locks, pauses and fencing tokens',
     h1: 'leaselab lessons',
-    lede: 'Seven short chapters. Each asks you to predict what happens, then runs the simulation and shows you. Every number you read comes from a run you can replay.',
+    lede: 'Eight short chapters. Each asks you to predict what happens, then runs the simulation and shows you. Every number you read comes from a run you can replay.',
     toLab: 'Open the free lab',
     toMatrix: 'The safety table: which lock, which fence →',
     chapters: 'Chapters',
@@ -750,7 +815,7 @@ export const words = {
   bn: {
     docTitle: 'leaselab — পাঠ: ডিস্ট্রিবিউটেড লক, বিরতি ও ফেন্সিং টোকেন',
     h1: 'leaselab পাঠ',
-    lede: 'সাতটি ছোট অধ্যায়। প্রতিটি আগে আপনাকে অনুমান করতে বলে কী ঘটবে, তারপর সিমুলেশন চালিয়ে দেখায়। যে সংখ্যাই পড়ুন, তা আসে এমন একটি রান থেকে যা আপনি আবার চালাতে পারেন।',
+    lede: 'আটটি ছোট অধ্যায়। প্রতিটি আগে আপনাকে অনুমান করতে বলে কী ঘটবে, তারপর সিমুলেশন চালিয়ে দেখায়। যে সংখ্যাই পড়ুন, তা আসে এমন একটি রান থেকে যা আপনি আবার চালাতে পারেন।',
     toLab: 'মুক্ত ল্যাব খুলুন',
     toMatrix: 'নিরাপত্তা-সারণি: কোন লক, কোন বেড়া →',
     chapters: 'অধ্যায়সমূহ',

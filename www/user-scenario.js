@@ -7,7 +7,7 @@
 // in a Web Worker (user-scenario-worker.js), so a text past the event limit never freezes the page; on
 // the main thread only where no worker can start. A text that parses becomes a one-scenario catalogue the lab runs like any other
 // (engine.js: engine "user"), with every other attribute working as for a catalogue scenario.
-import { fmt, loadLang } from './i18n.js';
+import { fmt, loadLang, loadLibraryWords } from './i18n.js';
 import { userBuild } from './engine.js';
 import { startWorker } from './worker-start.js';
 
@@ -124,6 +124,16 @@ export async function tryText(text) {
 }
 
 /**
+ * The lock library a client line of scenario `text` names (`client A library=NAME: …`), or null. The
+ * user build runs no client library (the cargo feature `libraries` is the clients build's alone, which
+ * carries no parser: tools/build-web.sh), so such a text runs on the command line only.
+ */
+export function libraryIn(text) {
+  const m = /^[ \t]*client\b[^:\n]*\blibrary=([\w.-]+)/m.exec(text);
+  return m ? m[1] : null;
+}
+
+/**
  * A parsed scenario (the catalogue's shape) as the lab's entry: run by the user build from `text`
  * (engine.js), its prose folded as the catalogue's is (settings.js foldTexts), marked `own` so no
  * catalogue words or written runs of the same id are taken for it.
@@ -189,6 +199,13 @@ export async function prepareOwnScenario(el, root, lang) {
     text = await scenarioText(el, d);
   } catch (e) {
     throw fail(d.scenarioUnavailable, [e.message]);
+  }
+  // A client that calls a lock library runs only on the clients build, which has no parser: this page
+  // cannot run the text, so it says where it runs instead of loading a build that would refuse it.
+  const lib = libraryIn(text);
+  if (lib) {
+    await loadLibraryWords(); // the words for it are the libraries' (into `d`, in place)
+    throw fail(d.scenarioUnavailable, [fmt(d.scenarioNeedsLibraries, { lib })]);
   }
   // The main thread loads the user build for the lab meanwhile; the first run happens in the worker.
   userBuild().catch(() => {});

@@ -9,6 +9,7 @@ import { divergence } from './layout.js';
 import { describeEvent, explainVerdict, safetyMargin, whoOf } from './explain.js';
 import { extraParams, pauseParam, rangeOf, ttlParam } from './settings.js';
 import { DEFAULT_SPEED, SPEEDS } from './playback.js';
+import { marksOf } from './service-marks.js';
 
 const EPS = 1e-6;
 
@@ -65,6 +66,10 @@ function legendIcon(kind) {
     add('line', { x1: 2, x2: 34, y1: 10, y2: 10, class: 'lane-line' });
     add('path', { d: 'M5,13h6l-3-6zM15,13h6l-3-6z', class: 'ka' });
     add('path', { d: 'M25,13h6l-3-6z', class: 'ka bad' });
+  } else if (kind === 'notice') {
+    add('line', { x1: 2, x2: 34, y1: 8, y2: 8, class: 'lane-line' });
+    add('path', { d: 'M10,3l4,5l-4,5l-4,-5z', class: 'notice' });
+    add('path', { d: 'M26,3l4,5l-4,5l-4,-5z', class: 'notice bad' });
   } else if (kind === 'queue') for (const x of [2, 14, 26]) add('rect', { ...box, x, width: 8, class: 'value' });
   else add('line', { x1: 4, y1: 8, x2: 30, y2: 8, class: 'arrow write ok', 'marker-end': 'url(#ah-ok)' });
   return svg;
@@ -251,9 +256,11 @@ export function renderAbout(v, { st, s, d }) {
   const { $ } = v;
   $('scn-title').textContent = scText(d, st.lang, s, 'title');
   $('about-summary').textContent = scText(d, st.lang, s, 'summary');
-  $('about-source').textContent = s.source;
-  $('about-derived-text').textContent = s.derived;
-  $('about-derived').hidden = !s.derived;
+  // A library scenario's prose comes with the libraries' words (the dictionary's `scenarios`).
+  const t = (!s.own && d.scenarios && d.scenarios[s.id]) || {};
+  $('about-source').textContent = s.source || t.source || '';
+  $('about-derived-text').textContent = s.derived || t.derived || '';
+  $('about-derived').hidden = !(s.derived || t.derived);
 }
 
 /** The events table: one row per event, ties marked. */
@@ -274,17 +281,17 @@ export function renderEvents(v, { d, num, run }) {
   }
 }
 
-/** Legend entries for marks only some services draw (keepalives, the queue, connection states): the run's `diagram.marks`. */
-const LEGEND_FOR = new Set(['ka', 'queue', 'conn']);
+/** Legend entries for marks only some services draw (keepalives, the queue, connection states): the run's
+ * `diagram.marks`; and a library's notices, for a run with a client that calls one (service-marks.js). */
+const LEGEND_FOR = new Set(['ka', 'queue', 'conn', 'notice']);
 
 /**
  * The diagram at `width`, and with a comparison run the second diagram on the same time scale, with
  * where the two part and the comparison's verdict. Returns the first diagram (for its playhead).
  */
 export function renderDiagram(v, { st, d, num, run, other, width }) {
-  for (const li of v.$('legend').children) {
-    li.hidden = LEGEND_FOR.has(li.dataset.kind) && !run.diagram.marks.includes(li.dataset.kind);
-  }
+  const marks = marksOf(run);
+  for (const li of v.$('legend').children) li.hidden = LEGEND_FOR.has(li.dataset.kind) && !marks.includes(li.dataset.kind);
   const { $ } = v;
   const t = other ? divergence(run, other) : null;
   const mark = t === null ? null : { t, label: fmt(d.diverge, { t: num(t) }) };

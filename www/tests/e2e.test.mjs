@@ -163,7 +163,7 @@ test('every scenario in the picker renders a verdict and a diagram', () =>
     const ids = await page.locator('#scenario option').evaluateAll((os) => os.map((o) => o.value));
     assert.ok(ids.length >= 9, `found ${ids.length} scenarios`);
     const groups = await page.locator('#scenario optgroup').evaluateAll((gs) => gs.map((g) => g.label));
-    assert.deepEqual(groups, ['The seed', 'Kleppmann’s cases', 'antirez’s replies', 'PostgreSQL', 'Networks', 'Lock services', 'Clocks', 'etcd', 'ZooKeeper', 'Storage that fences', 'Hazelcast', 'Kubernetes', 'Consul', 'DynamoDB', 'MySQL']);
+    assert.deepEqual(groups, ['The seed', 'Kleppmann’s cases', 'antirez’s replies', 'PostgreSQL', 'Networks', 'Lock services', 'Clocks', 'etcd', 'ZooKeeper', 'Storage that fences', 'Hazelcast', 'Kubernetes', 'Consul', 'DynamoDB', 'MySQL', 'Client libraries']);
     const policies = await page.locator('#fencing option').evaluateAll((os) => os.map((o) => o.value));
     assert.deepEqual(policies, ['none', 'token', 'first-touch', 'version', 'etag', 'owner', 'equal-token']);
     for (const id of ids) {
@@ -462,7 +462,8 @@ test('etcd and ZooKeeper: the service lane by name, keepalive ticks, the queue, 
     assert.match(svg, /queue: A › B \(rev 3\)/);
     assert.match(svg, /keepalive ✗: lease gone/);
     assert.match(await page.locator('#svg-desc').textContent(), /etcd server\. Triangles/);
-    assert.equal(await page.locator('#legend li').count(), 10);
+    assert.equal(await page.locator('#legend li').count(), 11);
+    assert.equal(await page.locator('#legend li[data-kind="notice"]').isVisible(), false, 'no library here: no notices in the legend');
     await page.locator('#scenario').selectOption('curator-suspended');
     await expectVerdict(page, 'lost-update', 440, 450);
     assert.equal(await page.locator('#svg text.lane-name').first().textContent(), 'ZooKeeper ensemble');

@@ -271,7 +271,7 @@ test('learn.html#chapter-3 opens chapter three; a bad chapter says so; the index
   withPage('learn.html#chapter-3', async (page) => {
     await atBeat(page, 3, 1);
     assert.equal(await page.locator('#ls-title').textContent(), 'Fencing tokens');
-    assert.equal(await page.locator('#learn-index a').count(), 7);
+    assert.equal(await page.locator('#learn-index a').count(), 8);
     assert.equal(await page.locator('#learn-index a').nth(4).getAttribute('href'), '#chapter-5');
     // Following an index link moves the lesson.
     await page.locator('#learn-index a').nth(4).click();

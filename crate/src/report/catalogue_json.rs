@@ -85,9 +85,17 @@ pub fn scenario_entry(j: &mut Json, sc: &Scenario) {
     }
     j.key("tokens").bool(sc.service.tokens);
     j.key("service").str(service_name(sc));
-    // Which of the page's wasm builds runs it: the core one, or the full one (src/services).
-    let core = crate::services::in_core(sc.service.kind);
-    j.key("engine").str(if core { "core" } else { "full" });
+    // Which of the page's wasm builds runs it: the core one, the full one (src/services), or, for a
+    // client that calls a lock library, the clients one (every service and the cargo feature
+    // `libraries`: www/engine.js, tools/build-web.sh).
+    let engine = if sc.clients.iter().any(|c| c.library.is_some()) {
+        "clients"
+    } else if crate::services::in_core(sc.service.kind) {
+        "core"
+    } else {
+        "full"
+    };
+    j.key("engine").str(engine);
     j.key("nodes").int(i64::from(sc.service.nodes));
     // The naive switch: whether it means something here, and its setting by default.
     j.key("has_naive").bool(sc.service.kind.has_naive());
@@ -246,5 +254,39 @@ fn fnum(x: f64) -> String {
         format!("{x:?}")
     } else {
         "null".to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::catalogue_json;
+    use crate::catalogue;
+
+    /// The page picks a wasm per scenario by its `engine` (www/engine.js): a scenario with a library
+    /// client must name the clients build, the only one with the libraries' engine half; every other
+    /// one the core or full build, as before.
+    #[test]
+    fn a_library_client_runs_on_the_clients_build_and_nothing_else_does() {
+        let list: serde_json::Value = serde_json::from_str(&catalogue_json()).unwrap();
+        let engine_of = |id: &str| {
+            list.as_array()
+                .unwrap()
+                .iter()
+                .find(|s| s["id"] == id)
+                .unwrap_or_else(|| panic!("{id} not in the catalogue"))["engine"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        };
+        assert_eq!(engine_of("kazoo-is-acquired"), "clients");
+        assert_eq!(engine_of("seed-gc-pause"), "core");
+        assert_eq!(engine_of("zk-session-expiry"), "full");
+        let mut clients = 0;
+        for sc in catalogue::catalogue() {
+            let library = sc.clients.iter().any(|c| c.library.is_some());
+            assert_eq!(engine_of(&sc.id) == "clients", library, "{}", sc.id);
+            clients += usize::from(library);
+        }
+        assert!(clients >= 3, "{clients} library scenarios");
     }
 }

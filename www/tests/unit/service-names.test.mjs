@@ -13,6 +13,9 @@ import { fileURLToPath } from 'node:url';
 const WWW = fileURLToPath(new URL('../../', import.meta.url));
 const WORDS = ['i18n.js', 'lessons.js'];
 const NAMED = /(?<![\w-])(consul|dynamodb|hazelcast|kubernetes|etcd|zookeeper|redlock|mysql)(?![\w-])/i;
+// The client libraries (issue 44): their names come from the run's `libraries` and their words and
+// calls from i18n/libraries.js, never from the page's code.
+const LIBRARY = /(?<![\w-])(kazoo|curator|redis-py|python-redis-lock|redisson|pottery|etcd-concurrency)(?![\w-])/i;
 
 test('the rule names a service as a word, not inside an id', () => {
   for (const s of ['etcd’s lease', 'a ZooKeeper session', 'Redlock: one grant', "['hazelcast', 'consul']", 'MySQL']) assert.ok(NAMED.test(s), s);
@@ -28,6 +31,22 @@ test('no module of the page names a lock service (the run JSON\'s `diagram` says
       .flatMap((line, i) => (NAMED.test(line) ? [`www/${f}:${i + 1}: ${line.trim()}`] : [])),
   );
   assert.deepEqual(named, [], 'read it from the run JSON\'s `diagram` (docs/run-json.md), with the words in the dictionaries');
+});
+
+test('the rule names a client library as a word, not inside an id', () => {
+  for (const s of ['kazoo’s listener', 'Curator says LOST', 'redis-py: owned()', "'python-redis-lock'", 'etcd-concurrency']) assert.ok(LIBRARY.test(s), s);
+  for (const s of ['kazoo-is-acquired', 'curator-suspended', "'redis-py-owned-before-pause'", 'libraryCalls']) assert.ok(!LIBRARY.test(s), s);
+});
+
+test('no module of the page names a client library (the run\'s `libraries` and i18n/libraries.js do)', () => {
+  const files = readdirSync(WWW).filter((f) => f.endsWith('.js') && !WORDS.includes(f));
+  assert.ok(files.includes('service-marks.js'), 'the library marks are checked');
+  const named = files.flatMap((f) =>
+    readFileSync(WWW + f, 'utf8')
+      .split('\n')
+      .flatMap((line, i) => (LIBRARY.test(line) ? [`www/${f}:${i + 1}: ${line.trim()}`] : [])),
+  );
+  assert.deepEqual(named, [], 'name it in the dictionaries (i18n/libraries.js) or read it from the run JSON');
 });
 
 test('a service’s own dictionary (i18n/services/<id>.js) names no other lock service', () => {

@@ -46,11 +46,14 @@ function textsOf(run, s, d, lang) {
   return out;
 }
 
-test('each run is worded by the main dictionary and its own service’s words alone (en, bn)', async () => {
+test('each run is worded by the main dictionary and its own service’s words alone, and the libraries’ for a library client (en, bn)', async () => {
+  const libraries = (await imp('i18n/libraries.js')).default;
   for (const s of catalogue) {
     const own = serviceWordsSettled(s.service) && !existsSync(`${DIR}${s.service}.js`) ? null : await wordsOf(s.service);
     for (const lang of ['en', 'bn']) {
-      const d = own ? withServiceWords(base[lang], own, lang) : base[lang];
+      const d0 = own ? withServiceWords(base[lang], own, lang) : base[lang];
+      // A scenario whose client calls a lock library (engine "clients") is worded with i18n/libraries.js too.
+      const d = s.engine === 'clients' ? withServiceWords(d0, libraries, lang) : d0;
       for (const policy of policies) {
         const run = runWith(pkg, s.id, policy);
         const texts = textsOf(run, s, d, lang);
