@@ -257,7 +257,8 @@ fn fnum(x: f64) -> String {
     }
 }
 
-#[cfg(test)]
+// Native only: serde_json is a dev-dependency of the native tests (wasm-pack test builds this crate's tests for wasm32).
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::catalogue_json;
     use crate::catalogue;
