@@ -7,7 +7,10 @@
 // (i18n/services/<id>.js, loaded only for a run on that service) names that service alone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const WWW = fileURLToPath(new URL('../../', import.meta.url));
@@ -61,4 +64,40 @@ test('a service’s own dictionary (i18n/services/<id>.js) names no other lock s
       .flatMap((line, i) => [...line.matchAll(NAMES)].filter((m) => m[1].toLowerCase() !== own).map((m) => `www/i18n/services/${f}:${i + 1}: ${m[1]}`));
   });
   assert.deepEqual(other, [], 'another service’s words belong in its own file');
+});
+
+// tools/service-names.py (`make service-names`), issue 37's count of the lines that name a service
+// outside its homes, run on a small tree of its own: a client library's home (issue 44) — its facts
+// and its engine half — is a home of the service its facts' SPEAKS line names, as a library added
+// beside the others would be (a new name, one file in each libraries/ folder).
+const TOOL = fileURLToPath(new URL('../../../tools/service-names.py', import.meta.url));
+
+/** The tool's count per service over `files` ({ path: text }), each staged in a throwaway git tree. */
+function serviceNameCounts(files) {
+  const dir = mkdtempSync(join(tmpdir(), 'leaselab-service-names-'));
+  try {
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+    execFileSync('git', ['init', '-q'], { cwd: dir });
+    execFileSync('git', ['add', '.'], { cwd: dir });
+    const out = execFileSync('python3', [TOOL], { cwd: dir, encoding: 'utf8' });
+    return Object.fromEntries([...out.matchAll(/^service_names_(\w+): (\d+) lines/gm)].map((m) => [m[1], Number(m[2])]));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('service-names.py: a client library’s home may name the service it speaks, and only that one', () => {
+  const counts = serviceNameCounts({
+    'crate/model/src/libraries/node_lockish.rs': '//! A Redlock client.\nimpl LibraryFormat for NodeLockish {\n    const SPEAKS: ServiceKind = ServiceKind::Redlock;\n}\n// unlike etcd\n',
+    'crate/src/libraries/node_lockish.rs': '//! Redlock\'s majority, as this library asks it.\n',
+    // The libraries' shared files are no library's home.
+    'crate/src/libraries/mod.rs': 'let t = own::Zookeeper::of(&svc);\n',
+    'crate/model/src/libraries/mod.rs': '    const SPEAKS: ServiceKind;\n// a Redlock note\n',
+  });
+  assert.equal(counts.redlock, 1, 'only the shared mod.rs line: the library’s own two files are its home');
+  assert.equal(counts.etcd, 1, 'another service named in a library’s home still counts');
+  assert.equal(counts.zookeeper, 1, 'a service’s option read in the libraries’ shared file counts');
 });
