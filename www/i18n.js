@@ -2,7 +2,12 @@
 // i18n/ (the same keys; missing ones fall back to English), loaded only when a reader asks for it, with
 // the scenario texts the build writes next to the wasm (pkg/scenarios.<lang>.json). Adding a language
 // is adding i18n/<code>.js and one line to `languages` below. {name} placeholders are filled by fmt().
-// The transcript stays in the seed's (English) format on purpose.
+// The transcript stays in the seed's (English) format on purpose. A lock service's words beyond the
+// core's, and the client libraries', arrive when a run needs them: i18n-loads.js.
+
+import { isObject, libraryWordsSettled, loadLibraryWordsIn, loadServiceWords, serviceWordsSettled, withWordsLoaded } from './i18n-loads.js';
+
+export { loadServiceWords, serviceWordsSettled, withServiceWords } from './i18n-loads.js';
 
 const en = {
   langName: 'English',
@@ -318,43 +323,14 @@ const en = {
 /** The languages on offer, by code, each named in its own language. A line here and a file i18n/<code>.js. */
 export const languages = { en: 'English', bn: 'বাংলা' };
 
-/**
- * The lock services whose words are in the dictionaries themselves: the page's core engine's
- * (crate/src/services/mod.rs), which every first page may show. Every other service's words are a
- * module of their own, i18n/services/<id>.js, loaded only when a run needs them (`loadServiceWords`).
- */
-const BUILT_IN = new Set(['lease', 'session', 'redis']);
-
-/** Each dictionary built so far, by language: a service's words that arrive later go into them all. */
-const built = {};
 const loaded = {};
-/** Each service's words as its module exports them ({ en, bn }), once they have arrived. */
-const serviceWords = new Map();
-const serviceLoads = new Map();
-
-const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-/** `a` with `b`'s words over it, a new object: a nested table (ev, lanes, ownWords) gains `b`'s entries. */
-function merged(a, b) {
-  const out = { ...a };
-  for (const [k, v] of Object.entries(b)) out[k] = isObject(v) && isObject(a[k]) ? { ...a[k], ...v } : v;
-  return out;
-}
-
-/**
- * Dictionary `d` (of language `lang`) with the words of one lock service over it, as a new object:
- * `words` is what the service's module exports ({ en, bn, … }), its English filling any gap in `lang`.
- */
-export const withServiceWords = (d, words, lang) => merged(d, merged(words.en, (lang !== 'en' && words[lang]) || {}));
 
 /** A language's dictionary as built: English filling its gaps, and every service's (and the client
- * libraries') words loaded so far. */
+ * libraries') words loaded so far (i18n-loads.js). */
 function build(lang, words, scenarios) {
-  let d = { ...en, ...words, groups: { ...en.groups, ...words.groups } };
+  const d = { ...en, ...words, groups: { ...en.groups, ...words.groups } };
   if (scenarios !== undefined) d.scenarios = scenarios || {};
-  for (const w of serviceWords.values()) d = withServiceWords(d, w, lang);
-  if (libraryWords) d = withServiceWords(d, libraryWords, lang);
-  return (built[lang] = d);
+  return withWordsLoaded(d, lang);
 }
 
 /**
@@ -374,84 +350,20 @@ export function loadLang(lang) {
   ]).then(([m, scenarios]) => build(lang, m.default, scenarios)));
 }
 
-/** Whether service `id`'s words are in the dictionaries now (or will never be: a failed load). */
-export const serviceWordsSettled = (id) => !id || BUILT_IN.has(id) || serviceWords.has(id) || serviceLoads.get(id) === 'failed';
-
-/**
- * Loads the words of lock service `id` (a run's `service`, a catalogue entry's) from
- * i18n/services/<id>.js, once per page, and puts them into every dictionary in use and every one
- * loaded later, in each language. Never rejects: a service without such a module (a bad id, a failed
- * fetch) is said on the console, and its run is drawn with its missing words as their keys (orKeys).
- * One module per service with every language in it ({ en, bn }), not one per service and language:
- * a service's words keep one home, and a reader who switches language mid-run needs no request more
- * (the other language costs 0.4–1.1 KB gzipped per service, and only on a run on that service).
- */
-export function loadServiceWords(id) {
-  if (serviceWordsSettled(id)) return Promise.resolve();
-  if (!/^[a-z][a-z0-9_-]*$/.test(id)) {
-    console.warn(`leaselab: no words for lock service “${id}”: not a service id`);
-    serviceLoads.set(id, 'failed');
-    return Promise.resolve();
-  }
-  if (!serviceLoads.has(id)) {
-    const load = import(`./i18n/services/${id}.js`).then((m) => {
-      if (!isObject(m.default) || !isObject(m.default.en)) throw new Error('it exports no { en, … } words');
-      serviceWords.set(id, m.default);
-      // Into the dictionaries in use, in place: every lab holding one shows the words from now on.
-      for (const [lang, d] of Object.entries(built)) Object.assign(d, withServiceWords(d, m.default, lang));
-    });
-    serviceLoads.set(
-      id,
-      load.catch((e) => {
-        console.warn(`leaselab: the words of lock service “${id}” did not load (${e && e.message ? e.message : e}); its events show as keys`);
-        serviceLoads.set(id, 'failed');
-      }),
-    );
-  }
-  return serviceLoads.get(id);
-}
-
-/** The client libraries' words (i18n/libraries.js) once they have arrived, and their one load. */
-let libraryWords = null;
-let libraryLoad = null;
-let librarySettled = false;
+/** Loads the client libraries' words, and their scenarios' prose in every language, into every
+ * dictionary (i18n-loads.js). Never rejects. */
+export const loadLibraryWords = () => loadLibraryWordsIn(Object.keys(languages));
 
 /** Whether catalogue scenario `s` has a client that calls a lock library: the wasm that runs it is the
  * one with the libraries (its `engine`, engine.js), and its words are i18n/libraries.js's. */
 const callsLibrary = (s) => s.engine === 'clients';
-
-/**
- * Loads the client libraries' words once per page into every dictionary, as loadServiceWords does a
- * service's: one module for every library (only what each one's code calls things differs), fetched
- * only for a scenario with a library client. Never rejects: a failure is said on the console.
- */
-export function loadLibraryWords() {
-  // The library scenarios' prose (pkg/clients.LANG.json: tools/prerender.mjs keeps it out of the
-  // texts every page loads), in each language's `scenarios` as the other scenarios' are in Bengali.
-  const prose = (lang) =>
-    fetch(new URL(`pkg/clients.${lang}.json`, import.meta.url))
-      .then((r) => (r.ok ? r.json() : {}))
-      .catch(() => ({}));
-  libraryLoad ??= Promise.all([import('./i18n/libraries.js'), ...Object.keys(languages).map(prose)])
-    .then(([m, ...texts]) => {
-      if (!isObject(m.default) || !isObject(m.default.en)) throw new Error('it exports no { en, … } words');
-      const words = Object.fromEntries(Object.keys(languages).map((lang, i) => [lang, { ...m.default[lang], scenarios: texts[i] }]));
-      libraryWords = words;
-      for (const [lang, d] of Object.entries(built)) Object.assign(d, withServiceWords(d, words, lang));
-    })
-    .catch((e) => console.warn(`leaselab: the client libraries' words did not load (${e && e.message ? e.message : e}); their notices show as keys`))
-    .then(() => {
-      librarySettled = true;
-    });
-  return libraryLoad;
-}
 
 /** The words catalogue scenario `s` needs beyond the core's, loaded: its service's and, where a client
  * calls a library, the libraries'. Never rejects. */
 export const loadWordsFor = (s) => Promise.all([loadServiceWords(s.service), callsLibrary(s) && loadLibraryWords()]);
 
 /** Whether the words `s` needs are in the dictionaries now (or will never be: a failed load). */
-export const wordsSettledFor = (s) => serviceWordsSettled(s.service) && (!callsLibrary(s) || librarySettled);
+export const wordsSettledFor = (s) => serviceWordsSettled(s.service) && (!callsLibrary(s) || libraryWordsSettled());
 
 /** The tables of words a dictionary has (`lanes`, `ev`, `notices`), each read through `orKeys` too. */
 const wordTables = new WeakMap();
