@@ -138,13 +138,12 @@ pub(crate) trait Library<L> {
     }
 }
 
-/// SUSPENDED or LOST lose the lock, or LOST only where the service tolerates SUSPENDED (its
-/// `suspended=tolerate`: Curator's SessionConnectionStateErrorPolicy), for a listener of its states.
+/// SUSPENDED or LOST lose the lock, or LOST only where the service tolerates SUSPENDED (its own
+/// setting, asked of its options: `suspended=tolerate`, Curator's SessionConnectionStateErrorPolicy),
+/// for a listener of its states.
 #[cfg(feature = "libraries")]
 fn lost_unless_tolerated(ctx: &Ctx) -> u8 {
-    use crate::scenario::own;
-    let tolerate = own::Zookeeper::of(&ctx.sc.service).tolerate_suspended;
-    if tolerate {
+    if ctx.sc.service.own.tolerates_suspended() {
         LOST
     } else {
         LOST | SUSPENDED

@@ -148,6 +148,12 @@ macro_rules! services {
             pub fn token_in_hex(&self) -> bool {
                 match self { $( Own::$kind(o) => o.token_in_hex(), )* }
             }
+
+            /// Whether a client keeps acting on its lock while its connection is SUSPENDED: a
+            /// library's connection listener then loses the lock on LOST only.
+            pub fn tolerates_suspended(&self) -> bool {
+                match self { $( Own::$kind(o) => o.tolerates_suspended(), )* }
+            }
         }
 
         $(
@@ -223,6 +229,12 @@ pub(crate) trait Facts {
 pub(crate) trait OwnOptions {
     /// Its tokens are IDs printed in hex, not counters.
     fn token_in_hex(&self) -> bool {
+        false
+    }
+
+    /// Its clients keep acting on a lock while their connection is SUSPENDED (the service's own
+    /// setting says so), instead of taking SUSPENDED as losing it.
+    fn tolerates_suspended(&self) -> bool {
         false
     }
 }
@@ -490,6 +502,22 @@ mod tests {
         assert!(err("lease nodes=3").ends_with(": nodes needs `service: redlock`"));
         assert!(err("lease tick=1s").ends_with(": tick needs `service: zookeeper`"));
         assert!(err("lease bogus=1").ends_with(": unknown service setting \"bogus\""));
+    }
+
+    /// Only a service whose own options say so tolerates SUSPENDED: ZooKeeper's `suspended=tolerate`
+    /// (what a library's listener reads, through the service's options, not by the service's name).
+    #[test]
+    fn tolerating_suspended_is_the_service_s_own_setting() {
+        let own = |line: &str| {
+            let body = "title: t\nsummary: s\nclient A: acquire; read; write 1; release\n";
+            let sc = Scenario::parse(&format!("id: x\nservice: {line}\n{body}")).unwrap();
+            sc.service.own.tolerates_suspended()
+        };
+        assert!(own("zookeeper suspended=tolerate"));
+        assert!(!own("zookeeper suspended=error"));
+        assert!(!own("zookeeper"));
+        assert!(!own("etcd"));
+        assert!(!own("redis"));
     }
 
     /// `lease` belongs to Kubernetes and DynamoDB, `heartbeat` to Hazelcast and DynamoDB: each is

@@ -19,7 +19,11 @@ pub struct Options {
     pub tolerate_suspended: bool,
 }
 
-impl OwnOptions for Options {}
+impl OwnOptions for Options {
+    fn tolerates_suspended(&self) -> bool {
+        self.tolerate_suspended
+    }
+}
 
 pub(crate) struct Zookeeper;
 
