@@ -113,7 +113,9 @@ MARKS['write-rejected'] = MARKS['write-accepted'];
 export function collectMarks(run, c, lockName) {
   const notes = Object.fromEntries(c.laneKeys.map((k) => [k, []]));
   // A queue note keeps a wider gap to its left neighbour: two lists side by side would read as one.
-  const note = (lane, x, text, cls) => notes[lane].push({ x, text, cls, gap: cls === 'n-queue' ? 18 : 6 });
+  // `tie`: where the layout ties the note to a mark of its own, that mark's event (its index in
+  // `run.events`: a library notice's diamond, service-marks.js).
+  const note = (lane, x, text, cls, tie = null) => notes[lane].push({ x, text, cls, tie, gap: cls === 'n-queue' ? 18 : 6 });
   const m = { notes, arrows: [], asks: [], pending: {}, lastRound: {}, note, lockName };
   for (const e of run.events) if (Object.hasOwn(MARKS, e.kind)) MARKS[e.kind](e, m, c, run);
   m.queues = queueNotes(run, c, m.note);

@@ -9,6 +9,8 @@ import { collectMarks } from './event-marks.js';
 import { connectionBands, diagramDesc, keepaliveTicks, laneWithLibrary, noticeMarks } from './service-marks.js';
 
 const EPS = 1e-6;
+/** Half a notice diamond's height (service-marks.js): where a leader from its note meets it. */
+const DIAMOND_HALF_H = 6;
 /** How many rows of notes a lane may have; more labels than that share the last row. Five: at the
  * lab page's 720–750 px, a scenario with a queue of waiters in Bengali needs them on its server's lane. */
 const MAX_ROWS = 5;
@@ -71,7 +73,11 @@ function timeScale(run, { W, narrow, d, num, tFix, textW, inset = 0 }) {
 /**
  * Greedy row assignment, lane by lane: each note, left to right, goes after its mark (flipped to the
  * left of it near the right edge, kept inside the plot either way) in the first row where it does
- * not touch its left neighbour. Sets each note's `at` (its left edge) and `row`; returns rows per lane.
+ * not touch its left neighbour. Sets each note's `at` (its left edge), `row` and `anchor`: a note
+ * after its mark starts there, a flipped one ends there — anchored at that end (`end`), so that it
+ * ends at its mark whatever the glyphs' real width (the measure overestimates them: a note placed by
+ * its left edge would end short of its mark); one too wide for either side (`loose`) starts where it
+ * fits. Returns rows per lane.
  */
 function placeNotes(notes, c) {
   const rowsOf = {};
@@ -80,8 +86,9 @@ function placeNotes(notes, c) {
     for (const n of notes[k].sort((p, q) => p.x - q.x)) {
       const w = c.textW(n.text);
       let a = n.x + 3;
-      if (a + w > c.x1) a = n.x - 3 - w;
-      if (a < c.x0) a = Math.max(c.x0, c.x1 - w);
+      n.anchor = 'start';
+      if (a + w > c.x1) [a, n.anchor] = [n.x - 3 - w, 'end'];
+      if (a < c.x0) [a, n.anchor, n.loose] = [Math.max(c.x0, c.x1 - w), 'start', true];
       n.at = a;
       let r = rows.findIndex((right) => right + n.gap <= a);
       if (r < 0) r = rows.length < MAX_ROWS ? rows.push(-Infinity) - 1 : rows.length - 1;
@@ -123,6 +130,33 @@ function unitClash(notes, rows, c) {
   if (c.tMax >= 2000) return false; // in seconds every tick says its unit; there is no separate one
   const left = c.x1 - c.textW(c.d.ms) - 6;
   return notes.some((n) => n.row === rows - 1 && n.at + c.textW(n.text) > left);
+}
+
+/**
+ * The notes as text items into `out`, each in its row under its lane, anchored as placeNotes says.
+ * A notice's note reads as its diamond's: it starts or ends at the diamond, or, where it is too wide
+ * for either side (loose), a thin leader in the note's colour runs down from the diamond to the
+ * note's top; note, diamond and leader name the notice's event (`data-event`). Returns each notice's note: [{ lane, x (the diamond's), box, anchor,
+ * edge (the anchored x), leader (the line's attrs, or null), event }], for the tests.
+ */
+function noteItems(out, notes, lanes, rowH, c) {
+  const tied = [];
+  for (const k of c.laneKeys) {
+    for (const n of notes[k]) {
+      const y = lanes[k].notes + n.row * rowH;
+      const edge = n.anchor === 'end' ? n.at + c.textW(n.text) : n.at;
+      const tie = n.tie == null ? {} : { 'data-event': n.tie };
+      const item = label(c, edge, y, n.text, { class: `ann ${n.cls}`, 'text-anchor': n.anchor, ...tie });
+      let leader = null;
+      if (n.tie != null && n.loose) {
+        leader = { x1: n.x, x2: n.x, y1: lanes[k].line + DIAMOND_HALF_H + 1, y2: item.box.y, class: `leader ${n.cls}`, ...tie };
+        out.push({ tag: 'line', attrs: leader });
+      }
+      out.push(item);
+      if (n.tie != null) tied.push({ lane: k, x: n.x, box: item.box, anchor: n.anchor, edge, leader, event: n.tie });
+    }
+  }
+  return tied;
 }
 
 /**
@@ -297,7 +331,8 @@ function context(run, { width, d, num, lang, tFix = 0, measure = roughMeasure(la
  * among them, each with its `box` {x, y, w, h} by `measure`; `lanes` each { key, name, top, line,
  * notes, rows }; `desc` the diagram's text alternative; `ticks` the keepalive marks' boxes, `queues`
  * the waiters' queue at each change, `states` the connection-state bands (service-marks.js),
- * `notices` the library notices' diamonds (service-marks.js).
+ * `notices` the library notices' diamonds (service-marks.js), `tied` each notice's note as tied to its
+ * diamond (noteItems).
  */
 export function layoutDiagram(run, opts) {
   const c = context(run, opts);
@@ -332,9 +367,7 @@ export function layoutDiagram(run, opts) {
   storageBars(items, run, c, lanes.storage);
   arrowLines(items, m.arrows, c, lanes);
   // Annotations, in their rows under each lane (drawn late so their halo keeps them readable).
-  for (const k of c.laneKeys) {
-    for (const n of m.notes[k]) items.push(label(c, n.at, lanes[k].notes + n.row * g.rowH, n.text, { class: `ann ${n.cls}`, 'text-anchor': 'start' }));
-  }
+  const tied = noteItems(items, m.notes, lanes, g.rowH, c);
   for (const k of c.laneKeys) {
     const beside = c.nodes && c.isSvc(k);
     items.push(label(c, beside ? x0 - c.inset : x0, beside ? lanes[k].line + fs * 0.35 : lanes[k].top + fs + 2, lanes[k].name, { class: 'lane-name' }));
@@ -353,8 +386,8 @@ export function layoutDiagram(run, opts) {
     lanes: c.laneKeys.map((k) => lanes[k]),
     desc: diagramDesc(run, d),
     /** The keepalive ticks' boxes, the queue as noted at each change, the connection-state bands, the
-     * library notices' diamonds (service-marks.js). */
-    ticks, queues: m.queues, states, notices,
+     * library notices' diamonds (service-marks.js) and their notes. */
+    ticks, queues: m.queues, states, notices, tied,
     items,
     labels: items.filter((i) => i.tag === 'text'),
     /** The x of sim time t on the axis. */

@@ -246,16 +246,17 @@ export function laneWithLibrary(run, k, name, d) {
 
 /**
  * The notes of `run`'s notices, each on its client's lane at its moment, through
- * `note(lane, x, text, cls)`: in red where it misleads the code or is an exception, else in the
- * notices' own colour. A phone's width takes the short words.
+ * `note(lane, x, text, cls, tie)`: in red where it misleads the code or is an exception, else in
+ * the notices' own colour. A phone's width takes the short words. The layout ties each note to its
+ * diamond (layout.js, noteItems) by `tie`, the notice's index in `run.events`.
  */
 export function noticeNotes(run, c, note) {
-  for (const e of run.events) {
+  for (const [i, e] of run.events.entries()) {
     if (e.kind !== 'notice' || !NOTE[e.note]) continue;
     const bad = misleads(e, run);
     const key = NOTE[e.note] + (bad && (e.note === 'owned-yes' || e.note === 'listener-ok') ? 'Stale' : '');
     const text = c.narrow && `${key}Short` in c.d ? c.d[`${key}Short`] : c.d[key];
-    note(e.actor, c.sx(e.t_ms), fmt(text, libraryVars(e, run, c.d)), bad || e.note === 'release-raised' ? 'n-bad' : 'n-notice');
+    note(e.actor, c.sx(e.t_ms), fmt(text, libraryVars(e, run, c.d)), bad || e.note === 'release-raised' ? 'n-bad' : 'n-notice', i);
   }
 }
 
@@ -265,18 +266,19 @@ const HALF_H = 6;
 
 /**
  * The notices' diamonds on their clients' lane lines, drawn into `out` (paths): filled where the code
- * was told the truth, hollow and red where it was misled. Returns their boxes ({ x, y, w, h, t,
- * client, note, misleads }) for the tests.
+ * was told the truth, hollow and red where it was misled; each names its event (`data-event`, its
+ * index in `run.events`), as its note does. Returns their boxes ({ x, y, w, h, t, client, note,
+ * misleads, event }) for the tests.
  */
 export function noticeMarks(out, run, c, lanes) {
   const marks = [];
-  for (const e of run.events) {
+  for (const [i, e] of run.events.entries()) {
     if (e.kind !== 'notice' || !lanes[e.actor]) continue;
     const x = c.sx(e.t_ms);
     const y = lanes[e.actor].line;
     const bad = misleads(e, run);
-    out.push({ tag: 'path', attrs: { d: `M${x},${y - HALF_H}l${HALF_W},${HALF_H}l${-HALF_W},${HALF_H}l${-HALF_W},${-HALF_H}z`, class: bad ? 'notice bad' : 'notice' } });
-    marks.push({ x: x - HALF_W, y: y - HALF_H, w: 2 * HALF_W, h: 2 * HALF_H, t: e.t_ms, client: e.actor, note: e.note, misleads: bad });
+    out.push({ tag: 'path', attrs: { d: `M${x},${y - HALF_H}l${HALF_W},${HALF_H}l${-HALF_W},${HALF_H}l${-HALF_W},${-HALF_H}z`, class: bad ? 'notice bad' : 'notice', 'data-event': i } });
+    marks.push({ x: x - HALF_W, y: y - HALF_H, w: 2 * HALF_W, h: 2 * HALF_H, t: e.t_ms, client: e.actor, note: e.note, misleads: bad, event: i });
   }
   return marks;
 }

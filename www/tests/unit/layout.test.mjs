@@ -11,6 +11,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { imp, loadFullBuild, runWith } from './full-build.mjs';
+import { checkNoticeTies } from './notice-ties.mjs';
 
 const { layoutDiagram, roughMeasure, divergence } = await imp('layout.js');
 const { fmt, numberFormat } = await imp('i18n.js');
@@ -204,6 +205,19 @@ test('no keepalive tick meets a label, at either width and in either language, f
       }
     }
   }
+});
+
+test('a library notice\'s note starts or ends at its diamond, or has a leader crossing no other note, at every width in either language', () => {
+  let notes = 0;
+  for (const width of WIDTHS) {
+    for (const lang of ['en', 'bn']) {
+      for (const { what, L } of everyLayout(width, lang)) {
+        checkNoticeTies(L, `${what} at ${width} (${lang})`);
+        notes += L.tied.length;
+      }
+    }
+  }
+  assert.ok(notes > 0, 'the catalogue has notices');
 });
 
 test('keepalive ticks: every keepalive that reached the server, on its client\'s lane; none during a freeze or a cut', () => {

@@ -9,6 +9,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { imp } from './full-build.mjs';
+import { checkNoticeTies } from './notice-ties.mjs';
 
 const { layoutDiagram } = await imp('layout.js');
 const { describeEvent } = await imp('explain.js');
@@ -120,6 +121,34 @@ test('no diamond meets a label, and no two labels overlap, at every width in eit
       }
     }
   }
+});
+
+test('a notice’s note ends at its diamond where it is flipped to its left, anchored at that end', () => {
+  for (const lang of LANGS) {
+    for (const width of WIDTHS) {
+      const L = layoutOf(KAZOO, { lang, width });
+      assert.equal(checkNoticeTies(L, `kazoo ${lang} ${width}`), 0, 'no leader: each note touches its diamond');
+      const [t] = L.tied;
+      const note = L.labels.find((l) => l.box === t.box);
+      // Near the right edge at a phone's and the lab's widths: flipped, and ending at the diamond
+      // whatever width the browser gives its glyphs (the text's end is where it is anchored).
+      if (width < 1280) assert.deepEqual([t.anchor, note.attrs['text-anchor'], note.attrs.x], ['end', 'end', t.x - 3], `${lang} ${width}`);
+      else assert.deepEqual([t.anchor, note.attrs['text-anchor'], note.attrs.x], ['start', 'start', t.x + 3], `${lang} ${width}`);
+    }
+  }
+});
+
+test('a note too wide for either side of its diamond has a leader from the diamond, in its colour, crossing no other note', () => {
+  // redis-py's exception moved to mid-run: at 600 px its Bengali note fits neither after nor before it.
+  const mid = structuredClone(REDIS_PY);
+  mid.events.find((e) => e.note === 'release-raised').t_ms = 1100;
+  mid.events.sort((a, b) => a.t_ms - b.t_ms);
+  const L = layoutOf(mid, { lang: 'bn', width: 600 });
+  assert.equal(checkNoticeTies(L, 'redis-py mid-run bn 600'), 1);
+  const leader = L.items.find((i) => i.tag === 'line' && i.attrs.class === 'leader n-bad');
+  assert.ok(leader, 'drawn, in the exception’s red');
+  assert.ok(L.items.indexOf(leader) < L.items.findIndex((i) => i.text && i.text.includes('LockNotOwnedError')), 'under the note’s halo');
+  for (const width of WIDTHS) assert.equal(checkNoticeTies(layoutOf(mid, { lang: 'en', width }), `en ${width}`), 0, 'none where the note fits a side');
 });
 
 /** What each note needs from a library's calls to be worded. */
