@@ -1,11 +1,8 @@
 // The verdict a fence's lab must show, from the native CLI and not from a table: `leaselab run` on the
 // fence's catalogue scenario, or `leaselab run --file` on its scenario of one's own, with the fencing and
 // the ttl/pause the fence sets. `leaselab run` exits 1 when an update was lost, 0 when not, 2 on bad input.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { CLI } from '../../www/tests/helpers.mjs';
+import { existsSync } from 'node:fs';
+import { CLI, runCli } from '../../www/tests/helpers.mjs';
 
 // The same binary the e2e tests ask (CARGO_TARGET_DIR respected), which `make test-recipes` builds.
 export { CLI };
@@ -21,20 +18,9 @@ export function runArgs(parts, file) {
   return args;
 }
 
-/** 'lost-update' or 'safe', as `leaselab run` says for the fence; an Error for anything else. */
+/** 'lost-update' or 'safe', as `leaselab run` says for the fence; an Error for anything else (the
+ * e2e tests' runCli runs it). */
 export function cliVerdict(parts) {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build it with cargo build --release -p leaselab`);
-  const dir = mkdtempSync(join(tmpdir(), 'leaselab-fence-'));
-  const file = join(dir, 'fence.txt');
-  const args = runArgs(parts, file);
-  try {
-    if (parts.scenario != null) writeFileSync(file, parts.scenario);
-    execFileSync(CLI, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    return 'safe';
-  } catch (e) {
-    if (e.status === 1) return 'lost-update';
-    throw new Error(`leaselab ${args.join(' ')}: exit ${e.status}: ${String(e.stderr || e.message).trim()}`);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  return runCli((file) => runArgs(parts, file), parts.scenario).lost ? 'lost-update' : 'safe';
 }

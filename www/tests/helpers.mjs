@@ -2,8 +2,8 @@
 // verdict and axe-core's findings, which several tests compare the page with.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -88,25 +88,31 @@ export async function openPage(browser, { width = 1280, height = 900, reducedMot
 }
 
 /**
- * The CLI's verdict for scenario `text` with these extra arguments: { outcome, final, expected }. The
- * text goes through a file of its own in a temporary directory, removed afterwards.
+ * Runs the native CLI with the arguments `argsFor(file)` gives, where `file` is a file of its own in a
+ * temporary directory, removed afterwards, holding `text` when there is one (a scenario to run with
+ * `--file`). Returns { lost (exit status 1: an update was lost), stdout }; throws on any other exit
+ * status (2: bad input), with what the CLI said. The e2e tests' cliVerdict and the recipes'
+ * (tools/recipes/cli-verdict.mjs) both run it so.
  */
-export async function cliVerdict(text, args = []) {
-  const dir = await mkdtemp(join(tmpdir(), 'leaselab-cli-'));
+export function runCli(argsFor, text = null) {
+  const dir = mkdtempSync(join(tmpdir(), 'leaselab-cli-'));
+  const file = join(dir, 'scenario.txt');
+  const args = argsFor(file);
   try {
-    const file = join(dir, 'scenario.txt');
-    await writeFile(file, text);
-    let out;
-    try {
-      out = execFileSync(CLI, ['run', '--file', file, '--json', ...args], { encoding: 'utf8' });
-    } catch (e) {
-      out = e.stdout; // exit status 1: a lost update
-    }
-    const run = JSON.parse(out);
-    return { outcome: run.lost_update ? 'lost-update' : 'safe', final: run.final, expected: run.expected };
+    if (text != null) writeFileSync(file, text);
+    return { lost: false, stdout: execFileSync(CLI, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }) };
+  } catch (e) {
+    if (e.status === 1) return { lost: true, stdout: e.stdout };
+    throw new Error(`leaselab ${args.join(' ')}: exit ${e.status}: ${String(e.stderr || e.message).trim()}`);
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The CLI's verdict for scenario `text` with these extra arguments: { outcome, final, expected }. */
+export async function cliVerdict(text, args = []) {
+  const run = JSON.parse(runCli((file) => ['run', '--file', file, '--json', ...args], text).stdout);
+  return { outcome: run.lost_update ? 'lost-update' : 'safe', final: run.final, expected: run.expected };
 }
 
 /** The CLI's `search --json` answer for the seed's scenario: `grid` is [[name, from, to, step]…] in ms. */
