@@ -273,7 +273,7 @@ pub static ROWS: &[LibraryRow] = &[
         differs: "one master, where the scenario has three: the release raises when no quorum still holds our value, one of one as two of three",
     },
     // npm redlock's `owned` is local (`lock.expiration > Date.now()`): answered at once on waking in
-    // the model, 0.5–0.7 ms after SIGCONT in the real runs (docs/clients.md, "node-redlock 4.2.0");
+    // the model, 0.5–3.2 ms after SIGCONT in the real runs (docs/clients.md, "node-redlock 4.2.0");
     // `unlock()` rejected a round trip after it is called, 1 ms in the model, 1.6–6.9 ms measured:
     // each within ±50 ms, a loaded machine's scheduling, as the other rows' round trips.
     LibraryRow {
