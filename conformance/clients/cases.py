@@ -206,6 +206,42 @@ class Pottery:
         return out
 
 
+# npm redlock's modules: conformance/clients/package-lock.json installed beside the venv this runs in
+# (conformance/setup.sh and run.sh make both under the target directory: target/clients-node).
+NODE_MODULES = os.path.join(os.path.dirname(sys.prefix), "clients-node")
+# The wall-clock step back the "node-redlock step back" holder's clock takes while it is frozen (the
+# scenario node-redlock-clock-step-back's `step=-2s@1500ms`).
+NODE_REDLOCK_STEP_MS = 2000
+
+
+def node(script, *args):
+    return ["node", os.path.join(HERE, script), NODE_MODULES, *map(str, args)]
+
+
+class NodeRedlock:
+    """npm redlock 4.2.0 on one master: its `owned` is local, `lock.expiration > Date.now()`."""
+    name, pause, lease, step_ms = "node-redlock", 2.5 * REDIS_LEASE_S, REDIS_LEASE_S, 0
+
+    def holder(self, ctx, key):
+        return node("holder_node_redlock.mjs", ctx["redis"], round(self.lease * 1000), key, self.step_ms)
+
+    def contender(self, ctx, key):
+        return node("contender_node_redlock.mjs", ctx["redis"], key)
+
+    def moments(self, run):
+        out = common(run)
+        out["expiration > Date.now() before the pause"] = run.held["owned"]
+        out["expiration − Date.now() at the grant (ms)"] = run.held["expiration_left_ms"]
+        out.update(outcome(run, "owned"))
+        out.update(outcome(run, "release"))
+        return out
+
+
+class NodeRedlockStepBack(NodeRedlock):
+    """The same, its wall clock stepped back while it is frozen: the local check says yes."""
+    name, step_ms = "node-redlock step back", NODE_REDLOCK_STEP_MS
+
+
 def etcdctl(ctx, *args):
     return ["etcdctl", f"--endpoints=127.0.0.1:{ctx['etcd']}", *args]
 
@@ -271,4 +307,4 @@ class EtcdctlNoCommand:
         return out
 
 
-ALL = [Kazoo(), Curator(), KazooShortPause(), CuratorShortPause(), RedisPy(), PythonRedisLock(), Pottery(), EtcdctlCommand(), EtcdctlNoCommand()]
+ALL = [Kazoo(), Curator(), KazooShortPause(), CuratorShortPause(), RedisPy(), PythonRedisLock(), Pottery(), NodeRedlock(), NodeRedlockStepBack(), EtcdctlCommand(), EtcdctlNoCommand()]

@@ -24,7 +24,7 @@ import servers
 
 # Which server each case's name (its first word) needs.
 FAMILY = {"kazoo": "zk", "curator": "zk", "redis-py": "redis", "python-redis-lock": "redis",
-          "pottery": "redis", "etcdctl": "etcd"}
+          "pottery": "redis", "node-redlock": "redis", "etcdctl": "etcd"}
 SETTINGS = {"session_s": "session", "lease_s": "lease", "ttl_s": "ttl", "pause_s": "pause"}
 
 

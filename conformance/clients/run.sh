@@ -2,7 +2,8 @@
 # conformance/clients/run.sh [RUNS] [CASE…] — measures what each lock client library tells the
 # application when its holder is frozen (SIGSTOP) past its lease, against throwaway servers, and prints
 # one table (docs/clients.md reads it). Makes the Python venv under target/clients-venv/ with the pinned
-# versions of requirements.txt if it is missing or stale. Servers and every process a run started are
+# versions of requirements.txt, and npm's redlock under target/clients-node/ from package-lock.json,
+# if either is missing or stale. Servers and every process a run started are
 # stopped however it ends (the conductor's own `finally`, and this trap as the backstop), then checked
 # with pgrep: any left is named and the script fails.
 set -euo pipefail
@@ -12,7 +13,7 @@ venv="$root/target/clients-venv"
 say() { printf 'clients: %s\n' "$*" >&2; }
 
 missing=()
-for tool in redis-server etcd etcdctl java; do command -v "$tool" >/dev/null || missing+=("$tool"); done
+for tool in redis-server etcd etcdctl java node npm; do command -v "$tool" >/dev/null || missing+=("$tool"); done
 [ -f /usr/share/java/zookeeper.jar ] || missing+=(zookeeper.jar)
 if ((${#missing[@]})); then
   say "missing ${missing[*]}: apt-get install redis-server etcd-server etcd-client zookeeper"
@@ -26,6 +27,17 @@ if ! cmp -s "$here/requirements.txt" "$stamp" 2>/dev/null; then
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/requirements.txt"
   cp "$here/requirements.txt" "$stamp"
+fi
+
+# npm's redlock and its redis client, exactly as package-lock.json pins them (npm ci), beside the venv
+# (cases.py finds them there); the copied lock file is the stamp.
+node_dir="$root/target/clients-node"
+if ! cmp -s "$here/package-lock.json" "$node_dir/package-lock.json" 2>/dev/null; then
+  say "making $node_dir"
+  rm -rf "$node_dir"
+  mkdir -p "$node_dir"
+  cp "$here/package.json" "$here/package-lock.json" "$node_dir/"
+  (cd "$node_dir" && npm ci --no-audit --no-fund --silent)
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/leaselab-clients.XXXXXX")

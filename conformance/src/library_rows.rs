@@ -72,6 +72,11 @@ pub const POTTERY: Component = Component {
     version: "3.0.1",
     from: PYPI,
 };
+pub const NODE_REDLOCK: Component = Component {
+    name: "node-redlock (npm redlock)",
+    version: "4.2.0",
+    from: "npm, pinned in conformance/clients/package-lock.json, in target/clients-node",
+};
 pub const ETCDCTL: Component = Component {
     name: "etcdctl lock",
     version: "3.4.23",
@@ -267,6 +272,62 @@ pub static ROWS: &[LibraryRow] = &[
         )],
         differs: "one master, where the scenario has three: the release raises when no quorum still holds our value, one of one as two of three",
     },
+    // npm redlock's `owned` is local (`lock.expiration > Date.now()`): answered at once on waking in
+    // the model, 0.5–3.2 ms after SIGCONT in the real runs (docs/clients.md, "node-redlock 4.2.0");
+    // `unlock()` rejected a round trip after it is called, 1 ms in the model, 1.6–6.9 ms measured:
+    // each within ±50 ms, a loaded machine's scheduling, as the other rows' round trips.
+    LibraryRow {
+        scenario: "node-redlock-expiration-after-pause",
+        policy: Policy::None,
+        case: "node-redlock",
+        on: &NODE_REDLOCK,
+        length: ("lease_s", "ttl_ms"),
+        facts: &[
+            at(
+                "lock.expiration > Date.now() said no",
+                "notice",
+                Some("owned-no"),
+                "owned: answered",
+                50,
+            ),
+            said(
+                "lock.expiration > Date.now() said no",
+                "owned-no",
+                "owned: outcome",
+                "returned false",
+            ),
+        ],
+        differs: "one master, where the scenario has three: the check is local, and the master's key expires as the majority's",
+    },
+    LibraryRow {
+        scenario: "node-redlock-clock-step-back",
+        policy: Policy::None,
+        case: "node-redlock step back",
+        on: &NODE_REDLOCK,
+        length: ("lease_s", "ttl_ms"),
+        facts: &[
+            said(
+                "lock.expiration > Date.now() said yes after the pause",
+                "owned-yes",
+                "owned: outcome",
+                "returned true",
+            ),
+            at(
+                "unlock() rejected",
+                "notice",
+                Some("release-raised"),
+                "release: answered",
+                50,
+            ),
+            said(
+                "unlock() rejected",
+                "release-raised",
+                "release: outcome",
+                "raised LockError",
+            ),
+        ],
+        differs: "one master, where the scenario has three; the holder steps its own Date.now() back 2 s as it wakes (the machine's clock is everyone's), where the scenario's NTP steps A's clock at 1.5 s, while A is frozen: the same reading at the check",
+    },
     LibraryRow {
         scenario: "etcdctl-lock-rev",
         policy: Policy::Token,
@@ -284,7 +345,7 @@ const HOW: &str =
     "the library itself in a process of its own on the real server, SIGSTOPped; its notices compared";
 
 /// The coverage table's lines for the library scenarios, one per row and Redisson's (no row).
-static COVERAGE: [Entry; 9] = [
+static COVERAGE: [Entry; 11] = [
     real("kazoo-is-acquired", &KAZOO, HOW),
     real("kazoo-listener-race", &KAZOO, HOW),
     real("curator-listener-window", &CURATOR, HOW),
@@ -297,6 +358,8 @@ static COVERAGE: [Entry; 9] = [
         "redisson-watchdog-frozen",
         "Redisson is published on Maven Central only, which this workplace cannot reach (it reaches crates.io, PyPI, Debian and npm); its watchdog is modelled from its source (docs/clients.md)",
     ),
+    real("node-redlock-expiration-after-pause", &NODE_REDLOCK, HOW),
+    real("node-redlock-clock-step-back", &NODE_REDLOCK, HOW),
 ];
 
 fn in_catalogue(id: &str) -> bool {
@@ -806,6 +869,9 @@ mod tests {
     const POTTERY_RUN: &str =
         r#"{"release: outcome":"raised ReleaseUnlockedLock: (KEY, the masters)"}"#;
     const ETCD_RUN: &str = r#"{"waiter's ETCD_LOCK_REV > holder's":true}"#;
+    /// npm redlock's (`run.sh 5 node-redlock`, 2026-12-07: 1 s TTL, 2.5 s pause).
+    const NODE_REDLOCK_RUN: &str = r#"{"owned: answered":0.6,"owned: outcome":"returned false","release: answered":1.6,"release: outcome":"raised LockError: Unable to fully release the lock on resource \"KEY\"."}"#;
+    const NODE_REDLOCK_STEP_RUN: &str = r#"{"owned: answered":0.6,"owned: outcome":"returned true","release: answered":1.7,"release: outcome":"raised LockError: Unable to fully release the lock on resource \"KEY\"."}"#;
 
     /// For each row: a model that agrees, one that does not, and the real run.
     fn recorded() -> Vec<(&'static str, Model, Model, &'static str)> {
@@ -882,6 +948,31 @@ mod tests {
                 model("", (3, 5)),
                 model("", (5, 3)),
                 ETCD_RUN,
+            ),
+        ]
+        .into_iter()
+        .chain(node_redlock_recorded())
+        .collect()
+    }
+
+    /// npm redlock's rows: a model that agrees, one that does not, and the real run.
+    fn node_redlock_recorded() -> Vec<(&'static str, Model, Model, &'static str)> {
+        let step_back = [
+            ev(4000, "notice", "owned-yes"),
+            ev(4002, "notice", "release-raised"),
+        ];
+        vec![
+            (
+                "node-redlock-expiration-after-pause",
+                model(&ev(4000, "notice", "owned-no"), (1, 2)),
+                model(&ev(4000, "notice", "owned-yes"), (1, 2)),
+                NODE_REDLOCK_RUN,
+            ),
+            (
+                "node-redlock-clock-step-back",
+                model(&step_back.join(","), (1, 2)),
+                model(&ev(4000, "notice", "owned-no"), (1, 2)),
+                NODE_REDLOCK_STEP_RUN,
             ),
         ]
     }

@@ -105,6 +105,8 @@ scenario_tests! {
     redisson_watchdog_frozen => "redisson-watchdog-frozen",
     pottery_release_raised => "pottery-release-raised",
     etcdctl_lock_rev => "etcdctl-lock-rev",
+    node_redlock_expiration_after_pause => "node-redlock-expiration-after-pause",
+    node_redlock_clock_step_back => "node-redlock-clock-step-back",
 }
 
 /// The safety table (issue 39) runs from one base scenario per lock service, `table-NAME`, and injects

@@ -16,6 +16,7 @@ const libraryCalls = {
   'python-redis-lock': { owned: 'lock.locked()', yes: 'True', no: 'False', release: 'lock.release()', renewal: 'auto_renewal' },
   redisson: { owned: 'isHeldByCurrentThread()', yes: 'true', no: 'false', release: 'unlock()', renewal: 'watchdog' },
   pottery: { owned: 'lock.locked()', yes: '> 0', no: '0', release: 'lock.release()' },
+  'node-redlock': { owned: 'lock.expiration > Date.now()', yes: 'true', no: 'false', release: 'lock.unlock()' },
   'etcd-concurrency': { release: 'mutex.Unlock()', done: 'session.Done()' },
 };
 

@@ -27,6 +27,8 @@ mod etcd_concurrency;
 #[cfg(feature = "libraries")]
 mod kazoo;
 #[cfg(feature = "libraries")]
+mod node_redlock;
+#[cfg(feature = "libraries")]
 mod pottery;
 #[cfg(feature = "libraries")]
 mod python_redis_lock;
@@ -250,6 +252,7 @@ libraries! {
     Redisson => redisson::Redisson;
     Pottery => pottery::Pottery;
     EtcdConcurrency => etcd_concurrency::EtcdConcurrency;
+    NodeRedlock => node_redlock::NodeRedlock;
 }
 
 #[cfg(feature = "libraries")]
@@ -514,6 +517,40 @@ mod tests {
         assert_eq!(raised.len(), 1);
         assert_eq!(raised[0].1, Note::ReleaseRaised);
         assert_eq!(notes("pottery-release-raised", &[("pause", 500_000)]), []);
+    }
+
+    #[test]
+    fn node_redlock_answers_owned_at_once_from_the_clients_own_clock() {
+        // A sends its lock requests at local 0: expiration 0 + 1000 − 12 = 988 ms on A's clock. The
+        // grant reaches A at 1 ms and A freezes; it wakes at 2.501 s and asks at once, no round trip.
+        let no = Note::OwnedNo { truth: false };
+        assert_eq!(
+            notes("node-redlock-expiration-after-pause", &[]),
+            [(2_501_000, no)]
+        );
+        let yes = Note::OwnedYes { truth: true };
+        let short = [("pause", 500_000)];
+        assert_eq!(
+            notes("node-redlock-expiration-after-pause", &short),
+            [(501_000, yes)]
+        );
+        // Stepped back 2 s at 1.5 s, A's clock reads 0.501 s on waking: yes, though the keys expired
+        // at 1 s and B holds the lock; the release raises a round trip after it is called.
+        let stale = notes("node-redlock-clock-step-back", &[]);
+        assert_eq!(stale[0], (2_501_000, Note::OwnedYes { truth: false }));
+        assert_eq!(stale[1].1, Note::ReleaseRaised);
+        assert_eq!(stale.len(), 2);
+    }
+
+    #[test]
+    fn node_redlocks_expiration_ends_at_the_988th_ms_of_the_clients_clock() {
+        // Waking at true 1 ms + pause, A's clock reads 2 s less: 987.999 ms is still before the
+        // expiration (Date.now() says 987 < 988), 988.000 ms is not.
+        let id = "node-redlock-clock-step-back";
+        let before = notes(id, &[("pause", 2_986_999)]);
+        assert_eq!(before[0], (2_987_999, Note::OwnedYes { truth: false }));
+        let at = notes(id, &[("pause", 2_987_000)]);
+        assert_eq!(at, [(2_988_000, Note::OwnedNo { truth: false })]);
     }
 
     #[test]

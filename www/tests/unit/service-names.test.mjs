@@ -18,7 +18,7 @@ const WORDS = ['i18n.js', 'lessons.js'];
 const NAMED = /(?<![\w-])(consul|dynamodb|hazelcast|kubernetes|etcd|zookeeper|redlock|mysql)(?![\w-])/i;
 // The client libraries (issue 44): their names come from the run's `libraries` and their words and
 // calls from i18n/libraries.js, never from the page's code.
-const LIBRARY = /(?<![\w-])(kazoo|curator|redis-py|python-redis-lock|redisson|pottery|etcd-concurrency)(?![\w-])/i;
+const LIBRARY = /(?<![\w-])(kazoo|curator|redis-py|python-redis-lock|redisson|pottery|etcd-concurrency|node-redlock)(?![\w-])/i;
 
 test('the rule names a service as a word, not inside an id', () => {
   for (const s of ['etcd’s lease', 'a ZooKeeper session', 'Redlock: one grant', "['hazelcast', 'consul']", 'MySQL']) assert.ok(NAMED.test(s), s);
@@ -37,8 +37,8 @@ test('no module of the page names a lock service (the run JSON\'s `diagram` says
 });
 
 test('the rule names a client library as a word, not inside an id', () => {
-  for (const s of ['kazoo’s listener', 'Curator says LOST', 'redis-py: owned()', "'python-redis-lock'", 'etcd-concurrency']) assert.ok(LIBRARY.test(s), s);
-  for (const s of ['kazoo-is-acquired', 'curator-suspended', "'redis-py-owned-before-pause'", 'libraryCalls']) assert.ok(!LIBRARY.test(s), s);
+  for (const s of ['kazoo’s listener', 'Curator says LOST', 'redis-py: owned()', "'python-redis-lock'", 'etcd-concurrency', 'node-redlock’s unlock()']) assert.ok(LIBRARY.test(s), s);
+  for (const s of ['kazoo-is-acquired', 'curator-suspended', "'redis-py-owned-before-pause'", 'libraryCalls', "'node-redlock-clock-step-back'"]) assert.ok(!LIBRARY.test(s), s);
 });
 
 test('no module of the page names a client library (the run\'s `libraries` and i18n/libraries.js do)', () => {

@@ -102,6 +102,7 @@ libraries! {
     Redisson => redisson;
     Pottery => pottery;
     EtcdConcurrency => etcd_concurrency;
+    NodeRedlock => node_redlock;
 }
 
 impl LibraryKind {

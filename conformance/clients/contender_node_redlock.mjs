@@ -1,0 +1,19 @@
+// Takes npm redlock 4.2.0's lock on the same key while the holder is frozen, says `acquired {json}`
+// with its CLOCK_MONOTONIC time, and keeps it until the conductor ends this process. It retries
+// without end (retryCount -1, redlock.js 427) every 20 ± 10 ms, so that it takes the lock within a
+// few ms of the holder's key expiring (the default, 200 ± 100 ms, would blur that moment).
+//
+// usage: node contender_node_redlock.mjs MODULES_DIR PORT KEY
+
+import { modules, monotonic, say } from './notices.mjs';
+
+const [dir, port, key] = process.argv.slice(2);
+const require = modules(dir);
+const Redis = require('ioredis');
+const Redlock = require('redlock');
+
+const redis = new Redis({ host: '127.0.0.1', port: Number(port) });
+const redlock = new Redlock([redis], { retryCount: -1, retryDelay: 20, retryJitter: 10 });
+await redlock.lock(key, 10000);
+say('acquired', { t: monotonic() });
+setTimeout(() => process.exit(0), 60000);
