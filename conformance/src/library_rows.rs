@@ -395,16 +395,10 @@ pub fn start(work: &Path, wanted: impl Fn(&str) -> bool) -> Started {
             );
             continue;
         }
-        let mut row = Row {
-            scenario: r.scenario.to_string(),
-            params: format!("{} — {} {}", r.policy.name(), r.on.name, r.on.version),
-            sim: String::new(),
-            real: String::new(),
-            agree: None,
-            attempt: 1,
-            runs: 1,
-            detail: Vec::new(),
-        };
+        let mut row = Row::blank(
+            r.scenario,
+            format!("{} — {} {}", r.policy.name(), r.on.name, r.on.version),
+        );
         match predict(r).and_then(|p| Ok((spec(r, &p.model)?, p))) {
             Ok((s, p)) => {
                 row.params = describe(r, &s);
