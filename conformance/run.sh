@@ -28,7 +28,7 @@ cleanup() {
   # (it dies with the suite, PR_SET_PDEATHSIG, unless it was stopped too), each holder and contender
   # (conformance/clients/conductor.py: a process group of its own, continued first so that a frozen one
   # dies) and the servers rows.py started (conformance/clients/servers.py).
-  for f in "$work"/clients/rows.pid "$work"/clients/pids/*.pid "$work"/clients/redis/*.pid \
+  for f in "$work"/clients/rows.pid "$work"/clients/pids/*.pid "$work"/clients/redis*/*.pid \
            "$work"/clients/zookeeper/*.pid "$work"/clients/etcd/*.pid; do
     [ -f "$f" ] || continue
     p=$(head -n 1 "$f")

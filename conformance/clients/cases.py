@@ -190,13 +190,14 @@ class PythonRedisLock:
 
 
 class Pottery:
+    """pottery's Redlock on three masters (rows.py's REDLOCK_MASTERS), as its scenario's service."""
     name, pause, lease = "pottery", 2.5 * REDIS_LEASE_S, REDIS_LEASE_S
 
     def holder(self, ctx, key):
-        return py("holder_pottery.py", ctx["redis"], self.lease, key)
+        return py("holder_pottery.py", ctx["redlock"], self.lease, key)
 
     def contender(self, ctx, key):
-        return py("contender.py", "pottery", ctx["redis"], key)
+        return py("contender.py", "pottery", ctx["redlock"], key)
 
     def moments(self, run):
         out = common(run)

@@ -1,7 +1,7 @@
 """Takes the lock through the same library while the holder is frozen, says `acquired {json}` with its
 CLOCK_MONOTONIC time, and keeps it until the conductor ends this process.
 
-usage: contender.py LIBRARY ADDRESS KEY [LEASE_S]
+usage: contender.py LIBRARY ADDRESS KEY [LEASE_S]   (pottery's ADDRESS: its masters' ports, PORT,PORT,…)
 """
 
 import sys
@@ -22,7 +22,10 @@ if lib == "kazoo":
     info = {"node": node, "czxid": zk.exists(node).czxid}
 else:
     import redis
-    r = redis.Redis(host="127.0.0.1", port=int(addr))
+    if lib == "pottery":
+        masters = {redis.Redis(host="127.0.0.1", port=int(p)) for p in addr.split(",")}
+    else:
+        r = redis.Redis(host="127.0.0.1", port=int(addr))
     if lib == "redis-py":
         lock = r.lock(key, timeout=10.0, blocking_timeout=30)
         got = lock.acquire()
@@ -34,7 +37,7 @@ else:
         got = any(lock.acquire(timeout=1) for _ in range(30))
     elif lib == "pottery":
         from pottery import Redlock
-        lock = Redlock(key=key, masters={r}, auto_release_time=10.0)
+        lock = Redlock(key=key, masters=masters, auto_release_time=10.0)
         got = lock.acquire(timeout=30)
     else:
         sys.exit(f"contender: unknown library {lib!r}")

@@ -1,7 +1,8 @@
-"""Holds pottery's Redlock (one master), is frozen past its auto_release_time, and notes what pottery
-tells the application after waking: `locked()` (the lease left, 0 when not held) and `release()`.
+"""Holds pottery's Redlock on its masters (three redis-servers), is frozen past its auto_release_time,
+and notes what pottery tells the application after waking: `locked()` (the lease left, 0 when not
+held) and `release()`.
 
-usage: holder_pottery.py PORT AUTO_RELEASE_S KEY
+usage: holder_pottery.py PORT,PORT,PORT AUTO_RELEASE_S KEY
 """
 
 import logging
@@ -13,10 +14,10 @@ from pottery import Redlock
 from notices import Notices, attempt
 
 logging.basicConfig(level=logging.WARNING)
-port, lease, key = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
+ports, lease, key = sys.argv[1].split(","), float(sys.argv[2]), sys.argv[3]
 n = Notices()
-r = redis.Redis(host="127.0.0.1", port=port)
-lock = Redlock(key=key, masters={r}, auto_release_time=lease)
+masters = {redis.Redis(host="127.0.0.1", port=int(p)) for p in ports}
+lock = Redlock(key=key, masters=masters, auto_release_time=lease)
 lock.acquire()
 n.held(locked_s=lock.locked())
 n.wait_wake()

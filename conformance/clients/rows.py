@@ -22,9 +22,10 @@ import cases
 import conductor
 import servers
 
-# Which server each case's name (its first word) needs.
+# Which server each case's name (its first word) needs ("redlock": three redis masters, pottery's
+# Redlock on as many as its scenario's `service: redlock nodes=3`).
 FAMILY = {"kazoo": "zk", "curator": "zk", "redis-py": "redis", "python-redis-lock": "redis",
-          "pottery": "redis", "etcdctl": "etcd"}
+          "pottery": "redlock", "etcdctl": "etcd"}
 SETTINGS = {"session_s": "session", "lease_s": "lease", "ttl_s": "ttl", "pause_s": "pause"}
 
 
@@ -73,15 +74,26 @@ def fair_run(case, ctx, key, piddir):
         print(f"rows.py: {case.name}: {discarded[-1]}", file=sys.stderr, flush=True)
 
 
-def start(families, work):
-    started, ctx = [], {}
-    if "redis" in families:
+REDLOCK_MASTERS = 3
+
+
+def start(families, work, started):
+    """Starts the families' servers, each added to `started` at once (so that the caller's `finally`
+    stops it if a later one fails), and returns the addresses the cases read."""
+    ctx = {}
+    if "redis" in families or "redlock" in families:
         s = servers.redis(work); started.append(s); ctx["redis"] = s.port
+    if "redlock" in families:
+        # The first master is the redis family's server: a plain redis-server either way.
+        ports = [ctx["redis"]]
+        for i in range(2, REDLOCK_MASTERS + 1):
+            s = servers.redis(work, f"redis-{i}"); started.append(s); ports.append(s.port)
+        ctx["redlock"] = ",".join(map(str, ports))
     if "zk" in families:
         s = servers.zookeeper(work); started.append(s); ctx["zk"] = f"127.0.0.1:{s.port}"
     if "etcd" in families:
         s = servers.etcd(work); started.append(s); ctx["etcd"] = s.port
-    return started, ctx
+    return ctx
 
 
 def main():
@@ -93,7 +105,7 @@ def main():
     os.makedirs(piddir, exist_ok=True)
     started = []
     try:
-        started, ctx = start(families, work)
+        ctx = start(families, work, started)
         for i, (row, case) in enumerate(chosen):
             key = f"/rows-{i}-{case.name.replace(' ', '-')}"
             r = fair_run(case, ctx, f"{key}", piddir)

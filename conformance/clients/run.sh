@@ -40,7 +40,7 @@ cleanup() {
   fi
   # Backstop for a conductor killed before its `finally`: holders and contenders lead process groups
   # of their own (continued first, so a frozen one dies); servers are killed by their pid files.
-  for f in "$work"/pids/*.pid "$work"/redis/*.pid "$work"/zookeeper/*.pid "$work"/etcd/*.pid; do
+  for f in "$work"/pids/*.pid "$work"/redis*/*.pid "$work"/zookeeper/*.pid "$work"/etcd/*.pid; do
     [ -f "$f" ] || continue
     p=$(head -n 1 "$f")
     [ -n "$p" ] || continue

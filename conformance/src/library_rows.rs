@@ -259,13 +259,24 @@ pub static ROWS: &[LibraryRow] = &[
         case: "pottery",
         on: &POTTERY,
         length: ("lease_s", "ttl_ms"),
-        facts: &[said(
-            "release raised",
-            "release-raised",
-            "release: outcome",
-            "raised ReleaseUnlockedLock",
-        )],
-        differs: "one master, where the scenario has three: the release raises when no quorum still holds our value, one of one as two of three",
+        facts: &[
+            said(
+                "release raised",
+                "release-raised",
+                "release: outcome",
+                "raised ReleaseUnlockedLock",
+            ),
+            // A round trip to the masters after the write, where the model says 1 ms; on three
+            // masters 3.1–10.5 ms here (pottery's thread pool, and its `locked()` first).
+            at(
+                "release raised",
+                "notice",
+                Some("release-raised"),
+                "release: answered",
+                50,
+            ),
+        ],
+        differs: "",
     },
     LibraryRow {
         scenario: "etcdctl-lock-rev",
@@ -846,8 +857,8 @@ mod tests {
         r#"{"listener SUSPENDED":106.8,"listener LOST":1350.1,"listener RECONNECTED":1352.8}"#;
     const REDIS_PY_RUN: &str = r#"{"owned() before the pause":true,"owned: answered":0.8,"owned: outcome":"returned False","release: outcome":"raised LockNotOwnedError: Cannot release a lock that's no longer owned"}"#;
     const PRL_RUN: &str = r#"{"renewal thread died":4.9,"release: outcome":"raised NotAcquired: Lock(lock:KEY) is not acquired or it already expired."}"#;
-    const POTTERY_RUN: &str =
-        r#"{"release: outcome":"raised ReleaseUnlockedLock: (KEY, the masters)"}"#;
+    /// On three masters.
+    const POTTERY_RUN: &str = r#"{"release: outcome":"raised ReleaseUnlockedLock: (KEY, the masters)","release: answered":10.5}"#;
     const ETCD_RUN: &str = r#"{"waiter's ETCD_LOCK_REV > holder's":true}"#;
     const ETCD_NO_CMD_RUN: &str =
         r#"{"etcdctl exited":2.3,"etcdctl exit":"rc=1 Error: session expired"}"#;
@@ -921,7 +932,7 @@ mod tests {
             ),
             (
                 "pottery-release-raised",
-                model(&ev(4060, "notice", "release-raised"), (1, 2)),
+                model(&ev(4001, "notice", "release-raised"), (1, 2)),
                 model("", (1, 2)),
                 POTTERY_RUN,
             ),
