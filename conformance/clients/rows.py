@@ -9,7 +9,11 @@ The suite starts this through `setpriv --pdeathsig TERM` with the venv's Python:
 death, ^C, run.sh's trap) raises KeyboardInterrupt here, so every `finally` stops what it started.
 
 usage: rows.py WORKDIR SPEC_JSON   SPEC_JSON: [{"id", "case", "pause_s", "session_s"?, "lease_s"?,
-                                               "ttl_s"?}, …]
+                                               "ttl_s"?, "store"?}, …]
+
+A spec with "store" is a row that writes (store.py): {"balance", "names": [holder, contender],
+"holder": {"debit", "check", "check_after_s"}, "contender": {"debit"}}, from its scenario; its case must
+write (`writes`), and the row's redis-server holds the balance.
 """
 
 import copy
@@ -46,6 +50,10 @@ def chosen_case(spec):
             value = spec[key]
             # python-redis-lock's expire and etcdctl's --ttl are whole seconds.
             setattr(case, attr, int(value) if attr in ("lease", "ttl") and value == int(value) else value)
+    if "store" in spec:
+        if not getattr(case, "writes", False):
+            raise SystemExit(f"rows.py: case {case.name!r} does not write (its holder takes no --store)")
+        case.store = spec["store"]
     return case
 
 
@@ -101,6 +109,8 @@ def main():
     work, specs = sys.argv[1], json.loads(sys.argv[2])
     chosen = [(s["id"], chosen_case(s)) for s in specs]
     families = {FAMILY[c.name.split()[0]] for _, c in chosen}
+    if any(getattr(c, "store", None) for _, c in chosen):
+        families.add("redis")  # the writing rows' balance (store.py)
     piddir = os.path.join(work, "pids")
     os.makedirs(piddir, exist_ok=True)
     started = []

@@ -22,7 +22,9 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{channel, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+use leaselab::client::{ClientSpec, Op};
 use leaselab::store::Policy;
+use leaselab::Scenario;
 use serde_json::Value;
 
 use crate::cases::Verdict;
@@ -113,6 +115,18 @@ const CURATOR_LISTENER: [Fact; 3] = [
     ),
 ];
 
+/// A row that writes (policy `none`): its holder and contender do their scenario's read-modify-write
+/// on a plain key of the row's redis-server (conformance/clients/store.py), and the row compares the
+/// final balance and whose update was lost with the model's run. kazoo-listener-race's does not: its
+/// check right at waking races kazoo's SUSPENDED (0.8–24 ms later), the race of a millisecond the
+/// scenario is about, so the real write goes either way (seen both ways in two runs).
+const WRITES: [Fact; 2] = [
+    Fact::Final {
+        real: "final balance",
+    },
+    Fact::Lost,
+];
+
 const fn at(
     label: &'static str,
     kind: &'static str,
@@ -164,6 +178,8 @@ pub static ROWS: &[LibraryRow] = &[
                 "lock.is_acquired at +1 s",
                 "true",
             ),
+            WRITES[0],
+            WRITES[1],
         ],
         differs: "",
     },
@@ -205,6 +221,8 @@ pub static ROWS: &[LibraryRow] = &[
                 "owned: outcome",
                 "returned False",
             ),
+            WRITES[0],
+            WRITES[1],
         ],
         differs: "",
     },
@@ -227,6 +245,8 @@ pub static ROWS: &[LibraryRow] = &[
                 "release: outcome",
                 "raised LockNotOwnedError",
             ),
+            WRITES[0],
+            WRITES[1],
         ],
         differs: "",
     },
@@ -250,6 +270,8 @@ pub static ROWS: &[LibraryRow] = &[
                 "release: outcome",
                 "raised NotAcquired",
             ),
+            WRITES[0],
+            WRITES[1],
         ],
         differs: "",
     },
@@ -275,6 +297,8 @@ pub static ROWS: &[LibraryRow] = &[
                 "release: answered",
                 50,
             ),
+            WRITES[0],
+            WRITES[1],
         ],
         differs: "",
     },
@@ -386,7 +410,56 @@ fn spec(r: &LibraryRow, m: &Model) -> Res<Value> {
     let mut s =
         serde_json::json!({ "id": row_key(r), "case": r.case, "pause_s": (to - from) / 1000.0 });
     s[key] = serde_json::json!(ms / 1000.0);
+    if r.facts
+        .iter()
+        .any(|f| matches!(f, Fact::Final { .. } | Fact::Lost))
+    {
+        let sc = leaselab::catalogue::find(r.scenario).map_err(|e| e.to_string())?;
+        s["store"] = store_spec(sc)?;
+    }
     Ok(s)
+}
+
+/// A writing row's storage for rows.py (conformance/clients/store.py), from its scenario's script:
+/// the balance, each client's debit, and the holder's check after its pause (`owned`, `listener`, or
+/// none) with the work before it.
+fn store_spec(sc: &Scenario) -> Res<Value> {
+    let (Some(holder), Some(contender)) = (sc.clients.first(), sc.clients.get(1)) else {
+        return Err(format!("{}: a writing row needs two clients", sc.id));
+    };
+    let debit = |c: &ClientSpec| {
+        c.ops.iter().find_map(|o| match o {
+            Op::Write { debit, .. } => Some(*debit),
+            _ => None,
+        })
+    };
+    let (Some(a), Some(b)) = (debit(holder), debit(contender)) else {
+        return Err(format!(
+            "{}: a writing row needs both clients to write",
+            sc.id
+        ));
+    };
+    let params: Vec<u64> = sc.params.iter().map(|p| p.default_us).collect();
+    let after_pause = holder.ops.iter().skip_while(|o| !matches!(o, Op::Pause(_)));
+    let (mut work_us, mut check) = (0, Value::Null);
+    for op in after_pause.skip(1) {
+        match op {
+            Op::Work(d) => work_us += d.resolve(&params),
+            Op::Owned => check = "owned".into(),
+            Op::Listener => check = "listener".into(),
+            _ => {}
+        }
+        if !check.is_null() || matches!(op, Op::Write { .. }) {
+            break;
+        }
+    }
+    let names = [sc.client_name(0).to_string(), sc.client_name(1).to_string()];
+    Ok(serde_json::json!({
+        "balance": sc.balance,
+        "names": names,
+        "holder": { "debit": a, "check": check, "check_after_s": work_us as f64 / 1e6 },
+        "contender": { "debit": b },
+    }))
 }
 
 fn describe(r: &LibraryRow, spec: &Value) -> String {
@@ -752,9 +825,11 @@ mod tests {
             assert!(["session_s", "lease_s", "ttl_s"].contains(&r.length.0));
             for f in r.facts {
                 let name = match f {
-                    Fact::At { real, .. } | Fact::Said { real, .. } | Fact::TokenGrows { real } => {
-                        real
-                    }
+                    Fact::At { real, .. }
+                    | Fact::Said { real, .. }
+                    | Fact::TokenGrows { real }
+                    | Fact::Final { real } => real,
+                    Fact::Lost => "writes",
                 };
                 // cases.py builds some names from parts (`f"{name}: outcome"`, `f"listener {state}"`).
                 let stem = name.split([':', ' ']).next().unwrap_or(name);
@@ -852,16 +927,27 @@ mod tests {
     /// 1 s session, lease or TTL, 2.5 s pause): the model's timings agree within the tolerances, and
     /// a model that said otherwise would not.
     /// Real runs of each library on this machine (`library-measure`, 2026-12-07).
-    const KAZOO_RUN: &str = r#"{"listener SUSPENDED":1.0,"listener LOST":90.0,"listener CONNECTED":173.0,"lock.is_acquired at +1 s":true}"#;
+    const KAZOO_RUN: &str = r#"{"listener SUSPENDED":1.0,"listener LOST":90.0,"listener CONNECTED":173.0,"lock.is_acquired at +1 s":true,
+        "initial balance":500,"final balance":440,"writes":[{"client":"B","snapshot":500,"value":450,"at":-1897.1},{"client":"A","snapshot":500,"value":440,"at":1002.5}]}"#;
     const CURATOR_RUN: &str =
         r#"{"listener SUSPENDED":106.8,"listener LOST":1350.1,"listener RECONNECTED":1352.8}"#;
-    const REDIS_PY_RUN: &str = r#"{"owned() before the pause":true,"owned: answered":0.8,"owned: outcome":"returned False","release: outcome":"raised LockNotOwnedError: Cannot release a lock that's no longer owned"}"#;
-    const PRL_RUN: &str = r#"{"renewal thread died":4.9,"release: outcome":"raised NotAcquired: Lock(lock:KEY) is not acquired or it already expired."}"#;
+    const REDIS_PY_RUN: &str = r#"{"owned() before the pause":true,"owned: answered":0.8,"owned: outcome":"returned False","release: outcome":"raised LockNotOwnedError: Cannot release a lock that's no longer owned",
+        "initial balance":500,"final balance":450,"writes":[{"client":"B","snapshot":500,"value":450,"at":-1434.8}]}"#;
+    /// redis-py-owned-before-pause's holder writes whatever `owned()` says after the pause.
+    const REDIS_PY_BEFORE_RUN: &str = r#"{"owned() before the pause":true,"owned: answered":0.6,"owned: outcome":"returned False","release: outcome":"raised LockNotOwnedError: Cannot release a lock that's no longer owned",
+        "initial balance":500,"final balance":440,"writes":[{"client":"B","snapshot":500,"value":450,"at":-1495.0},{"client":"A","snapshot":500,"value":440,"at":0.7}]}"#;
+    const PRL_RUN: &str = r#"{"renewal thread died":4.9,"release: outcome":"raised NotAcquired: Lock(lock:KEY) is not acquired or it already expired.",
+        "initial balance":500,"final balance":440,"writes":[{"client":"B","snapshot":500,"value":450,"at":-1346.2},{"client":"A","snapshot":500,"value":440,"at":6.5}]}"#;
     /// On three masters.
-    const POTTERY_RUN: &str = r#"{"release: outcome":"raised ReleaseUnlockedLock: (KEY, the masters)","release: answered":10.5}"#;
+    const POTTERY_RUN: &str = r#"{"release: outcome":"raised ReleaseUnlockedLock: (KEY, the masters)","release: answered":10.5,
+        "initial balance":500,"final balance":440,"writes":[{"client":"B","snapshot":500,"value":450,"at":-1484.2},{"client":"A","snapshot":500,"value":440,"at":6.2}]}"#;
     const ETCD_RUN: &str = r#"{"waiter's ETCD_LOCK_REV > holder's":true}"#;
     const ETCD_NO_CMD_RUN: &str =
         r#"{"etcdctl exited":2.3,"etcdctl exit":"rc=1 Error: session expired"}"#;
+
+    /// The outcome a writing row's model has: A's stale write over B's, or B's alone.
+    const STALE: &str = r#""final":440,"lost":"B","#;
+    const SAVED: &str = r#""final":450,"lost":null,"#;
 
     /// A ZooKeeper library's model: its listener's moments, `owned` said yes at +1 s or not.
     fn zk_with(s: u32, l: u32, r: u32, owned: bool, outcome: &str) -> Model {
@@ -882,8 +968,8 @@ mod tests {
         vec![
             (
                 "kazoo-is-acquired",
-                zk(4001, 4102, 4203, true),
-                zk(4001, 4102, 4203, false),
+                zk_with(4001, 4102, 4203, true, STALE),
+                zk_with(4001, 4102, 4203, false, STALE),
                 KAZOO_RUN,
             ),
             (
@@ -900,40 +986,42 @@ mod tests {
             ),
             (
                 "redis-py-owned-after-pause",
-                model(&ev(4001, "notice", "owned-no"), (1, 2)),
-                model(&ev(4001, "notice", "owned-yes"), (1, 2)),
+                model_with(&ev(4001, "notice", "owned-no"), (1, 2), SAVED),
+                model_with(&ev(4001, "notice", "owned-yes"), (1, 2), SAVED),
                 REDIS_PY_RUN,
             ),
             (
                 "redis-py-owned-before-pause",
-                model(
+                model_with(
                     &[
                         ev(100, "notice", "owned-yes"),
                         ev(4060, "notice", "release-raised"),
                     ]
                     .join(","),
                     (1, 2),
+                    STALE,
                 ),
-                model(&ev(100, "notice", "owned-yes"), (1, 2)),
-                REDIS_PY_RUN,
+                model_with(&ev(100, "notice", "owned-yes"), (1, 2), STALE),
+                REDIS_PY_BEFORE_RUN,
             ),
             (
                 "python-redis-lock-renewal-died",
-                model(
+                model_with(
                     &[
                         ev(4001, "notice", "renewal-died"),
                         ev(4100, "notice", "release-raised"),
                     ]
                     .join(","),
                     (1, 2),
+                    STALE,
                 ),
-                model(&ev(4100, "notice", "release-raised"), (1, 2)),
+                model_with(&ev(4100, "notice", "release-raised"), (1, 2), STALE),
                 PRL_RUN,
             ),
             (
                 "pottery-release-raised",
-                model(&ev(4001, "notice", "release-raised"), (1, 2)),
-                model("", (1, 2)),
+                model_with(&ev(4001, "notice", "release-raised"), (1, 2), STALE),
+                model_with("", (1, 2), STALE),
                 POTTERY_RUN,
             ),
             (
@@ -966,6 +1054,31 @@ mod tests {
             assert!(sim == got, "{id}: {} against {}", sim.text(), got.text());
             let (sim, got) = verdicts(id, wrong, real);
             assert!(sim != got, "{id}: a wrong model agreed: {}", sim.text());
+        }
+    }
+
+    /// Each writing row against its recorded real run: its model's outcome agrees, and the other
+    /// outcome (A's stale write over B's where B's stood, or the reverse) would not.
+    #[test]
+    fn each_writing_rows_outcome_is_the_real_stores() {
+        let writes = |r: &LibraryRow| r.facts.iter().any(|f| matches!(f, Fact::Lost));
+        let writing: Vec<&str> = ROWS
+            .iter()
+            .filter(|r| writes(r))
+            .map(|r| r.scenario)
+            .collect();
+        assert_eq!(writing.len(), 5, "{writing:?}");
+        for (id, mut right, _, real) in recorded() {
+            let r = row_of(id);
+            if !writes(r) {
+                continue;
+            }
+            let (sim, got) = verdicts(id, &right, real);
+            assert!(sim == got, "{id}: {} against {}", sim.text(), got.text());
+            let stale = right.number("final") == Some(440.0);
+            right.set_outcome(if stale { 450 } else { 440 }, (!stale).then_some("B"));
+            let (sim, got) = verdicts(id, &right, real);
+            assert!(sim != got, "{id}: a wrong outcome agreed: {}", sim.text());
         }
     }
 }
