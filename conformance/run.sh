@@ -7,39 +7,22 @@ bin=${1:?usage: conformance/run.sh path/to/leaselab-conformance [ARGS...]}
 shift
 work=$(mktemp -d "${TMPDIR:-/tmp}/leaselab-conformance.XXXXXX")
 pid=
+# stop_child, stop_groups: shared with conformance/clients/run.sh's trap.
+. "$(dirname "$0")/stop.sh"
 cleanup() {
   local status=$?
   trap - EXIT INT TERM
-  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-    kill -TERM "$pid" 2>/dev/null || true
-    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$pid" 2>/dev/null || true
-  fi
+  stop_child "$pid" 5
   # Client agents left behind by a killed suite (they also die with it: PR_SET_PDEATHSIG): each leads
   # a process group of its own (with its ZooKeeper session's process), killed whole, stopped or not.
-  for f in "$work"/agents/client-*.pid; do
-    [ -f "$f" ] || continue
-    p=$(head -n 1 "$f")
-    [ "$(cat "/proc/$p/comm" 2>/dev/null || true)" = leaselab-confor ] || continue
-    echo "conformance: stopping leftover client agent $p ($f)" >&2
-    kill -KILL -- "-$p" 2>/dev/null || true
-  done
+  stop_groups "conformance: client agent" leaselab-confor "$work"/agents/client-*.pid
   # The library rows' processes (conformance/src/library_rows.rs), if a killed suite left them: rows.py
   # (it dies with the suite, PR_SET_PDEATHSIG, unless it was stopped too), each holder and contender
   # (conformance/clients/conductor.py: a process group of its own, continued first so that a frozen one
   # dies) and the servers rows.py started (conformance/clients/servers.py).
-  for f in "$work"/clients/rows.pid "$work"/clients/pids/*.pid "$work"/clients/redis/*.pid \
-           "$work"/clients/zookeeper/*.pid "$work"/clients/etcd/*.pid; do
-    [ -f "$f" ] || continue
-    p=$(head -n 1 "$f")
-    case "$(cat "/proc/$p/comm" 2>/dev/null || true)" in
-      python*|java|etcdctl|redis-server|etcd) ;;
-      *) continue ;;
-    esac
-    echo "conformance: stopping leftover library-row process $p ($f)" >&2
-    kill -CONT -- "-$p" 2>/dev/null || true
-    kill -KILL -- "-$p" 2>/dev/null || kill -KILL "$p" 2>/dev/null || true
-  done
+  stop_groups "conformance: library row" 'python.*|java|etcdctl|redis-server|etcd' \
+    "$work"/clients/rows.pid "$work"/clients/pids/*.pid "$work"/clients/redis*/*.pid \
+    "$work"/clients/zookeeper/*.pid "$work"/clients/etcd/*.pid
   # Servers left behind by a killed suite: only those whose pid files are in our work directory.
   for f in "$work"/pg-data/postmaster.pid "$work"/redis/redis.pid "$work"/redis-*/redis.pid "$work"/redlock-*/n*/redis.pid "$work"/failover-*/*/redis.pid "$work"/etcd-*/etcd.pid \
            "$work"/zookeeper-*/zookeeper.pid "$work"/zookeeper-*/zk-agent-*.pid "$work"/mariadb/mariadb.pid \

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # conformance/setup.sh — installs what `make conformance` needs on a fresh Debian machine, and nothing
-# that is there: PostgreSQL's server binaries (initdb, postgres), redis-server, etcd (etcd-server, 3.4),
+# that is there: PostgreSQL's server binaries (initdb, postgres), redis-server, etcd (etcd-server and etcd-client, 3.4),
 # ZooKeeper (zookeeper, 3.8, with the Java runtime it depends on), Apache Curator (libcurator-framework-java
 # and libcurator-recipes-java, 5.4) with a JDK to compile the suite's Curator client (default-jdk-headless:
 # javac) and MariaDB (mariadb-server, 10.11: mariadbd and mariadb-install-db), from Debian's packages;
@@ -28,6 +28,10 @@ if ! command -v redis-server >/dev/null; then
 fi
 if ! command -v etcd >/dev/null; then
   need+=(etcd-server)
+fi
+# `etcdctl lock`, the library row of etcdctl-lock-rev (conformance/clients/cases.py), is etcd-client's.
+if ! command -v etcdctl >/dev/null; then
+  need+=(etcd-client)
 fi
 if [ ! -f /usr/share/java/zookeeper.jar ] || ! command -v java >/dev/null; then
   need+=(zookeeper)

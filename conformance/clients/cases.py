@@ -43,7 +43,21 @@ def common(run):
         out["contender took the lock (ms after SIGSTOP)"] = round((run.t_acquired - run.t_stop) * 1000, 1)
     if run.report and run.report.get("woke"):
         out["holder saw SIGCONT"] = after(run, run.report["woke"])
+    if run.store:
+        out.update(writes(run))
     return out
+
+
+def writes(run):
+    """A writing row's storage (store.py): the balance before and after, and each write in the order
+    it reached the store (its moment in ms after the wake-up), by the scenario's client names."""
+    holder, contender = run.store["names"]
+    done = [(holder, (run.report or {}).get("store", {}).get("wrote")),
+            (contender, (run.acquired or {}).get("wrote"))]
+    ws = sorted(({"client": who, "snapshot": w["snapshot"], "value": w["value"], "at": after(run, w["t"])}
+                 for who, w in done if w), key=lambda w: w["at"])
+    return {"initial balance": run.store["balance"], "writes": ws,
+            "final balance": run.extra["final balance"]}
 
 
 def outcome(run, name):
@@ -61,6 +75,7 @@ def outcome(run, name):
 
 class Kazoo:
     name, pause, session = "kazoo", 2 * ZK_SESSION_S, ZK_SESSION_S
+    writes = True  # its holder and contender take `--store` (store.py)
 
     def holder(self, ctx, key):
         return py("holder_kazoo.py", ctx["zk"], self.session, key)
@@ -105,6 +120,7 @@ def curator(mode, ctx, key, session=ZK_SESSION_S):
 class Curator(Kazoo):
     """The same story as kazoo's, told by Curator's InterProcessMutex; the moments are read alike."""
     name = "curator"
+    writes = False  # its Java holder does not write (yet)
 
     def holder(self, ctx, key):
         return curator("holder", ctx, key, self.session)
@@ -152,6 +168,7 @@ class CuratorShortPause(Curator):
 
 class RedisPy:
     name, pause, lease = "redis-py", 2.5 * REDIS_LEASE_S, REDIS_LEASE_S
+    writes = True
 
     def holder(self, ctx, key):
         return py("holder_redis_py.py", ctx["redis"], self.lease, key)
@@ -169,6 +186,7 @@ class RedisPy:
 
 class PythonRedisLock:
     name, pause, lease = "python-redis-lock", 2.5 * REDIS_LEASE_S, REDIS_LEASE_S
+    writes = True
 
     def holder(self, ctx, key):
         return py("holder_python_redis_lock.py", ctx["redis"], self.lease, key)
@@ -190,13 +208,15 @@ class PythonRedisLock:
 
 
 class Pottery:
+    """pottery's Redlock on three masters (rows.py's REDLOCK_MASTERS), as its scenario's service."""
     name, pause, lease = "pottery", 2.5 * REDIS_LEASE_S, REDIS_LEASE_S
+    writes = True
 
     def holder(self, ctx, key):
-        return py("holder_pottery.py", ctx["redis"], self.lease, key)
+        return py("holder_pottery.py", ctx["redlock"], self.lease, key)
 
     def contender(self, ctx, key):
-        return py("contender.py", "pottery", ctx["redis"], key)
+        return py("contender.py", "pottery", ctx["redlock"], key)
 
     def moments(self, run):
         out = common(run)

@@ -12,6 +12,8 @@ import subprocess
 import threading
 import time
 
+import store
+
 
 class RunFailed(Exception):
     pass
@@ -79,12 +81,33 @@ class Run:
         self.held = self.acquired = self.report = None
         self.t_stop = self.t_acquired = self.t_wake = self.t_exit = None
         self.rc, self.stderr_tail, self.extra = None, None, {}
+        # A row that writes (store.py): its key and each side's part, from the case's `store`.
+        self.store = None
+
+
+def with_store(argv, run, side):
+    """A holder's or contender's command line with its part of the row's storage, if the row writes."""
+    if run.store is None:
+        return argv
+    part = {"port": run.store["port"], "key": run.store["key"], **run.store[side]}
+    return [*argv, "--store", json.dumps(part)]
+
+
+def prepare_store(case, ctx, run):
+    """The balance in a key of the row's redis-server, before the holder starts (rows.py gives the
+    case its `store`: the scenario's balance, each side's debit, the holder's check)."""
+    spec = getattr(case, "store", None)
+    if not spec:
+        return
+    run.store = {"port": ctx["redis"], "key": f"{run.key}:balance", **spec}
+    store.prepare(ctx["redis"], run.store["key"], spec["balance"])
 
 
 def run_once(case, ctx, key, piddir):
     run, procs = Run(key), []
     try:
-        holder = Proc(case.holder(ctx, key), "holder", piddir)
+        prepare_store(case, ctx, run)
+        holder = Proc(with_store(case.holder(ctx, key), run, "holder"), "holder", piddir)
         procs.append(holder)
         first_line = getattr(case, "held_is_first_line", False)
         _, run.held = holder.expect("" if first_line else "held", 30)
@@ -94,7 +117,7 @@ def run_once(case, ctx, key, piddir):
         holder.signal(signal.SIGSTOP)
         argv = case.contender(ctx, key)
         if argv:  # (a pause shorter than the session has no contender: nobody can take the lock)
-            contender = Proc(argv, "contender", piddir)
+            contender = Proc(with_store(argv, run, "contender"), "contender", piddir)
             procs.append(contender)
             t, run.acquired = contender.expect("acquired", 30)
             run.t_acquired = run.acquired.get("t", t)
@@ -111,6 +134,8 @@ def run_once(case, ctx, key, piddir):
         if holder.p.poll() is not None:
             run.t_exit, run.rc = time.monotonic(), holder.p.returncode
         run.stderr_tail = holder.stderr_tail()
+        if run.store:
+            run.extra["final balance"] = store.final(run.store["port"], run.store["key"])
         return case.moments(run)
     finally:
         for p in procs:

@@ -15,7 +15,7 @@ import sys
 
 import cases
 import conductor
-import servers
+import rows
 
 
 def on_term(_sig, _frame):
@@ -62,10 +62,7 @@ def main():
     started, results = [], {}
     load_before = load()
     try:
-        redis = servers.redis(work); started.append(redis)
-        zk = servers.zookeeper(work); started.append(zk)
-        etcd = servers.etcd(work); started.append(etcd)
-        ctx = {"redis": redis.port, "zk": f"127.0.0.1:{zk.port}", "etcd": etcd.port}
+        ctx = rows.start(set(rows.FAMILY.values()), work, started)
         for case in chosen:
             results[case.name] = []
             for i in range(runs):

@@ -70,14 +70,17 @@ class Change:
 
 
 def attempt(notices, name, call):
-    """Runs `call`, noting when it returned (and what) or raised (type and message)."""
+    """Runs `call`, noting when it returned (and what) or raised (type and message); returns what it
+    returned (None when it raised)."""
     start = time.monotonic()
     try:
         value = call()
         notices.note(name, {"returned": repr(value), "took_ms": ms(time.monotonic() - start)})
+        return value
     except Exception as e:
         notices.note(name, {"raised": type(e).__name__, "message": str(e),
                             "took_ms": ms(time.monotonic() - start)})
+        return None
 
 
 def ms(seconds):

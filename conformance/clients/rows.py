@@ -9,7 +9,11 @@ The suite starts this through `setpriv --pdeathsig TERM` with the venv's Python:
 death, ^C, run.sh's trap) raises KeyboardInterrupt here, so every `finally` stops what it started.
 
 usage: rows.py WORKDIR SPEC_JSON   SPEC_JSON: [{"id", "case", "pause_s", "session_s"?, "lease_s"?,
-                                               "ttl_s"?}, …]
+                                               "ttl_s"?, "store"?}, …]
+
+A spec with "store" is a row that writes (store.py): {"balance", "names": [holder, contender],
+"holder": {"debit", "check", "check_after_s"}, "contender": {"debit"}}, from its scenario; its case must
+write (`writes`), and the row's redis-server holds the balance.
 """
 
 import copy
@@ -22,9 +26,10 @@ import cases
 import conductor
 import servers
 
-# Which server each case's name (its first word) needs.
+# Which server each case's name (its first word) needs ("redlock": three redis masters, pottery's
+# Redlock on as many as its scenario's `service: redlock nodes=3`).
 FAMILY = {"kazoo": "zk", "curator": "zk", "redis-py": "redis", "python-redis-lock": "redis",
-          "pottery": "redis", "node-redlock": "redis", "etcdctl": "etcd"}
+          "pottery": "redlock", "node-redlock": "redis", "etcdctl": "etcd"}
 SETTINGS = {"session_s": "session", "lease_s": "lease", "ttl_s": "ttl", "pause_s": "pause"}
 
 
@@ -45,6 +50,10 @@ def chosen_case(spec):
             value = spec[key]
             # python-redis-lock's expire and etcdctl's --ttl are whole seconds.
             setattr(case, attr, int(value) if attr in ("lease", "ttl") and value == int(value) else value)
+    if "store" in spec:
+        if not getattr(case, "writes", False):
+            raise SystemExit(f"rows.py: case {case.name!r} does not write (its holder takes no --store)")
+        case.store = spec["store"]
     return case
 
 
@@ -73,15 +82,26 @@ def fair_run(case, ctx, key, piddir):
         print(f"rows.py: {case.name}: {discarded[-1]}", file=sys.stderr, flush=True)
 
 
-def start(families, work):
-    started, ctx = [], {}
-    if "redis" in families:
+REDLOCK_MASTERS = 3
+
+
+def start(families, work, started):
+    """Starts the families' servers, each added to `started` at once (so that the caller's `finally`
+    stops it if a later one fails), and returns the addresses the cases read."""
+    ctx = {}
+    if "redis" in families or "redlock" in families:
         s = servers.redis(work); started.append(s); ctx["redis"] = s.port
+    if "redlock" in families:
+        # The first master is the redis family's server: a plain redis-server either way.
+        ports = [ctx["redis"]]
+        for i in range(2, REDLOCK_MASTERS + 1):
+            s = servers.redis(work, f"redis-{i}"); started.append(s); ports.append(s.port)
+        ctx["redlock"] = ",".join(map(str, ports))
     if "zk" in families:
         s = servers.zookeeper(work); started.append(s); ctx["zk"] = f"127.0.0.1:{s.port}"
     if "etcd" in families:
         s = servers.etcd(work); started.append(s); ctx["etcd"] = s.port
-    return started, ctx
+    return ctx
 
 
 def main():
@@ -89,11 +109,13 @@ def main():
     work, specs = sys.argv[1], json.loads(sys.argv[2])
     chosen = [(s["id"], chosen_case(s)) for s in specs]
     families = {FAMILY[c.name.split()[0]] for _, c in chosen}
+    if any(getattr(c, "store", None) for _, c in chosen):
+        families.add("redis")  # the writing rows' balance (store.py)
     piddir = os.path.join(work, "pids")
     os.makedirs(piddir, exist_ok=True)
     started = []
     try:
-        started, ctx = start(families, work)
+        ctx = start(families, work, started)
         for i, (row, case) in enumerate(chosen):
             key = f"/rows-{i}-{case.name.replace(' ', '-')}"
             r = fair_run(case, ctx, f"{key}", piddir)

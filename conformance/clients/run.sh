@@ -42,26 +42,16 @@ fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/leaselab-clients.XXXXXX")
 pid=
+# stop_child, stop_groups: shared with conformance/run.sh's trap.
+. "$here/../stop.sh"
 cleanup() {
   local status=$?
   trap - EXIT INT TERM
-  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-    kill -TERM "$pid" 2>/dev/null || true
-    for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$pid" 2>/dev/null || true
-  fi
+  stop_child "$pid" 10
   # Backstop for a conductor killed before its `finally`: holders and contenders lead process groups
   # of their own (continued first, so a frozen one dies); servers are killed by their pid files.
-  for f in "$work"/pids/*.pid "$work"/redis/*.pid "$work"/zookeeper/*.pid "$work"/etcd/*.pid; do
-    [ -f "$f" ] || continue
-    p=$(head -n 1 "$f")
-    [ -n "$p" ] || continue
-    if kill -0 "$p" 2>/dev/null; then
-      say "stopping leftover $p ($f)"
-      kill -CONT -- "-$p" 2>/dev/null || true
-      kill -KILL -- "-$p" 2>/dev/null || kill -KILL "$p" 2>/dev/null || true
-    fi
-  done
+  stop_groups clients 'python.*|java|etcdctl|redis-server|etcd' \
+    "$work"/pids/*.pid "$work"/redis*/*.pid "$work"/zookeeper/*.pid "$work"/etcd/*.pid
   sleep 0.2
   left=$(pgrep -f "$work|$here/(holder_|contender)" || true)
   if [ -n "$left" ]; then

@@ -3,7 +3,8 @@ directory of its own under the run's work directory, its pid written there (run.
 what a killed run left), and stopped by `stop()`.
 
 ZooKeeper is started the way conformance/src/zk.rs starts it (Debian's jar, standalone); etcd the way
-conformance/src/etcd.rs does; redis-server without persistence.
+conformance/src/etcd.rs does; redis-server without persistence (three of them for pottery's Redlock, as the suite's Redlock rows
+run theirs).
 """
 
 import json
@@ -56,9 +57,10 @@ class Server:
         self.proc.wait()
 
 
-def redis(work):
+def redis(work, directory="redis"):
+    """One redis-server in WORK/DIRECTORY (run.sh's backstops look in every WORK/redis*)."""
     port = free_port()
-    d = os.path.join(work, "redis")
+    d = os.path.join(work, directory)
     s = Server("redis", ["redis-server", "--port", str(port), "--bind", "127.0.0.1",
                          "--save", "", "--appendonly", "no", "--dir", d], d, port)
 

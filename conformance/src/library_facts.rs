@@ -5,8 +5,13 @@
 //! A moment is relative to the holder's wake-up (the end of its pause in the model, its SIGCONT in the
 //! real run): `A SUSPENDED at 0.001 s ±0.050 s` from the model, `A SUSPENDED at 0.004 s` from the real
 //! run, the same fact when within the stated tolerance (moments.rs's `same`). An answer is a yes or
-//! no: `A owned() said no` on both sides, or the row disagrees.
+//! no: `A owned() said no` on both sides, or the row disagrees. A row that writes (policy `none`,
+//! conformance/clients/store.py) compares the outcome too: `final 440` and `lost B` on both sides.
 
+use leaselab::outcome::summarize;
+use leaselab::scenario::Lost;
+use leaselab::sim::Run;
+use leaselab::trace::WriteRecord;
 use serde_json::Value;
 
 /// One fact a row compares.
@@ -33,6 +38,13 @@ pub enum Fact {
     /// Whether the second client's fencing token is above the holder's: the model's lease tokens
     /// against the real run's value of this name (`true` or `false`).
     TokenGrows { real: &'static str },
+    /// The balance at the end: the model's `final` against the real store's, the value the row's key
+    /// holds once both clients are done (the real run's value of this name).
+    Final { real: &'static str },
+    /// Whose acknowledged update is missing: the model's `lost` against the real run's writes (its
+    /// `writes`, with its `initial balance` and `final balance`), judged by leaselab's own definition
+    /// (crate/src/outcome.rs: a lost update, and the write the next one overwrote without reading it).
+    Lost,
 }
 
 /// The model's run, as its JSON gives it.
@@ -82,6 +94,19 @@ impl Model {
             .filter(|e| e["kind"] == kind)
             .find(|e| note.is_none_or(|n| e["note"] == n))
             .and_then(|e| e["t_ms"].as_f64())
+    }
+
+    /// The run with another outcome (a test's disagreeing model).
+    #[cfg(test)]
+    pub fn set_outcome(&mut self, final_balance: i64, lost: Option<&str>) {
+        self.json["final"] = final_balance.into();
+        self.json["lost"] = lost.into();
+    }
+
+    /// The run's outcome: its final balance and whose update was lost (`none` when nobody's).
+    fn outcome(&self) -> (String, String) {
+        let lost = self.json["lost"].as_str().unwrap_or("none");
+        (self.json["final"].to_string(), lost.to_string())
     }
 
     /// The fencing tokens of the leases, in the order they were granted, with their clients.
@@ -144,6 +169,44 @@ pub fn modelled(f: &Fact, m: &Model) -> Result<String, String> {
             let grows = matches!((mine, next), (Some(a), Some(b)) if b > a);
             format!("the next holder's token above {who}'s: {}", yes(grows))
         }
+        Fact::Final { .. } => format!("final {}", m.outcome().0),
+        Fact::Lost => format!("lost {}", m.outcome().1),
+    })
+}
+
+/// Whose update the real run lost, by leaselab's definition over its writes in the order they
+/// reached the store (`None` when the run has no such record).
+fn real_lost(real: &Value) -> Option<String> {
+    let mut names: Vec<&str> = Vec::new();
+    let mut writes = Vec::new();
+    for w in real["writes"].as_array()? {
+        let who = w["client"].as_str()?;
+        if !names.contains(&who) {
+            names.push(who);
+        }
+        let (snapshot, value) = (w["snapshot"].as_i64()?, w["value"].as_i64()?);
+        writes.push(WriteRecord {
+            client: names.iter().position(|n| *n == who)? as u8,
+            token: 0,
+            snapshot,
+            value,
+            debit: snapshot - value,
+            t: Default::default(),
+            // A plain key (policy `none`): every write is accepted.
+            accepted: true,
+            reason: None,
+            stale: false,
+        });
+    }
+    let run = Run {
+        initial: real["initial balance"].as_i64()?,
+        final_balance: real["final balance"].as_i64()?,
+        writes,
+        ..Run::default()
+    };
+    Some(match summarize(&run).lost {
+        Lost::Nobody => "none".into(),
+        Lost::Client(c) => names[usize::from(c)].to_string(),
     })
 }
 
@@ -178,6 +241,10 @@ pub fn measured(f: &Fact, real: &Value, who: &str) -> String {
             let grows = text(real, name).as_deref() == Some("true");
             format!("the next holder's token above {who}'s: {}", yes(grows))
         }
+        Fact::Final { real: name } => {
+            format!("final {}", text(real, name).as_deref().unwrap_or("unknown"))
+        }
+        Fact::Lost => format!("lost {}", real_lost(real).as_deref().unwrap_or("unknown")),
     }
 }
 
@@ -275,5 +342,41 @@ mod tests {
         assert_eq!(t, "the next holder's token above A's: yes");
         let f2 = measured(&g, &serde_json::json!({ "g": false }), "A");
         assert_eq!(f2, "the next holder's token above A's: no");
+    }
+
+    /// A writing row's real run: B's write, then A's stale one over it, as store.py reports them.
+    fn wrote(a: Option<i64>, fin: i64) -> Value {
+        let b = serde_json::json!({"client": "B", "snapshot": 500, "value": 450, "at": -1400.0});
+        let mut writes = vec![b];
+        if let Some(v) = a {
+            writes.push(serde_json::json!({"client": "A", "snapshot": 500, "value": v, "at": 1.0}));
+        }
+        serde_json::json!({"initial balance": 500, "final balance": fin, "writes": writes})
+    }
+
+    #[test]
+    fn the_outcome_is_the_models_and_the_real_stores_judged_alike() {
+        let fin = Fact::Final {
+            real: "final balance",
+        };
+        let m = Model::parse(r#"{"final":440,"lost":"B"}"#, "A").unwrap();
+        assert_eq!(modelled(&fin, &m).unwrap(), "final 440");
+        assert_eq!(modelled(&Fact::Lost, &m).unwrap(), "lost B");
+        let safe = Model::parse(r#"{"final":450,"lost":null}"#, "A").unwrap();
+        assert_eq!(modelled(&Fact::Lost, &safe).unwrap(), "lost none");
+        // A's stale write over B's: B's update is lost (A read 500, not B's 450).
+        assert_eq!(measured(&fin, &wrote(Some(440), 440), "A"), "final 440");
+        assert_eq!(measured(&Fact::Lost, &wrote(Some(440), 440), "A"), "lost B");
+        // A gave up: B's write stands, nobody's is lost.
+        assert_eq!(measured(&Fact::Lost, &wrote(None, 450), "A"), "lost none");
+        // A read B's write first: both debits are in the balance.
+        let serial = serde_json::json!({"initial balance": 500, "final balance": 390, "writes": [
+            {"client": "B", "snapshot": 500, "value": 450},
+            {"client": "A", "snapshot": 450, "value": 390}]});
+        assert_eq!(measured(&Fact::Lost, &serial, "A"), "lost none");
+        // A run without the record is no agreement.
+        let none = serde_json::json!({});
+        assert_eq!(measured(&Fact::Lost, &none, "A"), "lost unknown");
+        assert_eq!(measured(&fin, &none, "A"), "final unknown");
     }
 }

@@ -22,7 +22,9 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{channel, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+use leaselab::client::{ClientSpec, Op};
 use leaselab::store::Policy;
+use leaselab::Scenario;
 use serde_json::Value;
 
 use crate::cases::Verdict;
@@ -73,9 +75,9 @@ pub const POTTERY: Component = Component {
     from: PYPI,
 };
 pub const NODE_REDLOCK: Component = Component {
-    name: "node-redlock (npm redlock)",
+    name: "node-redlock",
     version: "4.2.0",
-    from: "npm, pinned in conformance/clients/package-lock.json, in target/clients-node",
+    from: "npm (mike-marcacci/node-redlock), pinned in conformance/clients/package-lock.json, in target/clients-node",
 };
 pub const ETCDCTL: Component = Component {
     name: "etcdctl lock",
@@ -116,6 +118,18 @@ const CURATOR_LISTENER: [Fact; 3] = [
         "listener RECONNECTED",
         600,
     ),
+];
+
+/// A row that writes (policy `none`): its holder and contender do their scenario's read-modify-write
+/// on a plain key of the row's redis-server (conformance/clients/store.py), and the row compares the
+/// final balance and whose update was lost with the model's run. kazoo-listener-race's does not: its
+/// check right at waking races kazoo's SUSPENDED (0.8–24 ms later), the race of a millisecond the
+/// scenario is about, so the real write goes either way (seen both ways in two runs).
+const WRITES: [Fact; 2] = [
+    Fact::Final {
+        real: "final balance",
+    },
+    Fact::Lost,
 ];
 
 const fn at(
@@ -169,6 +183,8 @@ pub static ROWS: &[LibraryRow] = &[
                 "lock.is_acquired at +1 s",
                 "true",
             ),
+            WRITES[0],
+            WRITES[1],
         ],
         differs: "",
     },
@@ -210,6 +226,8 @@ pub static ROWS: &[LibraryRow] = &[
                 "owned: outcome",
                 "returned False",
             ),
+            WRITES[0],
+            WRITES[1],
         ],
         differs: "",
     },
@@ -232,6 +250,8 @@ pub static ROWS: &[LibraryRow] = &[
                 "release: outcome",
                 "raised LockNotOwnedError",
             ),
+            WRITES[0],
+            WRITES[1],
         ],
         differs: "",
     },
@@ -255,6 +275,8 @@ pub static ROWS: &[LibraryRow] = &[
                 "release: outcome",
                 "raised NotAcquired",
             ),
+            WRITES[0],
+            WRITES[1],
         ],
         differs: "",
     },
@@ -264,15 +286,28 @@ pub static ROWS: &[LibraryRow] = &[
         case: "pottery",
         on: &POTTERY,
         length: ("lease_s", "ttl_ms"),
-        facts: &[said(
-            "release raised",
-            "release-raised",
-            "release: outcome",
-            "raised ReleaseUnlockedLock",
-        )],
-        differs: "one master, where the scenario has three: the release raises when no quorum still holds our value, one of one as two of three",
+        facts: &[
+            said(
+                "release raised",
+                "release-raised",
+                "release: outcome",
+                "raised ReleaseUnlockedLock",
+            ),
+            // A round trip to the masters after the write, where the model says 1 ms; on three
+            // masters 3.1–10.5 ms here (pottery's thread pool, and its `locked()` first).
+            at(
+                "release raised",
+                "notice",
+                Some("release-raised"),
+                "release: answered",
+                50,
+            ),
+            WRITES[0],
+            WRITES[1],
+        ],
+        differs: "",
     },
-    // npm redlock's `owned` is local (`lock.expiration > Date.now()`): answered at once on waking in
+    // node-redlock's `owned` is local (`lock.expiration > Date.now()`): answered at once on waking in
     // the model, 0.5–3.2 ms after SIGCONT in the real runs (docs/clients.md, "node-redlock 4.2.0");
     // `unlock()` rejected a round trip after it is called, 1 ms in the model, 1.6–6.9 ms measured:
     // each within ±50 ms, a loaded machine's scheduling, as the other rows' round trips.
@@ -339,6 +374,25 @@ pub static ROWS: &[LibraryRow] = &[
         }],
         differs: "",
     },
+    // The session's end, which the scenario's command is never told: etcdctl without a command exits
+    // on it (`Error: session expired`), 2.4 ms (2.4–3.2) after waking where the model says 3 ms
+    // (docs/clients.md). ±50 ms as the other answers' moments: a loaded machine's scheduling (the
+    // conductor sees the exit by polling every 2 ms), and still far from "never" or from the TTL.
+    LibraryRow {
+        scenario: "etcdctl-lock-rev",
+        policy: Policy::Token,
+        case: "etcdctl lock NAME",
+        on: &ETCDCTL,
+        length: ("ttl_s", "ttl_ms"),
+        facts: &[at(
+            "session's Done() closed",
+            "notice",
+            Some("session-done"),
+            "etcdctl exited",
+            50,
+        )],
+        differs: "no command: etcdctl's own exit is the session's Done(), which the scenario's command is never told",
+    },
 ];
 
 const HOW: &str =
@@ -385,6 +439,11 @@ pub fn coverage() -> impl Iterator<Item = &'static Entry> {
     COVERAGE.iter().filter(|e| in_catalogue(e.scenario))
 }
 
+/// A row's name for rows.py, unique where two rows play one scenario: the scenario and the case.
+fn row_key(r: &LibraryRow) -> String {
+    format!("{}/{}", r.scenario, r.case.replace(' ', "-"))
+}
+
 /// The model's side of a row: its run JSON under the row's policy, and its verdict's facts.
 struct Predicted {
     model: Model,
@@ -412,9 +471,58 @@ fn spec(r: &LibraryRow, m: &Model) -> Res<Value> {
         .number(name)
         .ok_or_else(|| format!("the model's run has no {name}"))?;
     let mut s =
-        serde_json::json!({ "id": r.scenario, "case": r.case, "pause_s": (to - from) / 1000.0 });
+        serde_json::json!({ "id": row_key(r), "case": r.case, "pause_s": (to - from) / 1000.0 });
     s[key] = serde_json::json!(ms / 1000.0);
+    if r.facts
+        .iter()
+        .any(|f| matches!(f, Fact::Final { .. } | Fact::Lost))
+    {
+        let sc = leaselab::catalogue::find(r.scenario).map_err(|e| e.to_string())?;
+        s["store"] = store_spec(sc)?;
+    }
     Ok(s)
+}
+
+/// A writing row's storage for rows.py (conformance/clients/store.py), from its scenario's script:
+/// the balance, each client's debit, and the holder's check after its pause (`owned`, `listener`, or
+/// none) with the work before it.
+fn store_spec(sc: &Scenario) -> Res<Value> {
+    let (Some(holder), Some(contender)) = (sc.clients.first(), sc.clients.get(1)) else {
+        return Err(format!("{}: a writing row needs two clients", sc.id));
+    };
+    let debit = |c: &ClientSpec| {
+        c.ops.iter().find_map(|o| match o {
+            Op::Write { debit, .. } => Some(*debit),
+            _ => None,
+        })
+    };
+    let (Some(a), Some(b)) = (debit(holder), debit(contender)) else {
+        return Err(format!(
+            "{}: a writing row needs both clients to write",
+            sc.id
+        ));
+    };
+    let params: Vec<u64> = sc.params.iter().map(|p| p.default_us).collect();
+    let after_pause = holder.ops.iter().skip_while(|o| !matches!(o, Op::Pause(_)));
+    let (mut work_us, mut check) = (0, Value::Null);
+    for op in after_pause.skip(1) {
+        match op {
+            Op::Work(d) => work_us += d.resolve(&params),
+            Op::Owned => check = "owned".into(),
+            Op::Listener => check = "listener".into(),
+            _ => {}
+        }
+        if !check.is_null() || matches!(op, Op::Write { .. }) {
+            break;
+        }
+    }
+    let names = [sc.client_name(0).to_string(), sc.client_name(1).to_string()];
+    Ok(serde_json::json!({
+        "balance": sc.balance,
+        "names": names,
+        "holder": { "debit": a, "check": check, "check_after_s": work_us as f64 / 1e6 },
+        "contender": { "debit": b },
+    }))
 }
 
 fn describe(r: &LibraryRow, spec: &Value) -> String {
@@ -437,7 +545,8 @@ fn describe(r: &LibraryRow, spec: &Value) -> String {
 /// The library rows `wanted` keeps, predicted, and their real runs under way in one rows.py.
 pub struct Started {
     rows: Vec<Row>,
-    specs: Vec<(&'static LibraryRow, Predicted)>,
+    /// Each predicted row: its index in `rows`, the row, its prediction.
+    specs: Vec<(usize, &'static LibraryRow, Predicted)>,
     real: Res<Pending>,
     started: Instant,
 }
@@ -458,22 +567,16 @@ pub fn start(work: &Path, wanted: impl Fn(&str) -> bool) -> Started {
             );
             continue;
         }
-        let mut row = Row {
-            scenario: r.scenario.to_string(),
-            params: format!("{} — {} {}", r.policy.name(), r.on.name, r.on.version),
-            sim: String::new(),
-            real: String::new(),
-            agree: None,
-            attempt: 1,
-            runs: 1,
-            detail: Vec::new(),
-        };
+        let mut row = Row::blank(
+            r.scenario,
+            format!("{} — {} {}", r.policy.name(), r.on.name, r.on.version),
+        );
         match predict(r).and_then(|p| Ok((spec(r, &p.model)?, p))) {
             Ok((s, p)) => {
                 row.params = describe(r, &s);
                 row.sim = p.sim.text();
                 json.push(s);
-                specs.push((r, p));
+                specs.push((rows.len(), r, p));
             }
             Err(e) => row.detail.push(format!("simulator: {e}")),
         }
@@ -505,9 +608,8 @@ impl Started {
             return rows;
         }
         let results = real.and_then(Pending::collect);
-        for (r, p) in &specs {
-            let row = rows.iter_mut().find(|x| x.scenario == r.scenario);
-            judge(row.expect("its row"), r, p, &results, verbose);
+        for (i, r, p) in &specs {
+            judge(&mut rows[*i], r, p, &results, verbose);
         }
         eprintln!(
             "conformance: {} library rows done {:.1} s after they started (beside the other rows)",
@@ -527,7 +629,7 @@ fn judge(
     verbose: bool,
 ) {
     let got = match results {
-        Ok(v) => v.iter().find(|(id, _)| id == r.scenario).map(|x| &x.1),
+        Ok(v) => v.iter().find(|(id, _)| *id == row_key(r)).map(|x| &x.1),
         Err(e) => {
             row.detail.push(format!("real run failed: {e}"));
             return;
@@ -563,7 +665,7 @@ fn judge(
     }
     eprintln!(
         "conformance: {} (library row) — {}",
-        r.scenario,
+        row_key(r),
         if p.sim == real { "agree" } else { "DISAGREE" }
     );
 }
@@ -731,7 +833,7 @@ pub fn measure_main(dir: Option<PathBuf>) -> std::process::ExitCode {
         .iter()
         .map(|r| {
             // A 1 s session, lease or TTL, frozen 2.5 times as long: past it, as every row's pause is.
-            let mut s = serde_json::json!({ "id": r.scenario, "case": r.case, "pause_s": 2.5 });
+            let mut s = serde_json::json!({ "id": row_key(r), "case": r.case, "pause_s": 2.5 });
             s[r.length.0] = serde_json::json!(1.0);
             s
         })
@@ -786,9 +888,11 @@ mod tests {
             assert!(["session_s", "lease_s", "ttl_s"].contains(&r.length.0));
             for f in r.facts {
                 let name = match f {
-                    Fact::At { real, .. } | Fact::Said { real, .. } | Fact::TokenGrows { real } => {
-                        real
-                    }
+                    Fact::At { real, .. }
+                    | Fact::Said { real, .. }
+                    | Fact::TokenGrows { real }
+                    | Fact::Final { real } => real,
+                    Fact::Lost => "writes",
                 };
                 // cases.py builds some names from parts (`f"{name}: outcome"`, `f"listener {state}"`).
                 let stem = name.split([':', ' ']).next().unwrap_or(name);
@@ -799,6 +903,20 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn each_row_has_a_name_of_its_own_for_rows_py() {
+        let mut keys: Vec<String> = ROWS.iter().map(row_key).collect();
+        keys.sort();
+        keys.dedup();
+        assert_eq!(
+            keys.len(),
+            ROWS.len(),
+            "two rows share a scenario and a case"
+        );
+        // rows.py's `row ID {json}` line is split at the first space.
+        assert!(keys.iter().all(|k| !k.contains(' ')), "{keys:?}");
     }
 
     #[test]
@@ -820,8 +938,13 @@ mod tests {
     /// wake-up at 4000): kazoo's SUSPENDED at +1, LOST +100 and a round trip later, the new session
     /// as long again; Curator's SUSPENDED at +100, LOST and RECONNECTED 1.5 s and a round trip after.
     fn model(events: &str, tokens: (u32, u32)) -> Model {
+        model_with(events, tokens, "")
+    }
+
+    /// As [`model`], with the run's outcome (`"final":…,"lost":…,`) for a row that writes.
+    fn model_with(events: &str, tokens: (u32, u32), outcome: &str) -> Model {
         let text = format!(
-            r#"{{"params":{{"session_ms":1000}},"ttl_ms":1000,
+            r#"{{{outcome}"params":{{"session_ms":1000}},"ttl_ms":1000,
             "pauses":[{{"client":"A","from_ms":1500,"to_ms":4000}}],
             "leases":[{{"client":"A","token":{},"granted_ms":0}},{{"client":"B","token":{},"granted_ms":2600}}],
             "events":[{events}]}}"#,
@@ -839,8 +962,14 @@ mod tests {
         format!(r#"{{"t_ms":{t},"actor":"A","kind":"{kind}","lane":"client"{note}}}"#)
     }
 
+    /// A row by its key (rows.py's name), or by its scenario (its first row).
+    fn row_of(id: &str) -> &'static LibraryRow {
+        let found = ROWS.iter().find(|r| row_key(r) == id || r.scenario == id);
+        found.unwrap_or_else(|| panic!("no row {id}"))
+    }
+
     fn verdicts(id: &str, m: &Model, real: &str) -> (Verdict, Verdict) {
-        let r = ROWS.iter().find(|r| r.scenario == id).unwrap();
+        let r = row_of(id);
         let real: Value = serde_json::from_str(real).unwrap();
         let sim = Verdict(
             r.facts
@@ -861,36 +990,52 @@ mod tests {
     /// 1 s session, lease or TTL, 2.5 s pause): the model's timings agree within the tolerances, and
     /// a model that said otherwise would not.
     /// Real runs of each library on this machine (`library-measure`, 2026-12-07).
-    const KAZOO_RUN: &str = r#"{"listener SUSPENDED":1.0,"listener LOST":90.0,"listener CONNECTED":173.0,"lock.is_acquired at +1 s":true}"#;
+    const KAZOO_RUN: &str = r#"{"listener SUSPENDED":1.0,"listener LOST":90.0,"listener CONNECTED":173.0,"lock.is_acquired at +1 s":true,
+        "initial balance":500,"final balance":440,"writes":[{"client":"B","snapshot":500,"value":450,"at":-1897.1},{"client":"A","snapshot":500,"value":440,"at":1002.5}]}"#;
     const CURATOR_RUN: &str =
         r#"{"listener SUSPENDED":106.8,"listener LOST":1350.1,"listener RECONNECTED":1352.8}"#;
-    const REDIS_PY_RUN: &str = r#"{"owned() before the pause":true,"owned: answered":0.8,"owned: outcome":"returned False","release: outcome":"raised LockNotOwnedError: Cannot release a lock that's no longer owned"}"#;
-    const PRL_RUN: &str = r#"{"renewal thread died":4.9,"release: outcome":"raised NotAcquired: Lock(lock:KEY) is not acquired or it already expired."}"#;
-    const POTTERY_RUN: &str =
-        r#"{"release: outcome":"raised ReleaseUnlockedLock: (KEY, the masters)"}"#;
+    const REDIS_PY_RUN: &str = r#"{"owned() before the pause":true,"owned: answered":0.8,"owned: outcome":"returned False","release: outcome":"raised LockNotOwnedError: Cannot release a lock that's no longer owned",
+        "initial balance":500,"final balance":450,"writes":[{"client":"B","snapshot":500,"value":450,"at":-1434.8}]}"#;
+    /// redis-py-owned-before-pause's holder writes whatever `owned()` says after the pause.
+    const REDIS_PY_BEFORE_RUN: &str = r#"{"owned() before the pause":true,"owned: answered":0.6,"owned: outcome":"returned False","release: outcome":"raised LockNotOwnedError: Cannot release a lock that's no longer owned",
+        "initial balance":500,"final balance":440,"writes":[{"client":"B","snapshot":500,"value":450,"at":-1495.0},{"client":"A","snapshot":500,"value":440,"at":0.7}]}"#;
+    const PRL_RUN: &str = r#"{"renewal thread died":4.9,"release: outcome":"raised NotAcquired: Lock(lock:KEY) is not acquired or it already expired.",
+        "initial balance":500,"final balance":440,"writes":[{"client":"B","snapshot":500,"value":450,"at":-1346.2},{"client":"A","snapshot":500,"value":440,"at":6.5}]}"#;
+    /// On three masters.
+    const POTTERY_RUN: &str = r#"{"release: outcome":"raised ReleaseUnlockedLock: (KEY, the masters)","release: answered":10.5,
+        "initial balance":500,"final balance":440,"writes":[{"client":"B","snapshot":500,"value":450,"at":-1484.2},{"client":"A","snapshot":500,"value":440,"at":6.2}]}"#;
     const ETCD_RUN: &str = r#"{"waiter's ETCD_LOCK_REV > holder's":true}"#;
     /// npm redlock's (`run.sh 5 node-redlock`, 2026-12-07: 1 s TTL, 2.5 s pause).
     const NODE_REDLOCK_RUN: &str = r#"{"owned: answered":0.6,"owned: outcome":"returned false","release: answered":1.6,"release: outcome":"raised LockError: Unable to fully release the lock on resource \"KEY\"."}"#;
     const NODE_REDLOCK_STEP_RUN: &str = r#"{"owned: answered":0.6,"owned: outcome":"returned true","release: answered":1.7,"release: outcome":"raised LockError: Unable to fully release the lock on resource \"KEY\"."}"#;
+    const ETCD_NO_CMD_RUN: &str =
+        r#"{"etcdctl exited":2.3,"etcdctl exit":"rc=1 Error: session expired"}"#;
+
+    /// The outcome a writing row's model has: A's stale write over B's, or B's alone.
+    const STALE: &str = r#""final":440,"lost":"B","#;
+    const SAVED: &str = r#""final":450,"lost":null,"#;
+
+    /// A ZooKeeper library's model: its listener's moments, `owned` said yes at +1 s or not.
+    fn zk_with(s: u32, l: u32, r: u32, owned: bool, outcome: &str) -> Model {
+        let mut e = vec![
+            ev(s, "suspended", ""),
+            ev(l, "lost", ""),
+            ev(r, "reconnected", ""),
+        ];
+        if owned {
+            e.push(ev(5000, "notice", "owned-yes"));
+        }
+        model_with(&e.join(","), (1, 2), outcome)
+    }
 
     /// For each row: a model that agrees, one that does not, and the real run.
     fn recorded() -> Vec<(&'static str, Model, Model, &'static str)> {
-        let zk = |s: u32, l: u32, r: u32, owned: bool| {
-            let mut e = vec![
-                ev(s, "suspended", ""),
-                ev(l, "lost", ""),
-                ev(r, "reconnected", ""),
-            ];
-            if owned {
-                e.push(ev(5000, "notice", "owned-yes"));
-            }
-            model(&e.join(","), (1, 2))
-        };
+        let zk = |s: u32, l: u32, r: u32, owned: bool| zk_with(s, l, r, owned, "");
         vec![
             (
                 "kazoo-is-acquired",
-                zk(4001, 4102, 4203, true),
-                zk(4001, 4102, 4203, false),
+                zk_with(4001, 4102, 4203, true, STALE),
+                zk_with(4001, 4102, 4203, false, STALE),
                 KAZOO_RUN,
             ),
             (
@@ -907,40 +1052,42 @@ mod tests {
             ),
             (
                 "redis-py-owned-after-pause",
-                model(&ev(4001, "notice", "owned-no"), (1, 2)),
-                model(&ev(4001, "notice", "owned-yes"), (1, 2)),
+                model_with(&ev(4001, "notice", "owned-no"), (1, 2), SAVED),
+                model_with(&ev(4001, "notice", "owned-yes"), (1, 2), SAVED),
                 REDIS_PY_RUN,
             ),
             (
                 "redis-py-owned-before-pause",
-                model(
+                model_with(
                     &[
                         ev(100, "notice", "owned-yes"),
                         ev(4060, "notice", "release-raised"),
                     ]
                     .join(","),
                     (1, 2),
+                    STALE,
                 ),
-                model(&ev(100, "notice", "owned-yes"), (1, 2)),
-                REDIS_PY_RUN,
+                model_with(&ev(100, "notice", "owned-yes"), (1, 2), STALE),
+                REDIS_PY_BEFORE_RUN,
             ),
             (
                 "python-redis-lock-renewal-died",
-                model(
+                model_with(
                     &[
                         ev(4001, "notice", "renewal-died"),
                         ev(4100, "notice", "release-raised"),
                     ]
                     .join(","),
                     (1, 2),
+                    STALE,
                 ),
-                model(&ev(4100, "notice", "release-raised"), (1, 2)),
+                model_with(&ev(4100, "notice", "release-raised"), (1, 2), STALE),
                 PRL_RUN,
             ),
             (
                 "pottery-release-raised",
-                model(&ev(4060, "notice", "release-raised"), (1, 2)),
-                model("", (1, 2)),
+                model_with(&ev(4001, "notice", "release-raised"), (1, 2), STALE),
+                model_with("", (1, 2), STALE),
                 POTTERY_RUN,
             ),
             (
@@ -949,13 +1096,21 @@ mod tests {
                 model("", (5, 3)),
                 ETCD_RUN,
             ),
+            // The session's Done() 3 ms after waking; a model whose session ended only a TTL later
+            // (1 s here) or never would not agree.
+            (
+                "etcdctl-lock-rev/etcdctl-lock-NAME",
+                model(&ev(4003, "notice", "session-done"), (3, 5)),
+                model(&ev(5000, "notice", "session-done"), (3, 5)),
+                ETCD_NO_CMD_RUN,
+            ),
         ]
         .into_iter()
         .chain(node_redlock_recorded())
         .collect()
     }
 
-    /// npm redlock's rows: a model that agrees, one that does not, and the real run.
+    /// node-redlock's rows: a model that agrees, one that does not, and the real run.
     fn node_redlock_recorded() -> Vec<(&'static str, Model, Model, &'static str)> {
         let step_back = [
             ev(4000, "notice", "owned-yes"),
@@ -981,11 +1136,40 @@ mod tests {
     fn each_rows_facts_agree_with_a_real_run_and_catch_a_wrong_model() {
         let cases = recorded();
         assert_eq!(cases.len(), ROWS.len(), "a case for every row");
+        for r in ROWS {
+            let played = cases.iter().any(|c| std::ptr::eq(row_of(c.0), r));
+            assert!(played, "{}: no recorded case", row_key(r));
+        }
         for (id, right, wrong, real) in &cases {
             let (sim, got) = verdicts(id, right, real);
             assert!(sim == got, "{id}: {} against {}", sim.text(), got.text());
             let (sim, got) = verdicts(id, wrong, real);
             assert!(sim != got, "{id}: a wrong model agreed: {}", sim.text());
+        }
+    }
+
+    /// Each writing row against its recorded real run: its model's outcome agrees, and the other
+    /// outcome (A's stale write over B's where B's stood, or the reverse) would not.
+    #[test]
+    fn each_writing_rows_outcome_is_the_real_stores() {
+        let writes = |r: &LibraryRow| r.facts.iter().any(|f| matches!(f, Fact::Lost));
+        let writing: Vec<&str> = ROWS
+            .iter()
+            .filter(|r| writes(r))
+            .map(|r| r.scenario)
+            .collect();
+        assert_eq!(writing.len(), 5, "{writing:?}");
+        for (id, mut right, _, real) in recorded() {
+            let r = row_of(id);
+            if !writes(r) {
+                continue;
+            }
+            let (sim, got) = verdicts(id, &right, real);
+            assert!(sim == got, "{id}: {} against {}", sim.text(), got.text());
+            let stale = right.number("final") == Some(440.0);
+            right.set_outcome(if stale { 450 } else { 440 }, (!stale).then_some("B"));
+            let (sim, got) = verdicts(id, &right, real);
+            assert!(sim != got, "{id}: a wrong outcome agreed: {}", sim.text());
         }
     }
 }

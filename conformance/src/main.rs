@@ -70,6 +70,22 @@ pub struct Row {
     pub detail: Vec<String>,
 }
 
+impl Row {
+    /// A row not yet run: its scenario and parameters, no sides, no verdict, one attempt of one run.
+    pub fn blank(scenario: impl Into<String>, params: impl Into<String>) -> Row {
+        Row {
+            scenario: scenario.into(),
+            params: params.into(),
+            sim: String::new(),
+            real: String::new(),
+            agree: None,
+            attempt: 1,
+            runs: 1,
+            detail: Vec::new(),
+        }
+    }
+}
+
 struct Args {
     workdir: Option<PathBuf>,
     only: Option<String>,
@@ -279,16 +295,10 @@ fn suite_servers(a: &Args, work: &std::path::Path) -> Res<Vec<Option<Box<dyn std
 }
 
 fn step1_row(pg: &Postgres, verbose: bool) -> Row {
-    let mut row = Row {
-        scenario: "seed step 1 (verbatim)".into(),
-        params: "psql's SQL; pg_advisory_lock, pg_try_advisory_lock, pg_terminate_backend".into(),
-        sim: String::new(),
-        real: String::new(),
-        agree: None,
-        attempt: 1,
-        runs: 1,
-        detail: Vec::new(),
-    };
+    let mut row = Row::blank(
+        "seed step 1 (verbatim)",
+        "psql's SQL; pg_advisory_lock, pg_try_advisory_lock, pg_terminate_backend",
+    );
     let sim = match cases::step1_sim() {
         Ok(v) => v,
         Err(e) => {
@@ -334,16 +344,7 @@ fn describe(case: &Case) -> String {
 }
 
 fn case_row(case: &Case, index: usize, base: &Base, work: &std::path::Path, verbose: bool) -> Row {
-    let mut row = Row {
-        scenario: case.id.to_string(),
-        params: describe(case),
-        sim: String::new(),
-        real: String::new(),
-        agree: None,
-        attempt: 1,
-        runs: 1,
-        detail: Vec::new(),
-    };
+    let mut row = Row::blank(case.id, describe(case));
     if let Some((id, set)) = case.predict_with {
         let set: Vec<String> = set.iter().map(|(k, v)| format!("{k}={v}ms")).collect();
         row.params.push_str(&format!(

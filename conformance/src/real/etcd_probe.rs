@@ -12,17 +12,10 @@ use crate::{etcd, Row};
 /// The model says etcd 3.4 returns (the naive switch) and 3.5 fails (its check): the row agrees when the
 /// installed etcd does what the model says of its version, and shows what that means for the scenario.
 pub(super) fn waiter_row(work: &Path, verbose: bool) -> Row {
-    let mut row = Row {
-        scenario: "etcd-waiter-expired-lease (probe)".into(),
-        params: "the installed etcd's Lock, for a waiter whose lease expired while it waited"
-            .into(),
-        sim: String::new(),
-        real: String::new(),
-        agree: None,
-        attempt: 1,
-        runs: 1,
-        detail: Vec::new(),
-    };
+    let mut row = Row::blank(
+        "etcd-waiter-expired-lease (probe)",
+        "the installed etcd's Lock, for a waiter whose lease expired while it waited",
+    );
     let version = etcd::version().unwrap_or_default();
     let model_returns = version.starts_with("3.4.");
     let sim = waiter_sim();
