@@ -77,27 +77,54 @@ function timeScale(run, { W, narrow, d, num, tFix, textW, inset = 0 }) {
  * after its mark starts there, a flipped one ends there — anchored at that end (`end`), so that it
  * ends at its mark whatever the glyphs' real width (the measure overestimates them: a note placed by
  * its left edge would end short of its mark); one too wide for either side (`loose`) starts where it
- * fits. Returns rows per lane.
+ * fits. A notice's loose note gets a leader down from its diamond: it is placed before the others, in
+ * the first row whose column above it is free, and no note placed after it crosses its leader.
+ * Returns rows per lane.
  */
 function placeNotes(notes, c) {
   const rowsOf = {};
   for (const k of c.laneKeys) {
     const rows = [];
-    for (const n of notes[k].sort((p, q) => p.x - q.x)) {
-      const w = c.textW(n.text);
-      let a = n.x + 3;
-      n.anchor = 'start';
-      if (a + w > c.x1) [a, n.anchor] = [n.x - 3 - w, 'end'];
-      if (a < c.x0) [a, n.anchor, n.loose] = [Math.max(c.x0, c.x1 - w), 'start', true];
-      n.at = a;
-      let r = rows.findIndex((right) => right + n.gap <= a);
+    const leaders = []; // a loose note's leader: its column x, down to its row
+    const sorted = notes[k].sort((p, q) => p.x - q.x).map((n) => [n, position(n, c)]);
+    // A notice's note with a leader goes first, so nothing above it stands in its leader's way.
+    const leading = ([n]) => n.loose && n.tie != null;
+    for (const [n, w] of [...sorted.filter(leading), ...sorted.filter((e) => !leading(e))]) {
+      const a = n.at;
+      let r = rows.findIndex((right, i) => right + n.gap <= a && clearOfLeaders(leaders, i, a, w)
+        && (!leading([n]) || columnFree(rows, i, n.x)));
       if (r < 0) r = rows.length < MAX_ROWS ? rows.push(-Infinity) - 1 : rows.length - 1;
       rows[r] = a + w;
       n.row = r;
+      if (leading([n])) leaders.push({ x: n.x, row: r });
     }
     rowsOf[k] = rows.length;
   }
   return rowsOf;
+}
+
+/** Where note `n` goes beside its mark: sets its `at`, `anchor` and `loose`; returns its width. */
+function position(n, c) {
+  const w = c.textW(n.text);
+  let a = n.x + 3;
+  n.anchor = 'start';
+  if (a + w > c.x1) [a, n.anchor] = [n.x - 3 - w, 'end'];
+  if (a < c.x0) [a, n.anchor, n.loose] = [Math.max(c.x0, c.x1 - w), 'start', true];
+  n.at = a;
+  return w;
+}
+
+/** Whether a note from `a`, `w` wide, in row `i` keeps off every leader that runs down past that row. */
+function clearOfLeaders(leaders, i, a, w) {
+  return leaders.every((l) => l.row <= i || l.x < a - 1 || l.x > a + w + 1);
+}
+
+/**
+ * Whether a leader at `x` down to row `i` would cross no note placed so far in the rows above it: each
+ * row's notes run left to right, so its right end (`rows[q]`) left of `x` leaves the column free.
+ */
+function columnFree(rows, i, x) {
+  return rows.slice(0, i).every((right) => right < x - 1);
 }
 
 /** A lane's name: the service (or a node and its clock), a client (and the nodes it reaches), storage. */
