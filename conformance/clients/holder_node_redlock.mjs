@@ -1,24 +1,25 @@
-// Holds npm redlock 4.2.0's lock (one master), is frozen past its TTL, and notes what the library
-// tells the application after waking: `lock.expiration > Date.now()` (its only answer to "do I still
-// hold it?": redlock.js keeps the expiration it computed at the grant, 416, and tests it so itself in
-// extend(), 298) and `unlock()`'s outcome.
+// Holds npm redlock 4.2.0's lock on its masters (three redis-servers, as its scenarios' `service:
+// redlock nodes=3`; redlock.js takes a list of clients, one per master), is frozen past its TTL, and
+// notes what the library tells the application after waking: `lock.expiration > Date.now()` (its only
+// answer to "do I still hold it?": redlock.js keeps the expiration it computed at the grant, 416, and
+// tests it so itself in extend(), 298) and `unlock()`'s outcome.
 //
 // STEP_MS, if not 0, is a wall-clock step back the holder's clock takes while it is frozen (NTP
 // stepping it): on waking, Date.now() — the clock redlock.js and the check read — is replaced by one
 // STEP_MS behind. (Stepping the machine's own clock needs root and would move every process's.)
 //
-// usage: node holder_node_redlock.mjs MODULES_DIR PORT TTL_MS KEY [STEP_MS]
+// usage: node holder_node_redlock.mjs MODULES_DIR PORT,PORT,PORT TTL_MS KEY [STEP_MS]
 
 import { Notices, modules } from './notices.mjs';
 
-const [dir, port, ttlMs, key, stepMs = '0'] = process.argv.slice(2);
+const [dir, ports, ttlMs, key, stepMs = '0'] = process.argv.slice(2);
 const require = modules(dir);
 const Redis = require('ioredis');
 const Redlock = require('redlock');
 
 const n = new Notices();
-const redis = new Redis({ host: '127.0.0.1', port: Number(port), lazyConnect: false });
-const redlock = new Redlock([redis], { retryCount: 0 });
+const masters = ports.split(',').map((p) => new Redis({ host: '127.0.0.1', port: Number(p) }));
+const redlock = new Redlock(masters, { retryCount: 0 });
 redlock.on('clientError', (e) => n.note('clientError', e.message));
 
 const lock = await redlock.lock(key, Number(ttlMs));
@@ -32,4 +33,4 @@ if (Number(stepMs) !== 0) {
 await n.attempt('owned', () => lock.expiration > Date.now());
 await n.attempt('release', () => lock.unlock());
 n.report({ step_ms: Number(stepMs) });
-redis.disconnect();
+for (const m of masters) m.disconnect();
