@@ -905,6 +905,24 @@ mod tests {
         }
     }
 
+    /// A row whose scenario's service has several nodes (`redlock nodes=3`) runs on as many real
+    /// masters: its case is on rows.py's "redlock" family, which starts REDLOCK_MASTERS of them; a
+    /// single-server row is not.
+    #[test]
+    fn a_row_on_several_nodes_runs_on_as_many_masters() {
+        let rows_py = include_str!("../clients/rows.py");
+        for r in ROWS.iter().filter(|r| in_catalogue(r.scenario)) {
+            let nodes = leaselab::catalogue::find(r.scenario).unwrap().service.nodes;
+            let word = r.case.split(' ').next().unwrap_or(r.case);
+            let on_masters = rows_py.contains(&format!("\"{word}\": \"redlock\""));
+            assert_eq!(nodes > 1, on_masters, "{}: {nodes} nodes", row_key(r));
+            if on_masters {
+                let masters = format!("REDLOCK_MASTERS = {nodes}\n");
+                assert!(rows_py.contains(&masters), "{}: not {masters}", row_key(r));
+            }
+        }
+    }
+
     #[test]
     fn each_row_has_a_name_of_its_own_for_rows_py() {
         let mut keys: Vec<String> = ROWS.iter().map(row_key).collect();
