@@ -242,6 +242,7 @@ class NodeRedlock:
     """npm redlock 4.2.0 on three masters (rows.py's REDLOCK_MASTERS), as its scenarios' service: its
     `owned` is local, `lock.expiration > Date.now()`."""
     name, pause, lease, step_ms = "node-redlock", 2.5 * REDIS_LEASE_S, REDIS_LEASE_S, 0
+    writes = True  # its holder and contender take `--store` (store.mjs)
 
     def holder(self, ctx, key):
         return node("holder_node_redlock.mjs", ctx["redlock"], round(self.lease * 1000), key, self.step_ms)
