@@ -719,6 +719,25 @@ impl Drop for Runner {
     }
 }
 
+/// rows.py's command line: under `setpriv --pdeathsig TERM` (it dies with the suite), in a process
+/// group of its own, its stdout piped. Without bytecode files: Python would otherwise leave
+/// conformance/clients/__pycache__/ in the source tree after every run (rows.py's imports, and every
+/// holder and contender, which inherit the setting).
+fn rows_py(python: &Path, dir: &Path, specs: &[Value]) -> Command {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("clients/rows.py");
+    let mut c = Command::new("setpriv");
+    c.args(["--pdeathsig", "TERM", "--"])
+        .arg(python)
+        .arg(script)
+        .arg(dir)
+        .arg(Value::from(specs.to_vec()).to_string())
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .process_group(0);
+    c
+}
+
 /// One rows.py under way: its lines as they come, how many rows it was given.
 pub struct Pending {
     runner: Option<Runner>,
@@ -747,17 +766,8 @@ impl Pending {
         let dir = work.join("clients");
         std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         let log = std::fs::File::create(dir.join("rows.log")).map_err(|e| e.to_string())?;
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("clients/rows.py");
-        let mut child = Command::new("setpriv")
-            .args(["--pdeathsig", "TERM", "--"])
-            .arg(&python)
-            .arg(&script)
-            .arg(&dir)
-            .arg(Value::from(specs.to_vec()).to_string())
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
+        let mut child = rows_py(&python, &dir, specs)
             .stderr(log)
-            .process_group(0)
             .spawn()
             .map_err(|e| format!("start rows.py (setpriv, {}): {e}", python.display()))?;
         // Where conformance/run.sh's backstop finds it (with its holders' and servers' pid files).
@@ -879,6 +889,17 @@ mod tests {
             assert_eq!(rows(e.scenario) == 0, not_run, "{}", e.scenario);
         }
         assert!(COVERAGE[8].note.contains("Maven"));
+    }
+
+    /// rows.py and the holders and contenders it starts write no bytecode into the source tree.
+    #[test]
+    fn rows_py_leaves_no_pycache_in_the_tree() {
+        let c = rows_py(Path::new("python"), Path::new("/tmp/x"), &[]);
+        let env: Vec<_> = c.get_envs().collect();
+        let set = env
+            .iter()
+            .any(|(k, v)| *k == "PYTHONDONTWRITEBYTECODE" && v.is_some_and(|v| v == "1"));
+        assert!(set, "{env:?}");
     }
 
     /// A coverage line says the store's balance is compared exactly when a row of its scenario
