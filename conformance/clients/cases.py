@@ -120,7 +120,7 @@ def curator(mode, ctx, key, session=ZK_SESSION_S):
 class Curator(Kazoo):
     """The same story as kazoo's, told by Curator's InterProcessMutex; the moments are read alike."""
     name = "curator"
-    writes = False  # its Java holder does not write (yet)
+    writes = True  # its holder and contender take `--store` (CuratorClient.java's Store)
 
     def holder(self, ctx, key):
         return curator("holder", ctx, key, self.session)
