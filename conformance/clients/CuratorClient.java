@@ -2,15 +2,30 @@
 // contender, speaking the lines notices.py speaks (held/report, or acquired), with times from
 // System.nanoTime(), which HotSpot takes from CLOCK_MONOTONIC on Linux: the conductor's clock.
 //
-// usage: java -cp JARS CuratorClient.java holder|contender HOST:PORT SESSION_MS LOCK_PATH [WATCH_S]
+// usage: java -cp JARS CuratorClient.java holder|contender HOST:PORT SESSION_MS LOCK_PATH WATCH_S
+//            [--store JSON]
+//
+// With `--store JSON` (store.py's part for a row that writes: {"port", "key", "debit"}, and for the
+// holder "check" and "check_after_s") the holder reads the balance once it holds the lock and, the
+// scenario's work after its wake-up later, writes `snapshot − debit` unless its check said no — the
+// scenario's `listener` tolerates SUSPENDED (SessionConnectionStateErrorPolicy), so only a LOST heard
+// by then says no; the contender reads and writes before it says `acquired`. GET and SET are spoken
+// to the row's redis-server over a socket (RESP; no Java redis client is installed here).
 //
 // The holder notes what Curator tells the application after the pause: the ConnectionStateListener's
 // states, isAcquiredInThisProcess() and the client's isConnected() polled every few ms for WATCH_S s,
 // whether its lock node still exists (the truth), and what release() does. A JVM has no portable
 // SIGCONT hook, so the holder takes its wake-up as the first poll after a gap of over half a second.
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
@@ -54,28 +69,112 @@ public class CuratorClient {
         }
     }
 
+    /** store.py's storage on the row's redis-server: a plain GET and SET (policy `none`). */
+    static final class Store {
+        final String spec;
+        final int port;
+        final String key;
+        long snapshot;
+        String wrote = "null";
+
+        Store(String spec) {
+            this.spec = spec;
+            this.port = Integer.parseInt(field("port"));
+            this.key = field("key");
+        }
+
+        /** A field of store.py's flat JSON (numbers, strings without quotes inside, or null). */
+        String field(String name) {
+            Matcher m = Pattern.compile("\"" + name + "\": *(\"([^\"]*)\"|[-0-9.]+|null)").matcher(spec);
+            if (!m.find()) {
+                return null;
+            }
+            return m.group(2) != null ? m.group(2) : m.group(1).equals("null") ? null : m.group(1);
+        }
+
+        static Store fromArgs(String[] args) {
+            for (int i = 0; i + 1 < args.length; i++) {
+                if (args[i].equals("--store")) {
+                    return new Store(args[i + 1]);
+                }
+            }
+            return null;
+        }
+
+        /** One command in RESP; its reply's first line, and a bulk string's value. */
+        String call(String... words) throws Exception {
+            try (Socket s = new Socket("127.0.0.1", port)) {
+                StringBuilder cmd = new StringBuilder("*" + words.length + "\r\n");
+                for (String w : words) {
+                    cmd.append('$').append(w.getBytes(StandardCharsets.UTF_8).length).append("\r\n").append(w).append("\r\n");
+                }
+                OutputStream out = s.getOutputStream();
+                out.write(cmd.toString().getBytes(StandardCharsets.UTF_8));
+                out.flush();
+                BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
+                String line = in.readLine();
+                if (line.startsWith("-")) {
+                    throw new IllegalStateException("redis: " + line);
+                }
+                return line.startsWith("$") && !line.equals("$-1") ? in.readLine() : line;
+            }
+        }
+
+        void read() throws Exception {
+            snapshot = Long.parseLong(call("GET", key));
+        }
+
+        String write() throws Exception {
+            long value = snapshot - Long.parseLong(field("debit"));
+            call("SET", key, String.valueOf(value));
+            wrote = "{\"snapshot\": " + snapshot + ", \"value\": " + value + ", \"t\": " + now() + "}";
+            return wrote;
+        }
+
+        String report() {
+            return ", \"store\": {\"read\": " + snapshot + ", \"wrote\": " + wrote + "}";
+        }
+    }
+
+    static Store store;
+    /** The listener heard LOST (the only state the scenario's tolerant check says no to). */
+    static volatile boolean lost;
+
     public static void main(String[] args) throws Exception {
         String mode = args[0], hosts = args[1], path = args[3];
         int sessionMs = Integer.parseInt(args[2]);
         CuratorFramework client = CuratorFrameworkFactory.builder().connectString(hosts)
                 .sessionTimeoutMs(sessionMs).connectionTimeoutMs(sessionMs)
                 .retryPolicy(new ExponentialBackoffRetry(100, 3)).build();
-        client.getConnectionStateListenable().addListener((c, state) -> note("listener", str(state)));
+        client.getConnectionStateListenable().addListener((c, state) -> {
+            lost |= state.name().equals("LOST");
+            note("listener", str(state));
+        });
+        store = Store.fromArgs(args);
         client.start();
         client.blockUntilConnected();
         InterProcessMutex mutex = new InterProcessMutex(client, path);
         mutex.acquire();
         String node = mutex.getParticipantNodes().iterator().next();
         if (mode.equals("contender")) {
-            say("acquired", "{\"t\": " + now() + ", \"node\": " + str(node) + "}");
+            double t = now();
+            String wrote = "";
+            if (store != null) {
+                store.read();
+                wrote = ", \"wrote\": " + store.write();
+            }
+            say("acquired", "{\"t\": " + t + ", \"node\": " + str(node) + wrote + "}");
             Thread.sleep(60_000);
             return;
+        }
+        if (store != null) {
+            store.read();
         }
         long session = client.getZookeeperClient().getZooKeeper().getSessionId();
         // The first reading of the clock comes before `held`: the conductor may stop us at once.
         double beforeHeld = now();
         say("held", "{\"node\": " + str(node) + ", \"session\": " + str(Long.toHexString(session)) + "}");
-        watch(client, mutex, node, beforeHeld, Double.parseDouble(args.length > 4 ? args[4] : "1"));
+        watch(client, mutex, node, beforeHeld, Double.parseDouble(args[4]));
     }
 
     static void watch(CuratorFramework client, InterProcessMutex mutex, String node, double last, double watchS)
@@ -83,12 +182,25 @@ public class CuratorClient {
         stuckWatch(Thread.currentThread(), watchS);
         Change acquired = new Change("isAcquiredInThisProcess"), connected = new Change("isConnected");
         double woke = 0;
+        boolean checked = store == null;
+        double checkAfter = store == null ? 0 : Double.parseDouble(store.field("check_after_s"));
         while (woke == 0 || now() < woke + watchS) {
             acquired.see(mutex.isAcquiredInThisProcess());
             connected.see(client.getZookeeperClient().isConnected());
             double t = now();
             if (woke == 0 && t - last > 0.5) {
                 woke = wokeAt = t;
+            }
+            if (!checked && woke != 0 && t >= woke + checkAfter) {
+                // The scenario's check after its work: `listener`, which goes on through SUSPENDED,
+                // or `owned` (isAcquiredInThisProcess()), or none.
+                checked = true;
+                String check = store.field("check");
+                boolean saidNo = "listener".equals(check) ? lost
+                        : "owned".equals(check) && !mutex.isAcquiredInThisProcess();
+                if (!saidNo) {
+                    store.write();
+                }
             }
             last = t;
             Thread.sleep(3);
@@ -112,7 +224,7 @@ public class CuratorClient {
         long after = client.getZookeeperClient().getZooKeeper().getSessionId();
         report("{\"woke\": " + woke + ", \"events\": " + events + ", \"node_exists_at_end\": " + exists
                 + ", \"is_acquired_at_end\": " + acquired.last + ", \"session_after\": "
-                + str(Long.toHexString(after)) + "}");
+                + str(Long.toHexString(after)) + (store != null ? store.report() : "") + "}");
         client.close();
     }
 

@@ -120,7 +120,7 @@ def curator(mode, ctx, key, session=ZK_SESSION_S):
 class Curator(Kazoo):
     """The same story as kazoo's, told by Curator's InterProcessMutex; the moments are read alike."""
     name = "curator"
-    writes = False  # its Java holder does not write (yet)
+    writes = True  # its holder and contender take `--store` (CuratorClient.java's Store)
 
     def holder(self, ctx, key):
         return curator("holder", ctx, key, self.session)
@@ -239,14 +239,16 @@ def node(script, *args):
 
 
 class NodeRedlock:
-    """npm redlock 4.2.0 on one master: its `owned` is local, `lock.expiration > Date.now()`."""
+    """npm redlock 4.2.0 on three masters (rows.py's REDLOCK_MASTERS), as its scenarios' service: its
+    `owned` is local, `lock.expiration > Date.now()`."""
     name, pause, lease, step_ms = "node-redlock", 2.5 * REDIS_LEASE_S, REDIS_LEASE_S, 0
+    writes = True  # its holder and contender take `--store` (store.mjs)
 
     def holder(self, ctx, key):
-        return node("holder_node_redlock.mjs", ctx["redis"], round(self.lease * 1000), key, self.step_ms)
+        return node("holder_node_redlock.mjs", ctx["redlock"], round(self.lease * 1000), key, self.step_ms)
 
     def contender(self, ctx, key):
-        return node("contender_node_redlock.mjs", ctx["redis"], key)
+        return node("contender_node_redlock.mjs", ctx["redlock"], key)
 
     def moments(self, run):
         out = common(run)

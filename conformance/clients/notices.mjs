@@ -54,14 +54,17 @@ export class Notices {
     return this.wakened;
   }
 
-  /** Runs `call` (sync or async), noting when it returned (and what) or threw (its name and message). */
+  /** Runs `call` (sync or async), noting when it returned (and what) or threw (its name and message);
+   *  resolves to what it returned (null when it threw), as notices.py's `attempt`. */
   async attempt(name, call) {
     const start = monotonic();
     try {
       const value = await call();
       this.note(name, { returned: String(value), took_ms: ms(monotonic() - start) });
+      return value;
     } catch (e) {
       this.note(name, { raised: e.name, message: e.message, took_ms: ms(monotonic() - start) });
+      return null;
     }
   }
 

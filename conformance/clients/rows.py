@@ -26,10 +26,10 @@ import cases
 import conductor
 import servers
 
-# Which server each case's name (its first word) needs ("redlock": three redis masters, pottery's
-# Redlock on as many as its scenario's `service: redlock nodes=3`).
+# Which server each case's name (its first word) needs ("redlock": three redis masters, pottery's and
+# npm redlock's Redlock on as many as their scenarios' `service: redlock nodes=3`).
 FAMILY = {"kazoo": "zk", "curator": "zk", "redis-py": "redis", "python-redis-lock": "redis",
-          "pottery": "redlock", "node-redlock": "redis", "etcdctl": "etcd"}
+          "pottery": "redlock", "node-redlock": "redlock", "etcdctl": "etcd"}
 SETTINGS = {"session_s": "session", "lease_s": "lease", "ttl_s": "ttl", "pause_s": "pause"}
 
 

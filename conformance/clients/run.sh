@@ -62,6 +62,9 @@ cleanup() {
   exit "$status"
 }
 trap cleanup EXIT INT TERM
+# No bytecode files: Python would leave __pycache__/ here, in the source tree, after every run (the
+# holders and contenders inherit this). (The suite's rows.py gets the same: library_rows.rs, rows_py.)
+export PYTHONDONTWRITEBYTECODE=1
 "$venv/bin/python" "$here/measure.py" "$work" "$@" &
 pid=$!
 wait "$pid"
