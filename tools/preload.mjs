@@ -18,10 +18,16 @@ export function staticImports(code) {
   return [...code.matchAll(re)].map((m) => m[1]);
 }
 
+/**
+ * What a module fetches by a literal URL, which it fetches only when a reader comes to it, so that a
+ * preload would put it on every first load: the About section's English sources (www/view.js).
+ */
+const ON_DEMAND = new Set(['pkg/sources.en.json']);
+
 /** What a module fetches by a literal URL relative to itself, when worth preloading (wasm, JSON, CSS). */
 export function fetchedAssets(code) {
   const re = /new URL\(\s*["'`]([^"'`$]+\.(wasm|json|css))["'`]\s*,\s*import\.meta\.url\s*\)/g;
-  return [...code.matchAll(re)].map((m) => ({ path: m[1], kind: m[2] }));
+  return [...code.matchAll(re)].map((m) => ({ path: m[1], kind: m[2] })).filter((a) => !ON_DEMAND.has(a.path));
 }
 
 const isLocal = (spec) => spec.startsWith('./') || spec.startsWith('../') || spec.startsWith('/');

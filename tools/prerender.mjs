@@ -69,7 +69,16 @@ for (const lang of ['en', 'bn']) {
   const file = join(dist, 'pkg', `scenarios.${lang}.json`);
   const texts = Object.entries(JSON.parse(await readFile(file, 'utf8')));
   const part = (keep) => JSON.stringify(Object.fromEntries(texts.filter(([id]) => keep(id))));
-  await writeFile(file, part((id) => ids.has(id)));
+  if (lang === 'en') {
+    // English's sources and derivations (the About section's, below the first screen) go to
+    // pkg/sources.en.json, which the lab fetches only when that section comes near the screen
+    // (www/view.js): the first load stays within its budget. Another language's prose is one file.
+    const kept = texts.filter(([id]) => ids.has(id));
+    await writeFile(join(dist, 'pkg', 'sources.en.json'), JSON.stringify(Object.fromEntries(kept.map(([id, t]) => [id, { source: t.source, derived: t.derived }]))));
+    await writeFile(file, JSON.stringify(Object.fromEntries(kept.map(([id, { source, derived, ...rest }]) => [id, rest]))));
+  } else {
+    await writeFile(file, part((id) => ids.has(id)));
+  }
   await writeFile(join(dist, 'pkg', `clients.${lang}.json`), part((id) => engineOf[id] === 'clients'));
   await writeFile(join(dist, 'pkg', `table.${lang}.json`), part((id) => !ids.has(id) && !engineOf[id]));
 }

@@ -49,8 +49,9 @@ export function foldTexts(list, texts) {
       const t = texts[s.id] || {};
       s.title ??= { en: t.title || s.id };
       s.summary = { en: t.summary || '' };
-      s.source ??= t.source || '';
-      s.derived ??= t.derived || '';
+      // Undefined where the texts have none: the English sources are fetched apart (view.js).
+      s.source ??= t.source;
+      s.derived ??= t.derived;
       for (const p of s.params) p.label ??= { en: (t.params && t.params[p.name]) || p.name };
     }
   }

@@ -258,9 +258,64 @@ export function renderAbout(v, { st, s, d }) {
   $('about-summary').textContent = scText(d, st.lang, s, 'summary');
   // A library scenario's prose comes with the libraries' words (the dictionary's `scenarios`).
   const t = (!s.own && d.scenarios && d.scenarios[s.id]) || {};
-  $('about-source').textContent = s.source || t.source || '';
-  $('about-derived-text').textContent = s.derived || t.derived || '';
-  $('about-derived').hidden = !(s.derived || t.derived);
+  const source = s.source ?? t.source;
+  // A catalogue scenario's English sources are a file of their own (tools/prerender.mjs), fetched
+  // when the About section first comes near the screen: it is below the first one, so they do not
+  // weigh on the page's first load (its budget).
+  const known = source !== undefined ? { source, derived: s.derived || t.derived } : arrived && (arrived[s.id] || {});
+  if (known) {
+    stopWatching(v);
+    fillSources(v, known);
+  } else if (watching.get(v)?.id !== s.id) {
+    fillSources(v, {});
+    sourcesWhenNear(v, s.id);
+  }
+}
+
+function fillSources(v, { source = '', derived = '' }) {
+  v.$('about-source').textContent = source;
+  v.$('about-derived-text').textContent = derived;
+  v.$('about-derived').hidden = !derived;
+}
+
+/** pkg/sources.en.json ({id: {source, derived}}), once per page: a promise, never rejecting (not
+ *  preloaded: tools/preload.mjs's ON_DEMAND). */
+let sources = null;
+/** The file's contents once they have arrived (then every render fills the About at once). */
+let arrived = null;
+const loadSources = () =>
+  (sources ??= fetch(new URL('pkg/sources.en.json', import.meta.url))
+    .then((r) => (r.ok ? r.json() : {}))
+    .catch(() => ({}))
+    .then((all) => (arrived = all)));
+/** The About section each lab watches (`v`): one watcher per lab, for the scenario it shows now. */
+const watching = new WeakMap();
+
+function stopWatching(v) {
+  const w = watching.get(v);
+  if (w) {
+    w.io?.disconnect();
+    removeEventListener('beforeprint', w.fill);
+    watching.delete(v);
+  }
+  delete v.$('about-source').dataset.scenario;
+}
+
+/** Fills scenario `id`'s sources into lab `v` once its About section is near the screen, or printed. */
+function sourcesWhenNear(v, id) {
+  stopWatching(v);
+  const el = v.$('about-source');
+  const fill = () => loadSources().then((all) => el.dataset.scenario === id && fillSources(v, all[id] || {}));
+  el.dataset.scenario = id;
+  if (typeof IntersectionObserver !== 'function') return void fill();
+  const io = new IntersectionObserver((seen) => {
+    if (!seen.some((e) => e.isIntersecting)) return;
+    io.disconnect();
+    fill();
+  }, { rootMargin: '400px' });
+  watching.set(v, { io, fill, id });
+  addEventListener('beforeprint', fill);
+  io.observe(el);
 }
 
 /** The events table: one row per event, ties marked. */

@@ -137,6 +137,31 @@ test('the lab page, as Chromium transfers it (gzipped, headers included), stays 
   assert.ok(r.kib * 1024 <= budget, `${r.kib.toFixed(1)} KiB in ${r.requests} requests > ${budget / 1024} KiB:\n${r.urls.join('\n')}`);
 });
 
+test('the About section\'s sources are not on the first load: they arrive when it comes near the screen', async () => {
+  const { context, page, watch } = await openPage(env.browser);
+  try {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(env.url);
+    await page.locator(LAB_READY).waitFor();
+    await page.waitForLoadState('networkidle');
+    const sources = () => watch.requests.filter((u) => u.endsWith('/pkg/sources.en.json'));
+    assert.deepEqual(sources(), [], 'fetched on the first load');
+    assert.equal(await page.locator('#about-source').textContent(), '');
+    await page.locator('#about-source').scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelector('#about-source').textContent.length > 0);
+    assert.match(await page.locator('#about-source').textContent(), /Kleppmann/);
+    assert.equal(sources().length, 1);
+    // Another scenario's, from the same file: no request more.
+    await page.locator('#scenario').selectOption('write-only-gap');
+    await page.waitForFunction(() => /analysis/.test(document.querySelector('#about-derived-text').textContent));
+    assert.equal(await page.locator('#about-derived').isHidden(), false);
+    assert.equal(sources().length, 1);
+    assert.deepEqual(watch.problems(), []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('a service beyond the core: its words (i18n/services/) come with its runs, not after them; the seed loads none', async () => {
   const { context, page, watch } = await openPage(env.browser);
   try {
